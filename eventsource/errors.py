@@ -1,0 +1,36 @@
+"""Errors the event layer raises; each names the problem it found."""
+
+from __future__ import annotations
+
+
+class KifuError(Exception):
+    """Base of kifu's own errors: bad input, not a bug."""
+
+
+class ConcurrencyConflict(KifuError):
+    """Another writer appended to the game first; nothing of this append was stored."""
+
+    def __init__(self, game: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"concurrency conflict on game {game!r}: expected the log to end at sequence {expected}, "
+            f"but it ends at {actual}; nothing was appended"
+        )
+        self.game = game
+        self.expected = expected
+        self.actual = actual
+
+
+class UnknownGame(KifuError):
+    def __init__(self, game: str) -> None:
+        super().__init__(f"no game {game!r} in this store")
+        self.game = game
+
+
+class CorruptLog(KifuError):
+    """A log that cannot be read or does not verify; ``seq`` or ``line`` say where."""
+
+    def __init__(self, message: str, *, seq: int | None = None, line: int | None = None) -> None:
+        where = f"line {line}: " if line is not None else f"record {seq}: " if seq is not None else ""
+        super().__init__(where + message)
+        self.seq = seq
+        self.line = line

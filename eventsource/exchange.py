@@ -1,0 +1,90 @@
+"""The exchange format: one game as JSON lines, one record per line, readable by other tools.
+
+Each line is ``{"game", "seq", "decision", "cause", "v", "hash", "body", "event"}``: ``hash`` in hex, ``body`` the
+canonical event bytes in base64 (what the hash covers), and ``event`` the same event in named, readable form.
+A line must be exactly as kifu writes it (so any changed byte is noticed), its ``event`` must be its ``body``
+decoded, and its hash must chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from eventsource import events as ev
+from eventsource.errors import CorruptLog
+from eventsource.records import RawRecord
+from eventsource.upcast import UnknownEventKind, decode_body
+
+
+class Line(Struct, frozen=True):
+    game: str
+    seq: int
+    decision: int
+    cause: int
+    v: int
+    hash: str
+    body: bytes
+    event: dict[str, Any]
+
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Line)
+
+
+def to_line(raw: RawRecord) -> bytes:
+    event = ev.to_builtins(decode_body(raw.v, raw.body))
+    return _encoder.encode(
+        Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event)
+    )
+
+
+def write(records: Iterable[RawRecord], path: str | Path) -> int:
+    n = 0
+    with open(path, "wb") as out:
+        for raw in records:
+            out.write(to_line(raw) + b"\n")
+            n += 1
+    return n
+
+
+def parse_line(text: bytes, lineno: int) -> RawRecord:
+    """One line back into a stored record, or CorruptLog naming the line and what is wrong with it."""
+    try:
+        line = _decoder.decode(text)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise CorruptLog(f"not a kifu record: {exc}", line=lineno) from exc
+    try:
+        digest = bytes.fromhex(line.hash)
+    except ValueError as exc:
+        raise CorruptLog("hash is not hexadecimal", line=lineno) from exc
+    raw = RawRecord(line.game, line.seq, line.decision, line.cause, line.v, line.body, digest)
+    try:
+        event = decode_body(raw.v, raw.body)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventKind) as exc:
+        raise CorruptLog(f"event body cannot be read: {exc}", line=lineno) from exc
+    if _encoder.encode(ev.to_builtins(event)) != _encoder.encode(line.event):
+        raise CorruptLog("the readable event does not match the recorded body", line=lineno)
+    if to_line(raw) != text:
+        raise CorruptLog("the line is not in kifu's canonical form (was it edited?)", line=lineno)
+    return raw
+
+
+def read(path: str | Path) -> Iterator[RawRecord]:
+    """Records from an exported file, each checked on its own; the chain is checked by ``integrity``."""
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise CorruptLog(f"cannot open {path}: {exc.strerror}") from exc
+    with handle:
+        for lineno, text in enumerate(handle, start=1):
+            if not text.endswith(b"\n"):
+                raise CorruptLog("the file ends in the middle of a line (truncated?)", line=lineno)
+            text = text[:-1]
+            if not text.strip():
+                raise CorruptLog("empty line", line=lineno)
+            yield parse_line(text, lineno)

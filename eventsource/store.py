@@ -1,0 +1,86 @@
+"""The store interface every backend implements, and the shared append logic.
+
+A store keeps, per game, an append-only run of records numbered 1, 2, ... with a hash chain. ``append`` takes
+the sequence number the caller believes is last (optimistic concurrency): if another writer got there first it
+raises :class:`ConcurrencyConflict` and stores nothing. One call is one transaction, so a decision's events
+are stored whole or not at all.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+
+from msgspec import Struct
+
+from eventsource.records import GENESIS, NewEvent, RawRecord, Record, decode, seal
+
+
+class GameInfo(Struct, frozen=True):
+    game: str
+    length: int
+    head: bytes
+
+
+class EventStore(ABC):
+    """An append-only log of many games."""
+
+    # -- what a backend provides ----------------------------------------------------------------------
+
+    @abstractmethod
+    def _head(self, game: str) -> tuple[int, bytes]:
+        """(last sequence number, its hash), or (0, GENESIS) for a game with no records."""
+
+    @abstractmethod
+    def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
+        """Store ``records`` atomically if the game still ends at ``expected``, else raise a conflict."""
+
+    @abstractmethod
+    def read_raw(self, game: str, start: int = 1, stop: int | None = None) -> Iterator[RawRecord]:
+        """Records with ``start <= seq <= stop`` in order, exactly as stored."""
+
+    @abstractmethod
+    def games(self) -> list[GameInfo]:
+        """Every game in the store, ordered by id."""
+
+    @abstractmethod
+    def save_snapshot(self, game: str, seq: int, state: bytes) -> None: ...
+
+    @abstractmethod
+    def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
+        """The newest snapshot taken at a sequence number ``<= at_most``."""
+
+    def close(self) -> None:  # noqa: B027 - optional for backends without resources
+        pass
+
+    # -- shared behaviour -----------------------------------------------------------------------------
+
+    def head(self, game: str) -> int:
+        return self._head(game)[0]
+
+    def append(self, game: str, batch: Sequence[NewEvent], expected: int | None = None) -> list[RawRecord]:
+        """Append ``batch`` after sequence ``expected`` (the current end when None) in one transaction."""
+        if not batch:
+            return []
+        last, prev = self._head(game)
+        if expected is None:
+            expected = last
+        records = seal(game, expected + 1, prev if expected == last else GENESIS, batch)
+        # The backend re-checks ``expected`` inside its transaction; the hash computed here is only
+        # kept if the head has not moved.
+        self._write(game, expected, records)
+        return records
+
+    def append_raw(self, game: str, records: Sequence[RawRecord], expected: int) -> None:
+        """Store records sealed elsewhere (an import) after checking that they continue this log."""
+        self._write(game, expected, records)
+
+    def read(self, game: str, start: int = 1, stop: int | None = None) -> Iterator[Record]:
+        for raw in self.read_raw(game, start, stop):
+            yield decode(raw)
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,112 @@
+"""Computed characteristics: printed characteristics plus the continuous effects in force, in timestamp order.
+
+Nothing is written into objects: an object's power, keywords and abilities are always computed here from the
+modifiers the fold keeps (STYLE 6). The same computation over a ``LastKnown`` gives the look-back view
+(DM-LB-13/14/15: modifications and evolution included; DM-LB-11/17: ignored abilities stay ignored).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msgspec import Struct
+
+from eventsource import events as ev
+from projections.state import CardFacts, GameObject, GameState, LastKnown, Modifier
+
+
+class ObjectView(Struct, frozen=True):
+    obj: int
+    card: int
+    definition: str
+    owner: int
+    controller: int
+    zone: str
+    chars: ev.Characteristics
+    status: dict[str, int]
+    under_cards: tuple[int, ...]
+    face_down: bool
+    abilities_ignored: bool
+    since: int
+    left_at: int | None = None  # set on a look-back view: the sequence number of the move
+
+    @property
+    def tapped(self) -> bool:
+        return bool(self.status.get("tapped"))
+
+    @property
+    def power(self) -> int:
+        return self.chars.power or 0
+
+    def has_ability(self, ability: str) -> bool:
+        return ability in self.chars.abilities
+
+    def has_keyword(self, keyword: str) -> bool:
+        return keyword in self.chars.keywords
+
+
+def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple[ev.Characteristics, bool]:
+    """Apply modifiers in the order they started; returns the characteristics and whether abilities are ignored."""
+    power = printed.power
+    keywords = list(printed.keywords)
+    ignored = False
+    changed = False
+    for m in sorted(modifiers, key=lambda m: (m.since, m.effect)):
+        changed = True
+        match m.kind:
+            case "power":
+                power = (power or 0) + m.amount
+            case "ignore_abilities":
+                ignored = True
+            case "grant_keyword":
+                if m.value not in keywords:
+                    keywords.append(m.value)
+            case "remove_keyword":
+                if m.value in keywords:
+                    keywords.remove(m.value)
+            case _:
+                pass  # flags and player-wide effects do not change an object's characteristics
+    if not changed:
+        return printed, False
+    return (
+        ev.Characteristics(
+            printed.name, printed.types, printed.subtypes, printed.colors, printed.cost, power,
+            printed.toughness, () if ignored else tuple(keywords), () if ignored else printed.abilities,
+        ),
+        ignored,
+    )
+
+
+def _view(obj: GameObject, facts: CardFacts, modifiers: Iterable[Modifier], under: tuple[int, ...],
+          left_at: int | None) -> ObjectView:
+    chars, ignored = compute(facts.printed, modifiers)
+    return ObjectView(
+        obj.id, obj.card, facts.definition, obj.owner, obj.controller, obj.zone, chars, dict(obj.status),
+        under, obj.face_down, ignored, obj.since, left_at,
+    )
+
+
+def modifiers_on(state: GameState, oid: int) -> list[Modifier]:
+    return [m for m in state.modifiers.values() if m.target == oid] if state.modifiers else []
+
+
+def view(state: GameState, oid: int) -> ObjectView:
+    """The object as it is now."""
+    obj = state.objects[oid]
+    under = tuple(state.objects[u].card for u in obj.under if u in state.objects)
+    return _view(obj, state.cards[obj.card], modifiers_on(state, oid), under, None)
+
+
+def last_known(state: GameState, oid: int) -> ObjectView | None:
+    """The object as it was just before it left its zone, if it left during this turn."""
+    lk: LastKnown | None = state.last_known.get(oid)
+    if lk is None:
+        return None
+    return _view(lk.obj, state.cards[lk.obj.card], lk.modifiers, tuple(lk.under_cards), lk.left_at)
+
+
+def current_or_last_known(state: GameState, oid: int) -> ObjectView | None:
+    """DM-LB-03 / MTG last known information: the object now, or as it last existed where it was."""
+    if oid in state.objects:
+        return view(state, oid)
+    return last_known(state, oid)

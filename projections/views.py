@@ -1,0 +1,94 @@
+"""Per-player views: what one player may see of a state, and of an event.
+
+Hidden: the opponent's hand contents (a count instead), the order and contents of every deck (a count),
+face-down cards (a placeholder) until a ``Revealed`` event shows them to that player.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from eventsource import events as ev
+from projections.characteristics import view
+from projections.state import GameState
+
+HIDDEN: Final = "?"
+# Zones whose contents nobody sees, and zones only their owner sees.
+SECRET_ZONES: Final = frozenset({"deck", "shields"})
+PRIVATE_ZONES: Final = frozenset({"hand"})
+
+
+def zone_kind(zone: str) -> tuple[int | None, str]:
+    owner, _, kind = zone.partition(".")
+    return (int(owner), kind) if kind and owner.isdigit() else (None, zone)
+
+
+def can_see(state: GameState, player: int | None, oid: int, zone: str | None = None) -> bool:
+    """Whether ``player`` (None: an omniscient judge) may see the identity of object ``oid``."""
+    if player is None:
+        return True
+    obj = state.objects.get(oid)
+    if obj is None:
+        return False
+    owner, kind = zone_kind(zone or obj.zone)
+    if kind in SECRET_ZONES or obj.face_down:
+        return bool(obj.status.get(f"seen_by_{player}"))
+    if kind in PRIVATE_ZONES:
+        return owner == player or bool(obj.status.get(f"seen_by_{player}"))
+    return True
+
+
+def player_view(state: GameState, player: int | None) -> dict[str, Any]:
+    """The board as ``player`` sees it, as plain data (for ``kifu at``, the HTML view and bots)."""
+    zones: dict[str, Any] = {}
+    for name in sorted(state.zones):
+        ids = state.zones[name]
+        shown = [oid for oid in ids if can_see(state, player, oid, name)]
+        if len(shown) == len(ids):
+            zones[name] = [_public(state, oid) for oid in ids]
+        else:
+            zones[name] = {"count": len(ids), "visible": [_public(state, oid) for oid in shown]}
+    return {
+        "seq": state.seq,
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "step": state.step,
+        "priority": state.priority,
+        "players": [{"name": p.name, "stats": dict(sorted(p.stats.items())), "lost": p.lost} for p in state.players],
+        "zones": zones,
+        "pending": [
+            {"effect": p.effect, "label": p.label or p.ability, "controller": p.controller, "holder": p.holder,
+             "source": p.source, "resolving": p.resolving}
+            for p in state.pending.values()
+        ],
+        "ended": state.ended,
+        "winner": state.winner,
+    }
+
+
+def _public(state: GameState, oid: int) -> dict[str, Any]:
+    v = view(state, oid)
+    return {
+        "obj": oid, "name": v.chars.name, "definition": v.definition, "power": v.chars.power,
+        "status": dict(sorted(v.status.items())), "under": len(v.under_cards),
+    }
+
+
+def redact_event(event: ev.Event, player: int | None, state_before: GameState) -> ev.Event | None:
+    """The event as ``player`` may see it: None to hide it entirely, or a copy without hidden identities."""
+    if player is None:
+        return event
+    match event:
+        case ev.ObjectCreated():
+            owner, kind = zone_kind(event.zone)
+            if kind in SECRET_ZONES or event.face_down or (kind in PRIVATE_ZONES and owner != player):
+                return ev.ObjectCreated(event.obj, -1, HIDDEN, event.owner, event.zone, event.position,
+                                        ev.Characteristics(HIDDEN), event.face_down)
+            return event
+        case ev.Shuffled():
+            return ev.Shuffled(event.zone, ())
+        case ev.Revealed():
+            return event if player in event.to else None
+        case _:
+            return event
