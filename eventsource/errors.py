@@ -20,6 +20,10 @@ class ConcurrencyConflict(KifuError):
         self.actual = actual
 
 
+class InvalidEvent(KifuError):
+    """An event that cannot be recorded as given (an integer too large to encode); nothing was appended."""
+
+
 class UnknownGame(KifuError):
     def __init__(self, game: str) -> None:
         super().__init__(f"no game {game!r} in this store")

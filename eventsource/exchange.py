@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Struct
@@ -20,13 +20,16 @@ from eventsource.errors import CorruptLog
 from eventsource.records import RawRecord
 from eventsource.upcast import UnknownEventKind, decode_body
 
+# The envelope's integers are SQLite INTEGERs: a larger one is not a record kifu wrote.
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+
 
 class Line(Struct, frozen=True):
     game: str
-    seq: int
-    decision: int
-    cause: int
-    v: int
+    seq: Int64
+    decision: Int64
+    cause: Int64
+    v: Int64
     hash: str
     body: bytes
     event: dict[str, Any]

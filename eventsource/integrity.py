@@ -8,6 +8,7 @@ new, self-consistent log. Publish or countersign the head hash to anchor a game.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
@@ -35,54 +36,83 @@ class Verified(Struct, frozen=True):
     head: bytes
 
 
+_NOT_IN_CHAIN = "a record that is not part of the chain was inserted"
+
+
 def _chains(prev: bytes, r: RawRecord, seq: int | None = None) -> bool:
     s = r.seq if seq is None else seq
-    return record_hash(prev, r.game, s, r.decision, r.cause, r.v, r.body) == r.hash
+    try:
+        return record_hash(prev, r.game, s, r.decision, r.cause, r.v, r.body) == r.hash
+    except OverflowError:  # an envelope integer no log of ours can hold
+        return False
 
 
-def verify(records: Iterable[RawRecord], game: str | None = None) -> Finding | Verified:
-    """Check one game's records in the order read. Streams: memory grows only with the set of hashes seen."""
+def verify(
+    records: Iterable[RawRecord], game: str | None = None, *, head: bytes | None = None
+) -> Finding | Verified:
+    """Check one game's records in the order read. Streams: memory grows only with the set of hashes seen.
+
+    ``head``, if given, is the last hash the caller holds for this game (``kifu games`` prints it): a log that
+    chains but does not contain it has lost records at its end, which no unkeyed chain can see on its own.
+    """
     it: Iterator[RawRecord] = iter(records)
-    buffered: list[RawRecord] = []
-
-    def peek() -> RawRecord | None:
-        if not buffered:
-            nxt = next(it, None)
-            if nxt is None:
-                return None
-            buffered.append(nxt)
-        return buffered[0]
-
-    def take() -> RawRecord | None:
-        return buffered.pop(0) if buffered else next(it, None)
-
     prev, expected, position = GENESIS, 1, 0
     seen: dict[bytes, int] = {}
-    while (r := take()) is not None:
+    for r in it:
         if game is None:
             game = r.game
         if r.game != game:
             return Finding("foreign", expected, position, f"record belongs to game {r.game!r}, not {game!r}")
         if r.hash in seen:
             return Finding("duplicated", expected, position, f"repeats record {seen[r.hash]}")
-        if r.seq != expected:
-            nxt = peek()
-            if r.seq < expected:
-                return Finding("reordered", expected, position, f"record {r.seq} comes after record {expected - 1}")
-            if nxt is not None and nxt.seq == expected:
-                return Finding("reordered", expected, position, f"record {r.seq} comes before record {expected}")
-            if _chains(prev, r, expected):
-                return Finding("altered", expected, position, f"sequence number changed from {expected} to {r.seq}")
-            return Finding("missing", expected, position, f"records {expected}..{r.seq - 1} are missing")
-        if not _chains(prev, r):
-            nxt = peek()
-            if nxt is not None and (_chains(prev, nxt, expected) or (nxt.seq == expected and _chains(prev, nxt))):
-                return Finding("inserted", expected, position, "a record that is not part of the chain was inserted")
-            return Finding("altered", expected, position, "its content does not match its hash")
+        if r.seq != expected or not _chains(prev, r):
+            return _classify(prev, expected, position, r, it)
         try:
             decode_body(r.v, r.body)
         except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventKind) as exc:
             return Finding("undecodable", expected, position, f"its event cannot be read: {exc}")
         seen[r.hash] = r.seq
         prev, expected, position = r.hash, expected + 1, position + 1
+    if head is not None and head != prev and head not in seen:
+        return Finding(
+            "missing", expected, position,
+            f"the log ends at record {expected - 1}, but the head hash {head.hex()} is not in it: "
+            "records at its end are missing",
+        )
     return Verified(expected - 1, prev)
+
+
+def _classify(prev: bytes, expected: int, position: int, r: RawRecord, rest: Iterator[RawRecord]) -> Finding:
+    """Name what is wrong with ``r``, the first record that does not continue the chain ending in ``prev``.
+
+    The rest of the log is read (one record at a time, nothing kept) to tell a record that is missing from one
+    that only comes later, and a genuine record out of place from one that was made up.
+    """
+    nxt = next(rest, None)
+    if r.seq == expected:
+        if nxt is not None and nxt.game == r.game and nxt.seq == expected and _chains(prev, nxt):
+            return Finding("inserted", expected, position, _NOT_IN_CHAIN)
+        return Finding("altered", expected, position, "its content does not match its hash")
+    if _chains(prev, r, expected):
+        return Finding("altered", expected, position, f"sequence number changed from {expected} to {r.seq}")
+    if r.seq < expected:
+        return Finding("inserted", expected, position, f"a second record {r.seq} was inserted")
+    # Records expected..r.seq-1 are not here. Do they come later (a reordering), or not at all?
+    found_expected = genuine = False
+    later = rest if nxt is None else itertools.chain((nxt,), rest)
+    for x in later:
+        if x.hash == r.hash:
+            return Finding("duplicated", expected, position, f"record {r.seq} appears here and again later")
+        if x.game != r.game:
+            continue
+        if x.seq == expected and not found_expected and _chains(prev, x):
+            found_expected = True
+        if x.seq == r.seq - 1 and not genuine and _chains(x.hash, r):
+            genuine = True
+    if found_expected:
+        if genuine:
+            return Finding("reordered", expected, position, f"record {r.seq} comes before record {expected}")
+        return Finding("inserted", expected, position, _NOT_IN_CHAIN)
+    if r.seq == expected + 1:
+        return Finding("missing", expected, position, f"record {expected} is missing")
+    return Finding("missing", expected, position, f"records {expected}..{r.seq - 1} are missing")

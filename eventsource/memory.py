@@ -20,10 +20,11 @@ class MemoryStore(EventStore):
         return (log[-1].seq, log[-1].hash) if log else (0, GENESIS)
 
     def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
-        log = self._logs.setdefault(game, [])
+        log = self._logs.get(game, [])
         actual = log[-1].seq if log else 0
         if actual != expected:
-            raise ConcurrencyConflict(game, expected, actual)
+            raise ConcurrencyConflict(game, expected, actual)  # before creating the game: nothing is stored
+        self._logs[game] = log
         log.extend(records)
 
     def read_raw(self, game: str, start: int = 1, stop: int | None = None) -> Iterator[RawRecord]:

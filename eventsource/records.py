@@ -16,10 +16,13 @@ import msgspec
 from msgspec import Struct
 
 from eventsource import events as ev
-from eventsource.upcast import decode_body
+from eventsource.errors import CorruptLog, InvalidEvent
+from eventsource.upcast import UnknownEventKind, decode_body
 
 HASH_SIZE: Final = 16
 GENESIS: Final = bytes(HASH_SIZE)
+_INT64_MIN: Final = -(2**63)  # the envelope's integers are stored as SQLite INTEGERs
+_INT64_MAX: Final = 2**63 - 1
 
 _header_encoder = msgspec.msgpack.Encoder()
 
@@ -66,7 +69,13 @@ def seal(game: str, first_seq: int, prev: bytes, batch: Iterable[NewEvent]) -> l
     out: list[RawRecord] = []
     seq = first_seq
     for item in batch:
-        body = ev.encode(item.event)
+        if not (_INT64_MIN <= item.decision <= _INT64_MAX and _INT64_MIN <= item.cause <= _INT64_MAX):
+            raise InvalidEvent(f"event {seq - first_seq + 1} of the batch: decision or cause out of range")
+        try:
+            body = ev.encode(item.event)
+        except (OverflowError, TypeError, msgspec.EncodeError) as exc:
+            where = f"event {seq - first_seq + 1} of the batch ({type(item.event).__name__})"
+            raise InvalidEvent(f"{where} cannot be encoded: {exc}") from exc
         v = ev.schema_version(type(item.event).__name__)
         h = record_hash(prev, game, seq, item.decision, item.cause, v, body)
         out.append(RawRecord(game, seq, item.decision, item.cause, v, body, h))
@@ -76,7 +85,11 @@ def seal(game: str, first_seq: int, prev: bytes, batch: Iterable[NewEvent]) -> l
 
 
 def decode(raw: RawRecord) -> Record:
-    return Record(raw.game, raw.seq, raw.decision, raw.cause, decode_body(raw.v, raw.body), raw.hash, raw.v)
+    try:
+        event = decode_body(raw.v, raw.body)
+    except (msgspec.DecodeError, UnknownEventKind) as exc:
+        raise CorruptLog(f"its event cannot be read: {exc}", seq=raw.seq) from exc
+    return Record(raw.game, raw.seq, raw.decision, raw.cause, event, raw.hash, raw.v)
 
 
 def decode_all(raws: Iterable[RawRecord]) -> Iterator[Record]:

@@ -38,18 +38,49 @@ CREATE TABLE IF NOT EXISTS snapshots (
 ) WITHOUT ROWID;
 """
 
+_COLUMNS = {
+    "games": ["id", "name"],
+    "events": ["game", "seq", "decision", "cause", "v", "body", "hash"],
+    "snapshots": ["game", "seq", "state"],
+}
+
 
 class SQLiteStore(EventStore):
     def __init__(self, path: str | Path = "kifu.db", *, timeout: float = 30.0) -> None:
         self.path = str(path)
         try:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise CorruptLog(f"cannot open {self.path} as a kifu SQLite store: {exc}") from exc
+        try:
+            self._check_schema()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            self._db.close()
             raise CorruptLog(f"{self.path} is not a kifu SQLite store: {exc}") from exc
+        except CorruptLog:
+            self._db.close()
+            raise
         self._ids: dict[str, int] = {}
+
+    def _check_schema(self) -> None:
+        """Refuse a database that some other program owns, before writing anything into it."""
+        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return  # a new, empty database: kifu's tables are created next
+        for table, columns in _COLUMNS.items():
+            if table not in tables:
+                if table == "snapshots":
+                    continue  # a cache; created if missing
+                raise CorruptLog(f"{self.path} is a SQLite database but not a kifu store (no {table} table)")
+            found = [row[1] for row in self._db.execute(f"PRAGMA table_info({table})")]
+            if found != columns:
+                raise CorruptLog(
+                    f"{self.path} is a SQLite database but not a kifu store: table {table} has columns "
+                    f"{', '.join(found)}, not {', '.join(columns)}"
+                )
 
     def close(self) -> None:
         self._db.close()

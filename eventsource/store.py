@@ -11,9 +11,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
+import msgspec
 from msgspec import Struct
 
-from eventsource.records import GENESIS, NewEvent, RawRecord, Record, decode, seal
+from eventsource.errors import ConcurrencyConflict, CorruptLog
+from eventsource.records import NewEvent, RawRecord, Record, decode, record_hash, seal
+from eventsource.upcast import UnknownEventKind, decode_body
 
 
 class GameInfo(Struct, frozen=True):
@@ -65,14 +68,36 @@ class EventStore(ABC):
         last, prev = self._head(game)
         if expected is None:
             expected = last
-        records = seal(game, expected + 1, prev if expected == last else GENESIS, batch)
-        # The backend re-checks ``expected`` inside its transaction; the hash computed here is only
-        # kept if the head has not moved.
+        elif expected != last:
+            # Refuse now: sealing after a head we do not hold would chain from the wrong hash, and a writer
+            # that moved the head to ``expected`` in the meantime would let that broken chain be stored.
+            raise ConcurrencyConflict(game, expected, last)
+        records = seal(game, expected + 1, prev, batch)
+        # The backend re-checks ``expected`` inside its transaction; the log is append-only, so if the head
+        # is still ``expected`` there, ``prev`` is still its hash.
         self._write(game, expected, records)
         return records
 
     def append_raw(self, game: str, records: Sequence[RawRecord], expected: int) -> None:
         """Store records sealed elsewhere (an import) after checking that they continue this log."""
+        if not records:
+            return
+        last, prev = self._head(game)
+        if expected != last:
+            raise ConcurrencyConflict(game, expected, last)
+        seq = expected + 1
+        for r in records:
+            if r.game != game:
+                raise CorruptLog(f"belongs to game {r.game!r}, not {game!r}", seq=r.seq)
+            if r.seq != seq:
+                raise CorruptLog(f"expected record {seq} here", seq=r.seq)
+            if record_hash(prev, r.game, r.seq, r.decision, r.cause, r.v, r.body) != r.hash:
+                raise CorruptLog("does not chain onto the log: its hash does not match", seq=r.seq)
+            try:
+                decode_body(r.v, r.body)
+            except (msgspec.DecodeError, UnknownEventKind) as exc:
+                raise CorruptLog(f"its event cannot be read: {exc}", seq=r.seq) from exc
+            prev, seq = r.hash, seq + 1
         self._write(game, expected, records)
 
     def read(self, game: str, start: int = 1, stop: int | None = None) -> Iterator[Record]:

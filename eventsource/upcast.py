@@ -12,6 +12,7 @@ from typing import Any, Final
 import msgspec
 
 from eventsource import events as ev
+from eventsource.errors import KifuError
 
 Raw = list[Any]  # [tag, field, ...] as msgpack decodes an array-like Struct
 
@@ -29,8 +30,8 @@ UPCASTERS: Final[dict[str, dict[int, Callable[[Raw], Raw]]]] = {
 }
 
 
-class UnknownEventKind(ValueError):
-    pass
+class UnknownEventKind(KifuError, ValueError):
+    """A body whose tag or schema version this kifu does not know."""
 
 
 def decode_body(v: int, body: bytes) -> ev.Event:
