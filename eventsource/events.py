@@ -235,7 +235,7 @@ class EffectFizzled(_Event, tag=44):
 class ChoiceRequested(_Event, tag=45):
     player: int
     kind: str
-    options: tuple[int, ...] = ()
+    options: tuple[int | str, ...] = ()
     minimum: int = 0
     maximum: int = 1
     effect: int | None = None
@@ -254,6 +254,22 @@ class CostPaid(_Event, tag=47):
     cost: str
     amount: int = 0
     objects: tuple[int, ...] = ()
+    effect: int | None = None
+
+
+class Attacked(_Event, tag=49):
+    """An attack is declared: ``attacker`` attacks a player (``player``) or an object (``target``)."""
+
+    attacker: int
+    player: int | None = None
+    target: int | None = None
+
+
+class Chosen(_Event, tag=50):
+    """Objects chosen by a player for an effect (DM 「選んだ時」 triggers see this)."""
+
+    player: int
+    objects: tuple[int, ...]
     effect: int | None = None
 
 
@@ -291,6 +307,8 @@ Event = (
     | ChoiceMade
     | CostPaid
     | StateBasedAction
+    | Attacked
+    | Chosen
 )
 
 EVENT_TYPES: Final[tuple[type[_Event], ...]] = tuple(Event.__args__)  # type: ignore[attr-defined]
@@ -345,6 +363,8 @@ KIND_OF_TAG: Final[dict[int, str]] = {tag: name for name, tag in TAG_OF.items()}
 __all__ = [
     "AFTER",
     "BEFORE",
+    "Attacked",
+    "Chosen",
     "EVENT_TYPES",
     "Characteristics",
     "ChoiceMade",

@@ -18,7 +18,7 @@ from msgspec import Struct
 from eventsource import events as ev
 from eventsource.errors import CorruptLog
 from eventsource.records import RawRecord
-from eventsource.upcast import UnknownEventKind, decode_body
+from eventsource.upcast import UnknownEventKind, decode_body, fields_added_since
 
 # The envelope's integers are SQLite INTEGERs: a larger one is not a record kifu wrote.
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
@@ -39,8 +39,16 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Line)
 
 
+def readable(event: ev.Event, v: int) -> dict[str, object]:
+    """The named form of an event as a record at schema version ``v`` shows it (old records: old fields)."""
+    out = ev.to_builtins(event)
+    for name in fields_added_since(ev.kind_of(event), v):
+        out.pop(name, None)
+    return out
+
+
 def to_line(raw: RawRecord) -> bytes:
-    event = ev.to_builtins(decode_body(raw.v, raw.body))
+    event = readable(decode_body(raw.v, raw.body), raw.v)
     return _encoder.encode(
         Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event)
     )
@@ -70,7 +78,7 @@ def parse_line(text: bytes, lineno: int) -> RawRecord:
         event = decode_body(raw.v, raw.body)
     except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventKind) as exc:
         raise CorruptLog(f"event body cannot be read: {exc}", line=lineno) from exc
-    if _encoder.encode(ev.to_builtins(event)) != _encoder.encode(line.event):
+    if _encoder.encode(readable(event, raw.v)) != _encoder.encode(line.event):
         raise CorruptLog("the readable event does not match the recorded body", line=lineno)
     if to_line(raw) != text:
         raise CorruptLog("the line is not in kifu's canonical form (was it edited?)", line=lineno)

@@ -29,6 +29,17 @@ UPCASTERS: Final[dict[str, dict[int, Callable[[Raw], Raw]]]] = {
     "ZoneChanged": {1: _zone_changed_v1_v2},
 }
 
+# kind -> {version: the fields that version added}. A record written at an older version is shown (in exports)
+# without them, exactly as the kifu that wrote it showed it; its typed event still has them, upcast.
+ADDED_FIELDS: Final[dict[str, dict[int, tuple[str, ...]]]] = {
+    "ZoneChanged": {2: ("cause",)},
+}
+
+
+def fields_added_since(kind: str, v: int) -> frozenset[str]:
+    """The fields of ``kind`` that did not exist yet at schema version ``v``."""
+    return frozenset(f for version, names in ADDED_FIELDS.get(kind, {}).items() if version > v for f in names)
+
 
 class UnknownEventKind(KifuError, ValueError):
     """A body whose tag or schema version this kifu does not know."""

@@ -116,6 +116,8 @@ class GameState(Struct):
     random_draws: int = 0
     next_object: int = 1
     next_effect: int = 1
+    request: ev.ChoiceRequested | None = None  # the choice the rules are waiting for, mid-procedure
+    flight: int = 0  # sequence number of the decision that began the procedure now in flight
     started: bool = False
     ended: bool = False
     winner: int | None = None
@@ -245,8 +247,14 @@ def evolve(state: GameState, seq: int, event: ev.Event, decision: int = 0) -> Ga
             _pending(state, seq, eid)
             del state.pending[eid]
             state.passes.clear()
-        case ev.ChoiceMade() | ev.ChoiceRequested() | ev.CostPaid():
-            pass  # decisions, requests, payments and reveals are facts of the log; their effects are events
+        case ev.ChoiceMade():
+            if state.request is None:
+                state.flight = seq  # a decision made with no request open begins a new procedure
+            state.request = None
+        case ev.ChoiceRequested():
+            state.request = event
+        case ev.CostPaid() | ev.Attacked() | ev.Chosen():
+            pass  # payments, attacks and choices are facts that triggers see; their effects are other events
         case ev.PriorityGiven(player=p):
             state.priority = p
         case ev.PriorityPassed(player=p):

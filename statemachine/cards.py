@@ -1,0 +1,99 @@
+"""Cards as typed data: definitions decoded from TOML by msgspec and checked against a vocabulary at load.
+
+A card is characteristics plus abilities; an ability is a trigger (or none, for a spell's text), conditions
+checked when the game's rules say, and a list of effect steps. Every name used here — trigger, condition,
+effect — is checked against the game's vocabulary when the pool loads, so a typo fails at load, naming the
+file, the card and the field, never at play time (STYLE 5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+from msgspec import Struct, field
+
+from eventsource import events as ev
+
+Params = dict[str, Any]
+
+
+class TriggerDef(Struct, frozen=True, forbid_unknown_fields=True):
+    """When an ability triggers. ``on`` names a trigger of the vocabulary."""
+
+    on: str
+    subject: str = "self"  # "self", "other" or "any": whose event it is
+    whose: str = "any"  # "you", "opponent" or "any": the subject's controller, relative to the ability's
+    where: str = "battle"  # the zone the ability works from
+    filter: Params = field(default_factory=dict)  # conditions on the subject: types, colors, subtypes, ...
+    timing: str = "shita"  # DM: "shita" (〜した時, after) or "suru" (〜する時, declared at the moment)
+
+
+class ConditionDef(Struct, frozen=True):
+    name: str
+    params: Params = field(default_factory=dict)
+
+
+class EffectDef(Struct, frozen=True):
+    name: str
+    params: Params = field(default_factory=dict)
+
+
+class AbilityDef(Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    label: str
+    kind: str = "triggered"  # "triggered", "spell" (a spell's text, carried out in printed order), "static"
+    trigger: TriggerDef | None = None
+    conditions: tuple[ConditionDef, ...] = ()
+    effects: tuple[EffectDef, ...] = ()
+    text: str = ""
+
+
+class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    gloss: str = ""
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()
+    cost: int | None = None
+    power: int | None = None
+    toughness: int | None = None
+    keywords: tuple[str, ...] = ()
+    abilities: tuple[AbilityDef, ...] = ()
+    provenance: str = ""
+    text: str = ""
+
+    def printed(self) -> ev.Characteristics:
+        return ev.Characteristics(
+            self.name, self.types, self.subtypes, self.colors, self.cost, self.power, self.toughness,
+            self.keywords, tuple(a.id for a in self.abilities),
+        )
+
+    def ability(self, ability_id: str) -> AbilityDef:
+        for a in self.abilities:
+            if a.id == ability_id:
+                return a
+        raise KeyError(f"{self.id} has no ability {ability_id!r}")
+
+
+class CardPool(Struct, frozen=True):
+    name: str
+    version: str
+    cards: dict[str, CardDef]
+
+    @property
+    def digest(self) -> str:
+        """A digest of the pool's canonical encoding, recorded when a game starts."""
+        body = msgspec.msgpack.encode(sorted(self.cards.items()))
+        return hashlib.blake2b(body, digest_size=16).hexdigest()
+
+    def __getitem__(self, card_id: str) -> CardDef:
+        return self.cards[card_id]
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.cards
+
+    def with_cards(self, extra: dict[str, CardDef]) -> CardPool:
+        return CardPool(self.name, self.version, {**self.cards, **extra})

@@ -1,0 +1,315 @@
+"""The kernel's core loop: ``decide(decision)`` runs the rules and appends their consequences as events.
+
+Inside one decision the engine appends each consequence and folds it at once (``emit``), then asks which
+abilities it triggered, so every rule check sees the state it must see. A decision's events are stored in one
+transaction; an illegal decision raises before anything is appended.
+
+Rules procedures are generators that yield a ``Request`` when they need a player's choice. While one waits,
+the request is in the log (``ChoiceRequested``); the engine is restored from the log by re-running the procedure
+in flight from the state before it began, with the recorded decisions, checking every event against the log.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from eventsource import events as ev
+from eventsource.errors import KifuError
+from eventsource.memory import MemoryStore
+from eventsource.records import NewEvent, Record
+from eventsource.store import EventStore
+from projections.state import GameState, restore, snapshot
+from projections.timeline import Timeline
+from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.flow import TurnFlow
+from statemachine.profile import RulesProfile
+from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
+from statemachine.vocabulary import Answer, Procedure
+
+
+class Divergence(KifuError):
+    """Re-running the rules on the recorded decisions did not give the recorded consequences."""
+
+    def __init__(self, seq: int, expected: ev.Event | None, actual: ev.Event | None, decision: int) -> None:
+        super().__init__(
+            f"record {seq} (decision {decision}): the log has {_show(expected)} but the rules give {_show(actual)}"
+        )
+        self.seq, self.expected, self.actual, self.decision = seq, expected, actual, decision
+
+
+def _show(event: ev.Event | None) -> str:
+    return "nothing" if event is None else f"{type(event).__name__}{ev.to_builtins(event)}"
+
+
+class Engine:
+    """One game under one rules profile, over one store."""
+
+    def __init__(self, profile: RulesProfile, store: EventStore | None = None, game: str = "game",
+                 state: GameState | None = None) -> None:
+        self.profile = profile
+        self.store = store if store is not None else MemoryStore()
+        self.game = game
+        self.state = state if state is not None else GameState()
+        self.policy = profile.make_policy()
+        self.flow = TurnFlow(profile)
+        self.index = TriggerIndex(profile.pool, profile.trigger_kinds)
+        self.batch: list[NewEvent] = []
+        self.flight: Procedure | None = None
+        self.request: Request | None = None
+        self.declarable: list[Instance] = []
+        self.cause = 0
+        self._expect: deque[Record] | None = None
+        self._sync()
+
+    # -- creating and loading -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, profile: RulesProfile, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int, *,
+            store: EventStore | None = None, game: str = "game", options: dict[str, str] | None = None) -> Engine:
+        """Start a game: record the setup, then play on by the rules up to the first decision."""
+        engine = cls(profile, store, game)
+        if engine.store.head(game):
+            raise KifuError(f"game {game!r} already exists in this store")
+        for event in profile.setup_events(players, decks, seed, options or {}):
+            engine._append(event)
+        engine.flight = profile.begin(engine)
+        engine._drive(None)
+        engine._commit(0)
+        return engine
+
+    @classmethod
+    def load(cls, profile: RulesProfile, store: EventStore, game: str) -> Engine:
+        """Restore a game from its log."""
+        timeline = Timeline(store, game)
+        state = timeline.state_at()
+        if state.request is None:
+            return cls(profile, store, game, state)
+        # A procedure was waiting for a choice: re-run it from the state before it began.
+        engine = cls(profile, store, game, timeline.state_at(state.flight - 1))
+        engine.rerun(store.read(game, state.flight))
+        return engine
+
+    @classmethod
+    def replay(cls, profile: RulesProfile, records: Iterable[Record], store: EventStore | None = None,
+               game: str = "game") -> Engine:
+        """Re-adjudicate a whole log: take its setup, re-run its decisions, check every consequence.
+
+        Raises ``Divergence`` at the first record where the log and the rules disagree.
+        """
+        recs = list(records)
+        setup = 0
+        while setup < len(recs) and isinstance(recs[setup].event, ev.GameStarted | ev.ObjectCreated):
+            setup += 1
+        engine = cls(profile, store if store is not None else MemoryStore(), game)
+        for r in recs[:setup]:
+            engine._append(r.event)
+        engine._expect = deque(recs[setup:])
+        engine.flight = profile.begin(engine)
+        engine._drive(None)
+        engine.batch.clear()
+        engine.rerun(recs[setup:], already_expected=True)
+        return engine
+
+    def rerun(self, records: Sequence[Record] | Iterable[Record], *, already_expected: bool = False) -> None:
+        """Feed recorded decisions back through the rules, comparing each consequence with the log."""
+        recs = list(records)
+        if not already_expected:
+            self._expect = deque(recs)
+        for r in recs:
+            if isinstance(r.event, ev.ChoiceMade):
+                if not self._expect or self._expect[0].seq != r.seq:
+                    got = self._expect[0].event if self._expect else None
+                    raise Divergence(r.seq, r.event, got, r.decision)
+                d = r.event
+                self.decide(Decision(d.player, d.action, tuple(d.args)))
+        if self._expect:
+            extra = self._expect[0]
+            raise Divergence(extra.seq, extra.event, None, extra.decision)
+        self._expect = None
+        self.batch.clear()
+
+    # -- what may be decided ------------------------------------------------------------------------------
+
+    def legal(self) -> Legal:
+        """Who must decide now, and what they may do."""
+        if self.state.ended:
+            return Legal(None)
+        if self.request is not None:
+            req = self.request
+            singles = (
+                tuple(Decision(req.player, req.action, (o,)) for o in req.options) if req.maximum >= 1 else ()
+            )
+            none = (Decision(req.player, req.action, ()),) if req.minimum == 0 else ()
+            return Legal(req.player, none + singles, req)
+        waiting = self.policy.legal(self)
+        if waiting is not None:
+            return waiting
+        return self.profile.actions(self)
+
+    def decide(self, decision: Decision) -> list[Record]:
+        """Run one decision. Its events are appended in one transaction, or none at all."""
+        if self.state.ended:
+            raise IllegalDecision(decision, "KIFU-END", "the game is over")
+        if self.request is not None:
+            req = self.request
+            if decision.player != req.player:
+                rule, why = self.policy.misplaced(self, decision, req)
+                raise IllegalDecision(decision, rule, why)
+            if decision.action != req.action:
+                rule, why = self.policy.misplaced(self, decision, req)
+                raise IllegalDecision(decision, rule, why)
+            why = req.accepts(decision.args)
+            if why:
+                rule, why2 = self.policy.refused(self, decision, req, why)
+                raise IllegalDecision(decision, rule, why2)
+            proc: Procedure | None = None
+        else:
+            proc = self.policy.decide(self, decision)
+            if proc is None:
+                proc = self.profile.act(self, decision)
+        start = self.state.seq
+        saved = snapshot(self.state) if self._expect is None else b""
+        try:
+            self._append(ev.ChoiceMade(decision.player, decision.action, decision.args), decision_start=True)
+            self.cause = self.state.seq
+            if proc is None:
+                self.request = None
+                self.policy.flow.sync(self)
+                self._drive(decision.args)
+            else:
+                self.flight = proc
+                self._drive(None)
+            if self._expect is None:
+                return self._commit(start)
+            self.batch.clear()
+            return []
+        except BaseException:
+            if self._expect is None:
+                self._rollback(saved)
+            raise
+
+    # -- emitting -----------------------------------------------------------------------------------------
+
+    def emit(self, *events: ev.Event) -> None:
+        """Append a group of simultaneous events, fold them, then see what they triggered."""
+        if not events:
+            return
+        before = before_listeners(self.index) if any(isinstance(e, ev.ZoneChanged) for e in events) else {}
+        folded: list[tuple[int, ev.Event]] = []
+        for e in events:
+            self._append(e)
+            folded.append((self.state.seq, e))
+        if self.state.started:
+            instances = match(self.state, self.index, folded, before)
+            if instances:
+                self.policy.triggered(self, instances)
+
+    def _append(self, event: ev.Event, *, decision_start: bool = False, cause: int | None = None) -> None:
+        from projections.state import evolve  # local: the hot path reads it once per call
+
+        decision = self.state.decision + 1 if decision_start else self.state.decision
+        seq = self.state.seq + 1
+        if self._expect is not None:
+            expected = self._expect.popleft() if self._expect else None
+            if expected is None or expected.event != event or expected.seq != seq:
+                raise Divergence(seq, expected.event if expected else None, event, decision)
+        evolve(self.state, seq, event, decision)
+        self.batch.append(NewEvent(event, decision, self.cause if cause is None else cause))
+        self.index.sync(self.state, event)
+
+    def trigger(self, inst: Instance, *, holder: str, label: str, key: tuple[int, ...] = (),
+                captured: tuple[str, ...] = ()) -> int:
+        """Record a triggering and, if ``holder`` is given, put the effect where it waits."""
+        eid = self.state.next_effect
+        subject = inst.subject.obj if inst.subject is not None else None
+        self._append(ev.Triggered(eid, inst.listener.ability.id, inst.holder.obj, inst.holder.card, inst.controller,
+                                  inst.by, inst.checked, captured, subject), cause=inst.by)
+        if holder:
+            self._append(ev.EffectPending(eid, holder, inst.controller, label, key), cause=self.state.seq)
+        return eid
+
+    def new_object_ids(self, n: int) -> list[int]:
+        start = self.state.next_object
+        return list(range(start, start + n))
+
+    def take_extra_turn(self) -> int | None:
+        """A player with an extra turn waiting takes it now (turn player first)."""
+        players = self.state.players
+        order = [self.state.active, *[p for p in range(len(players)) if p != self.state.active]]
+        for p in order:
+            n = self.state.stat(p, "extra_turns")
+            if n > 0:
+                self.emit(ev.PlayerStat(p, "extra_turns", n - 1))
+                return p
+        return None
+
+    # -- the loop -------------------------------------------------------------------------------------------
+
+    def _drive(self, answer: Answer | None) -> None:
+        """Run procedures until one asks a player something or a player must act."""
+        while not self.state.ended:
+            if self.flight is None:
+                self.flight = self._next()
+                answer = None
+                if self.flight is None:
+                    break
+            try:
+                req = self.flight.send(answer)  # type: ignore[arg-type]
+            except StopIteration:
+                self.flight = None
+                answer = None
+                continue
+            self.request = req
+            self._append(ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum,
+                                            req.effect))
+            self.policy.flow.sync(self)
+            return
+        self.request = None
+        self.policy.flow.sync(self)
+
+    def _next(self) -> Procedure | None:
+        self.profile.check_state(self)
+        if self.state.ended:
+            return None
+        proc = self.policy.next(self)
+        if proc is not None:
+            return proc
+        if self.policy.legal(self) is not None:
+            return None
+        return self.flow.next(self)
+
+    def _commit(self, expected: int) -> list[Record]:
+        raws = self.store.append(self.game, self.batch, expected=expected)
+        out = [Record(r.game, r.seq, r.decision, r.cause, b.event, r.hash, r.v) for r, b in zip(raws, self.batch,
+                                                                                              strict=True)]
+        self.batch.clear()
+        return out
+
+    def _rollback(self, saved: bytes) -> None:
+        """Forget everything since the decision began: the state, the batch and the procedure in flight."""
+        self.batch.clear()
+        self.state = restore(saved)
+        self.flight = None
+        self.request = None
+        if self.state.request is not None:
+            reloaded = Engine.load(self.profile, self.store, self.game)
+            self.state, self.flight, self.request = reloaded.state, reloaded.flight, reloaded.request
+        self._sync()
+
+    def _sync(self) -> None:
+        self.index.rebuild(self.state)
+        self.flow.restore(self.state.step)
+        self.policy.flow.sync(self)
+
+    # -- reading ------------------------------------------------------------------------------------------
+
+    def opponent(self, player: int) -> int:
+        return (player + 1) % len(self.state.players)
+
+    def describe(self) -> dict[str, Any]:
+        legal = self.legal()
+        return {"seq": self.state.seq, "player": legal.player, "request": legal.request,
+                "decisions": [str(d) for d in legal.decisions]}
+

@@ -1,0 +1,68 @@
+"""Turn flow as a ``transitions`` machine: the steps of a turn in order, advanced one at a time.
+
+The machine's state is restored from the projection (the last ``StepBegan``); the log, not the machine, is the
+truth. Advancing emits the events (``TurnBegan``, ``StepBegan``) and runs the step's turn-based actions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from transitions import Machine
+
+from eventsource import events as ev
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
+
+if TYPE_CHECKING:
+    from statemachine.engine import Engine
+
+BEFORE_GAME = "before_game"
+
+
+class TurnFlow:
+    state: str
+
+    def __init__(self, profile: RulesProfile) -> None:
+        self.profile = profile
+        self.steps = {s.name: s for s in profile.steps}
+        names = [s.name for s in profile.steps]
+        transitions = [{"trigger": "next_step", "source": a, "dest": b} for a, b in zip(names, names[1:], strict=False)]
+        transitions.append({"trigger": "new_turn", "source": [BEFORE_GAME, *names], "dest": names[0]})
+        self.machine = Machine(model=self, states=[BEFORE_GAME, *names], transitions=transitions,
+                               initial=BEFORE_GAME, auto_transitions=False, queued=True)
+
+    def restore(self, step: str) -> None:
+        self.machine.set_state(step if step in self.steps else BEFORE_GAME)
+
+    @property
+    def current(self) -> StepDef | None:
+        return self.steps.get(self.state)
+
+    def is_last(self) -> bool:
+        return self.state == self.profile.steps[-1].name
+
+    def next(self, engine: Engine) -> Procedure | None:
+        """The procedure that moves the game on by itself, or None when the active player must act."""
+        step = self.current
+        if step is None or step.automatic:
+            return self.advance(engine)
+        return None
+
+    def advance(self, engine: Engine) -> Procedure:
+        """End the current step and begin the next (a new turn after the last step)."""
+        if self.current is None or self.is_last():
+            player = engine.profile.next_turn_player(engine) if engine.state.turn else engine.state.active
+            extra = engine.take_extra_turn()
+            if extra is not None:
+                player = extra
+            engine.emit(ev.TurnBegan(engine.state.turn + 1, player))
+            self.new_turn()  # type: ignore[attr-defined]
+        else:
+            self.advance_step()
+        step = self.steps[self.state]
+        engine.emit(ev.StepBegan(step.phase, step.name))
+        yield from self.profile.enter_step(engine, step)
+
+    def advance_step(self) -> None:
+        self.next_step()  # type: ignore[attr-defined]

@@ -1,0 +1,143 @@
+"""Attacking, blocking, battles, breaking shields and S-Trigger."""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.decisions import Request
+from statemachine.engine import Engine
+from statemachine.vocabulary import Procedure
+
+from statemachine.games.duel_masters import board
+from statemachine.games.duel_masters.actions import cast_spell, declaration_window, enter_battle
+from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, SHIELDS, zone
+
+DIRECT_ATTACK = "direct attack"
+
+
+def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -> str | None:
+    st = engine.state
+    if attacker not in board.creatures(st, player):
+        return "the attacker must be one of your creatures in the battle zone"
+    if board.is_tapped(st, attacker):
+        return "a tapped creature cannot attack"
+    v = view(st, attacker)
+    if v.status.get("sick") and "speed_attacker" not in v.chars.keywords:
+        return "a creature cannot attack the turn it was put into the battle zone (summoning sickness)"
+    if target is not None:
+        if target not in board.creatures(st, engine.opponent(player)):
+            return "a creature can only attack an opposing creature"
+        if not board.is_tapped(st, target):
+            return "only a tapped creature can be attacked"
+    return None
+
+
+def current_attacker(engine: Engine, attacker: int) -> int | None:
+    """The attacking creature now: the one on top if something evolved onto it (侵略), None if it left."""
+    obj = engine.state.objects.get(attacker)
+    while obj is not None and obj.on is not None:
+        obj = engine.state.objects.get(obj.on)
+    if obj is None or board.kind_of(obj.zone) != BATTLE:
+        return None
+    return obj.id
+
+
+def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Procedure:
+    defender = engine.opponent(player)
+    board.set_tapped(engine, [attacker], True)
+    engine.emit(ev.Attacked(attacker, None if target is not None else defender, target))
+    yield from declaration_window(engine)
+    yield from engine.policy.settle(engine)  # type: ignore[attr-defined]  # "when attacks" resolves first
+    now = current_attacker(engine, attacker)
+    if now is None:
+        return
+    blocked = yield from block(engine, defender, now)
+    if blocked is not None:
+        battle(engine, now, blocked)
+    elif target is not None:
+        if target in engine.state.objects:
+            battle(engine, now, target)
+    else:
+        yield from hit_player(engine, player, defender, now)
+    yield from engine.policy.settle(engine)  # type: ignore[attr-defined]
+    after_attack(engine, attacker)
+
+
+def block(engine: Engine, defender: int, attacker: int) -> Procedure_int:
+    st = engine.state
+    blockers = [o for o in board.creatures(st, defender)
+                if not board.is_tapped(st, o) and "blocker" in view(st, o).chars.keywords]
+    if not blockers:
+        return None
+    answer = yield Request(defender, "block", "you may block with one of your blockers", tuple(blockers), 0, 1,
+                           rule="DM-GAME-BLOCK")
+    if not answer:
+        return None
+    chosen = int(answer[0])
+    board.set_tapped(engine, [chosen], True)
+    return chosen
+
+
+def battle(engine: Engine, a: int, b: int) -> None:
+    """The creature with the lower power is destroyed; with equal power both are, at the same time."""
+    st = engine.state
+    if a not in st.objects or b not in st.objects:
+        return
+    pa, pb = view(st, a).power, view(st, b).power
+    losers = [a, b] if pa == pb else [b] if pa > pb else [a]
+    board.destroy(engine, losers, BATTLE_LOST)
+
+
+def breaker_count(engine: Engine, attacker: int) -> int:
+    keywords = view(engine.state, attacker).chars.keywords
+    return 3 if "t_breaker" in keywords else 2 if "w_breaker" in keywords else 1
+
+
+def hit_player(engine: Engine, player: int, defender: int, attacker: int) -> Procedure:
+    st = engine.state
+    shields = list(st.zone(zone(defender, SHIELDS)))
+    if not shields:
+        engine.emit(ev.PlayerLost(defender, DIRECT_ATTACK), ev.GameEnded(player, DIRECT_ATTACK))
+        return
+    n = min(breaker_count(engine, attacker), len(shields))
+    if n < len(shields):
+        answer = yield Request(player, "shields", f"choose {n} shield(s) to break", tuple(shields), n, n,
+                               rule="DM-GAME-BREAK")
+        chosen = [int(a) for a in answer]
+    else:
+        chosen = shields
+    broken = board.move_all(engine, [(o, zone(defender, HAND)) for o in chosen], BREAK)
+    engine.emit(*broken)
+    yield from shield_triggers(engine, defender, [e.new for e in broken])
+
+
+def shield_triggers(engine: Engine, owner: int, cards: list[int]) -> Procedure:
+    """S-Trigger: a broken shield with S-Trigger may be used at once, for free (DM-W-12 (a))."""
+    for oid in cards:
+        st = engine.state
+        if oid not in st.zone(zone(owner, HAND)):
+            continue
+        v = view(st, oid)
+        if "s_trigger" not in v.chars.keywords:
+            continue
+        answer = yield Request(owner, "may", f"use the S-Trigger of {v.chars.name}?", ("yes", "no"),
+                               rule="DM-W-12")
+        if answer and answer[0] == "yes":
+            if "spell" in v.chars.types:
+                yield from cast_spell(engine, owner, oid)
+            else:
+                enter_battle(engine, oid, owner, board.PUT)
+
+
+def after_attack(engine: Engine, attacker: int) -> None:
+    """「攻撃の後」 effects happen now; marks made for this attack end."""
+    st = engine.state
+    marks = [m for m in st.modifiers.values() if m.until == "end_of_attack"]
+    doomed = [m.target for m in marks if m.value == "destroy_after_attack" and m.target in st.objects]
+    if marks:
+        engine.emit(*[ev.ContinuousEffectEnded(m.effect) for m in marks])
+    if doomed:
+        board.destroy(engine, doomed)
+
+
+Procedure_int = Procedure  # a procedure whose return value is a chosen object id (or None)

@@ -1,0 +1,131 @@
+"""The pending pool (待機), seed 000: Duel Masters' resolution policy.
+
+Triggered abilities wait, unordered, in one pool; each belongs to the side of its source's player (DM-W-08).
+The turn player resolves all of theirs before the non-turn player may begin (DM-W-13, DM-W-14), and regains
+the right the moment a new one of theirs arrives (DM-W-15). The owner picks which of their own resolves next
+(DM-W-09, DM-W-16), regardless of the order they arrived in (DM-W-10); one never interrupts another
+(DM-W-11). Conditions are checked at resolution (DM-W-17) and an unmet one fizzles the effect (DM-W-18).
+"""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from projections.state import Pending
+from statemachine.context import EffectContext
+from statemachine.decisions import Decision, Legal, Request
+from statemachine.engine import Engine
+from statemachine.policy import ResolutionPolicy
+from statemachine.triggers import Instance
+from statemachine.vocabulary import Procedure
+
+POOL = "pool"
+
+
+class PendingPool(ResolutionPolicy):
+    holder = POOL
+
+    def triggered(self, engine: Engine, instances: list[Instance]) -> None:
+        for inst in instances:
+            if inst.hidden:
+                # DM-W-27..29: an ability triggered in a hidden zone counts only once declared.
+                engine.declarable.append(inst)
+                continue
+            # DM-W-03: pending from the moment it triggers. DM-W-22: modes/icons captured now.
+            engine.trigger(inst, holder=POOL, label=inst.listener.ability.label,
+                           captured=_captured(inst))
+
+    def waiting(self, engine: Engine) -> list[Pending]:
+        return [p for p in engine.state.pending.values() if p.holder == POOL and not p.resolving]
+
+    def side_to_resolve(self, engine: Engine) -> tuple[int, list[Pending]]:
+        """The side whose abilities may resolve now: the turn player's while they have any (DM-W-13..15)."""
+        pool = self.waiting(engine)
+        active = engine.state.active
+        tp = [p for p in pool if p.controller == active]
+        if tp:
+            return active, tp
+        return engine.opponent(active), [p for p in pool if p.controller != active]
+
+    def next(self, engine: Engine) -> Procedure | None:
+        return self.settle(engine) if self.waiting(engine) else None
+
+    def settle(self, engine: Engine) -> Procedure:
+        """Resolve everything pending, one at a time, the owner choosing each next one."""
+        while True:
+            player, candidates = self.side_to_resolve(engine)
+            if not candidates:
+                return
+            if len(candidates) == 1:
+                # DM-W-05: with nothing else of theirs waiting there is no order to choose.
+                chosen = candidates[0].effect
+            else:
+                answer = yield Request(
+                    player, "resolve_next", "choose which of your pending abilities resolves next",
+                    tuple(p.effect for p in candidates), rule="DM-W-09", action="resolve",
+                )
+                chosen = int(answer[0])
+            yield from self.resolve(engine, chosen)
+
+    def resolve(self, engine: Engine, eid: int) -> Procedure:
+        pend = engine.state.pending[eid]
+        engine.emit(ev.EffectResolving(eid))
+        engine.cause = engine.state.seq
+        card = engine.profile.pool[engine.state.cards[pend.source_card].definition]
+        ability = card.ability(pend.ability)
+        ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
+                            effect=eid, ability=pend.ability, subject=pend.subject, captured=pend.captured)
+        vocab = engine.profile.vocabulary
+        for cond in ability.conditions:  # DM-W-17: checked now, at resolution
+            if not vocab.check(ctx, cond.name, cond.params):
+                engine.emit(ev.EffectFizzled(eid, f"condition {cond.name} not met at resolution (DM-W-18)"))
+                return
+        for step in ability.effects:
+            yield from vocab.run_effect(ctx, step.name, step.params)
+        if eid in engine.state.pending:
+            engine.emit(ev.EffectResolved(eid))
+
+    def vanish_all(self, engine: Engine, reason: str) -> None:
+        """DM-W-20: when the rest of the turn is skipped every pending effect vanishes unresolved."""
+        for p in list(engine.state.pending.values()):
+            if not p.resolving:
+                engine.emit(ev.EffectFizzled(p.effect, reason))
+
+    def legal(self, engine: Engine) -> Legal | None:
+        return None  # picking the next effect is always asked for as a request (resolve_next)
+
+    def decide(self, engine: Engine, decision: Decision) -> Procedure | None:
+        if decision.action == "resolve":
+            # Nothing is being asked: no pool to choose from, or not now.
+            raise_illegal(decision, "DM-W-03", "there is no pending ability to resolve now")
+        return None
+
+    def misplaced(self, engine: Engine, decision: Decision, request: Request) -> tuple[str, str]:
+        if decision.action == "resolve" and request.kind != "resolve_next":
+            return "DM-W-11", "a pending ability cannot interrupt the resolution of another"
+        if decision.action == "resolve" and decision.player != request.player:
+            if decision.player != engine.state.active:
+                return "DM-W-14", "the non-turn player may not resolve while the turn player has pending abilities"
+            return "DM-W-16", "the other player orders their own pending abilities"
+        return super().misplaced(engine, decision, request)
+
+    def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]:
+        if request.kind == "resolve_next" and decision.args:
+            eid = decision.args[0]
+            pend = engine.state.pending.get(eid) if isinstance(eid, int) else None
+            if pend is not None and pend.controller != request.player:
+                if request.player == engine.state.active:
+                    return "DM-W-14", "the turn player's pending abilities resolve first"
+                return "DM-W-16", "each player orders only their own pending abilities"
+            return "DM-W-03", f"effect {eid} is not pending"
+        return super().refused(engine, decision, request, why)
+
+
+def raise_illegal(decision: Decision, rule: str, why: str) -> None:
+    from statemachine.decisions import IllegalDecision
+
+    raise IllegalDecision(decision, rule, why)
+
+
+def _captured(inst: Instance) -> tuple[str, ...]:
+    """DM-W-22: a moded ability waits with all its options, an icon ability with its icons' contents."""
+    return tuple(e.name for e in inst.listener.ability.effects if e.params.get("modes") or e.params.get("icon"))

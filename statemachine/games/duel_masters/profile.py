@@ -1,0 +1,215 @@
+"""The Duel Masters rules profile: setup, the turn, what a player may do, and when a player loses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from eventsource import events as ev
+from eventsource.randomness import shuffled
+from statemachine.cards import CardPool
+from statemachine.decisions import Decision, IllegalDecision, Legal
+from statemachine.engine import Engine
+from statemachine.loader import load_pool
+from statemachine.policy import ResolutionPolicy
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
+
+from statemachine.games.duel_masters import board
+from statemachine.games.duel_masters.actions import (
+    can_cast, can_summon, cast_spell, check_spell_order, summon,
+)
+from statemachine.games.duel_masters.board import DECK, HAND, MANA, SHIELDS, zone
+from statemachine.games.duel_masters.combat import attack, can_attack
+from statemachine.games.duel_masters.effects import DM
+from statemachine.games.duel_masters.pending import PendingPool
+from statemachine.games.duel_masters.triggers import KINDS
+
+NAME = "duel_masters"
+VERSION = "1.0"
+CARDS = Path(__file__).parent / "cards"
+
+# The turn (DM-W-19: nothing pending crosses a step boundary; the kernel settles the pool before advancing).
+STEPS = (
+    StepDef("untap", "start", True),
+    StepDef("start", "start", True),
+    StepDef("draw", "draw", True),
+    StepDef("charge", "charge", False),
+    StepDef("main", "main", False),
+    StepDef("attack", "attack", False),
+    StepDef("end", "end", True),
+)
+
+SHIELD_COUNT = 5
+HAND_SIZE = 5
+END_STEP = "end_step"
+
+
+@cache
+def card_pool() -> CardPool:
+    return load_pool(NAME, VERSION, CARDS.glob("*.toml"), DM, KINDS)
+
+
+class DuelMasters(RulesProfile):
+    name = NAME
+    version = VERSION
+    vocabulary = DM
+    trigger_kinds = KINDS
+    steps = STEPS
+
+    def __init__(self, pool: CardPool | None = None) -> None:
+        self.pool = pool if pool is not None else card_pool()
+
+    def make_policy(self) -> ResolutionPolicy:
+        return PendingPool()
+
+    # -- setup ----------------------------------------------------------------------------------------------
+
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]:
+        if len(players) != 2 or len(decks) != 2:
+            raise ValueError("Duel Masters is played by two players, each with a deck")
+        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
+                                              self.pool.digest, tuple(sorted(options.items())))]
+        oid = 1
+        for p, deck in enumerate(decks):
+            for pos, card_id in enumerate(deck):
+                card = self.pool[card_id]
+                out.append(ev.ObjectCreated(oid, oid, card.id, p, zone(p, DECK), pos, card.printed(), True))
+                oid += 1
+        return out
+
+    def begin(self, engine: Engine) -> Procedure:
+        """Shuffle, set five shields, draw five; the first player starts (player 0)."""
+        st = engine.state
+        for p in range(2):
+            deck = zone(p, DECK)
+            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+        for p in range(2):
+            top = list(st.zone(zone(p, DECK)))[:SHIELD_COUNT]
+            engine.emit(*board.move_all(engine, [(o, zone(p, SHIELDS)) for o in top], "set_shield"))
+        for p in range(2):
+            board.draw(engine, p, HAND_SIZE)
+        return
+        yield
+
+    # -- the turn -------------------------------------------------------------------------------------------
+
+    def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
+        st = engine.state
+        me = st.active
+        match step.name:
+            case "untap":
+                mine = [o for z in (MANA, board.BATTLE) for o in st.zone(zone(me, z))]
+                board.set_tapped(engine, mine, False)
+                sick = [ev.StatusSet(o, "sick", 0) for o in st.zone(zone(me, board.BATTLE)) if st.objects[o].status.get("sick")]
+                if sick:
+                    engine.emit(*sick)
+                charged = st.stat(me, "charged")
+                if charged:
+                    engine.emit(ev.PlayerStat(me, "charged", 0))
+            case "draw":
+                if not (st.turn == 1 and me == 0):  # the first player skips the first draw
+                    board.draw(engine, me, 1)
+            case _:
+                pass
+        return
+        yield
+
+    # -- decisions ------------------------------------------------------------------------------------------
+
+    def actions(self, engine: Engine) -> Legal:
+        st = engine.state
+        me = st.active
+        step = engine.flow.current
+        if step is None:
+            return Legal(None)
+        out: list[Decision] = []
+        hand = st.zone(zone(me, HAND))
+        if step.name == "charge" and not st.stat(me, "charged"):
+            out += [Decision(me, "charge", (o,)) for o in hand]
+        elif step.name == "main":
+            for o in hand:
+                if can_summon(engine, me, o, None) is None:
+                    out.append(Decision(me, "summon", (o,)))
+                for base in board.creatures(st, me):
+                    if can_summon(engine, me, o, base) is None:
+                        out.append(Decision(me, "summon", (o, base)))
+                if can_cast(engine, me, o) is None:
+                    out.append(Decision(me, "cast", (o,)))
+        elif step.name == "attack":
+            for a in board.creatures(st, me):
+                if can_attack(engine, me, a, None) is None:
+                    out.append(Decision(me, "attack", (a, "player")))
+                    out += [Decision(me, "attack", (a, t)) for t in board.creatures(st, engine.opponent(me))
+                            if can_attack(engine, me, a, t) is None]
+        out.append(Decision(me, END_STEP))
+        return Legal(me, tuple(out))
+
+    def act(self, engine: Engine, decision: Decision) -> Procedure:
+        st = engine.state
+        me = st.active
+        step = engine.flow.current
+        if decision.player != me:
+            raise IllegalDecision(decision, "DM-GAME-TURN", f"it is player {me}'s turn to act")
+        name = step.name if step is not None else ""
+        args = decision.args
+        match decision.action, name:
+            case "end_step", ("charge" | "main" | "attack"):
+                return engine.flow.advance(engine)
+            case "charge", "charge":
+                if st.stat(me, "charged"):
+                    raise IllegalDecision(decision, "DM-GAME-CHARGE", "only one card may be charged per turn")
+                oid = _obj(decision, 0)
+                if oid not in st.zone(zone(me, HAND)):
+                    raise IllegalDecision(decision, "DM-GAME-CHARGE", "the card is not in your hand")
+                return _charge(engine, me, oid)
+            case "summon", "main":
+                oid, base = _obj(decision, 0), (_obj(decision, 1) if len(args) > 1 else None)
+                why = can_summon(engine, me, oid, base)
+                if why:
+                    raise IllegalDecision(decision, "DM-GAME-SUMMON", why)
+                return summon(engine, me, oid, base)
+            case "cast", "main":
+                oid = _obj(decision, 0)
+                why = can_cast(engine, me, oid)
+                if why:
+                    raise IllegalDecision(decision, "DM-GAME-CAST", why)
+                check_spell_order(engine, decision, oid, args[1:])
+                return cast_spell(engine, me, oid, pay=True)
+            case "attack", "attack":
+                attacker = _obj(decision, 0)
+                target = None if len(args) < 2 or args[1] == "player" else _obj(decision, 1)
+                why = can_attack(engine, me, attacker, target)
+                if why:
+                    raise IllegalDecision(decision, "DM-GAME-ATTACK", why)
+                return attack(engine, me, attacker, target)
+            case _:
+                raise IllegalDecision(decision, "DM-GAME-STEP",
+                                      f"'{decision.action}' is not something to do in the {name or 'current'} step")
+
+    def check_state(self, engine: Engine) -> None:
+        """A player whose deck is empty loses (山札切れ); scenarios may turn this off (option deck_out=off)."""
+        st = engine.state
+        if st.ended or not st.started or st.options.get("deck_out") == "off" or not engine.flow.current:
+            return
+        losers = [p for p in range(len(st.players)) if not st.zone(zone(p, DECK))]
+        if losers:
+            events: list[ev.Event] = [ev.PlayerLost(p, "deck out") for p in losers]
+            winner = None if len(losers) == 2 else 1 - losers[0]
+            events.append(ev.GameEnded(winner, "deck out"))
+            engine.emit(*events)
+
+
+def _obj(decision: Decision, i: int) -> int:
+    try:
+        return int(decision.args[i])
+    except (IndexError, ValueError) as exc:
+        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
+
+
+def _charge(engine: Engine, player: int, oid: int) -> Procedure:
+    engine.emit(board.move(engine, oid, zone(player, MANA), board.CHARGE), ev.PlayerStat(player, "charged", 1))
+    return
+    yield

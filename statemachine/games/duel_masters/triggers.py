@@ -1,0 +1,69 @@
+"""Duel Masters trigger words and the state each is checked in (seed 001, DM-LB-06, DM-LB-07).
+
+"Leaves" and "is destroyed" look back at the state just before the move; "enters", "is put into" and
+"is put into the hand" read the state just after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsource import events as ev
+from projections.characteristics import ObjectView
+from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, DESTROY, GRAVEYARD, HAND, SUMMON, kind_of
+from statemachine.triggers import TriggerKind
+
+
+def _enters(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.new] if isinstance(e, ev.ZoneChanged) and kind_of(e.dst) == BATTLE else []
+
+
+def _put_without_mana(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    # Anything that puts a creature into the battle zone other than summoning with mana.
+    return [e.new] if isinstance(e, ev.ZoneChanged) and kind_of(e.dst) == BATTLE and e.cause != SUMMON else []
+
+
+def _destroyed(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    if (isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLE and kind_of(e.dst) == GRAVEYARD
+            and e.cause in (DESTROY, BATTLE_LOST)):
+        return [e.old]
+    return []
+
+
+def _leaves(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.old] if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLE else []
+
+
+def _put_into_graveyard(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.new] if isinstance(e, ev.ZoneChanged) and kind_of(e.dst) == GRAVEYARD else []
+
+
+def _put_into_hand(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.new] if isinstance(e, ev.ZoneChanged) and kind_of(e.dst) == HAND else []
+
+
+def _attacks(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.attacker] if isinstance(e, ev.Attacked) else []
+
+
+def _chosen(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return list(e.objects) if isinstance(e, ev.Chosen) else []
+
+
+def _chosen_by(e: ev.Event, holder: ObjectView, flt: dict[str, Any]) -> bool:
+    # 「相手がこのクリーチャーを選んだ時」: filter {by = "opponent"} names who must have chosen.
+    by = flt.get("by", "any")
+    assert isinstance(e, ev.Chosen)
+    return by == "any" or (by == "opponent") == (e.player != holder.controller)
+
+
+KINDS: dict[str, TriggerKind] = {
+    "enters": TriggerKind("enters", ev.AFTER, _enters),
+    "put_without_mana": TriggerKind("put_without_mana", ev.AFTER, _put_without_mana),
+    "destroyed": TriggerKind("destroyed", ev.BEFORE, _destroyed),
+    "leaves": TriggerKind("leaves", ev.BEFORE, _leaves),
+    "put_into_graveyard": TriggerKind("put_into_graveyard", ev.AFTER, _put_into_graveyard),
+    "put_into_hand": TriggerKind("put_into_hand", ev.AFTER, _put_into_hand),
+    "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
+    "chosen": TriggerKind("chosen", ev.AFTER, _chosen, _chosen_by),
+}

@@ -1,0 +1,91 @@
+"""The resolution-policy interface: how triggered effects wait and in what order they resolve.
+
+One kernel, four timing systems (DESIGN "Resolution policies"): a pending pool (Duel Masters), a stack with
+priority (Magic), an interference chain (Vision), an ordered queue (Shadowverse). A policy decides nothing by
+mutation: it emits events through the engine and reads the projection.
+
+Each policy has a small ``transitions`` machine for its resolution flow; its state is always re-derived from the
+projection (``sync``), so the log, not the machine, is the truth.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+from transitions import Machine
+
+from statemachine.decisions import Decision, Legal, Request
+from statemachine.triggers import Instance
+from statemachine.vocabulary import Procedure
+
+if TYPE_CHECKING:
+    from statemachine.engine import Engine
+
+FLOW_STATES = ["idle", "waiting", "resolving", "asking"]
+FLOW_TRANSITIONS = [
+    {"trigger": "wait", "source": ["idle", "waiting"], "dest": "waiting"},
+    {"trigger": "resolve", "source": ["idle", "waiting"], "dest": "resolving"},
+    {"trigger": "ask", "source": ["resolving", "asking"], "dest": "asking"},
+    {"trigger": "answer", "source": "asking", "dest": "resolving"},
+    {"trigger": "finish", "source": ["resolving", "asking"], "dest": "idle"},
+]
+
+
+class ResolutionFlow:
+    """idle → waiting (effects wait for a player) → resolving ⇄ asking (a choice mid-resolution) → idle."""
+
+    state: str
+
+    def __init__(self) -> None:
+        self.machine = Machine(model=self, states=FLOW_STATES, transitions=FLOW_TRANSITIONS, initial="idle",
+                               auto_transitions=False, queued=True)
+
+    def sync(self, engine: Engine) -> None:
+        """Re-derive the flow state from the projection."""
+        st = engine.state
+        resolving = any(p.resolving for p in st.pending.values())
+        if resolving:
+            target = "asking" if st.request is not None else "resolving"
+        elif st.pending:
+            target = "waiting"
+        else:
+            target = "idle"
+        self.machine.set_state(target)
+
+
+class ResolutionPolicy(ABC):
+    holder: str  # "pool", "stack", "chain" or "queue": where EffectPending puts effects
+
+    def __init__(self) -> None:
+        self.flow = ResolutionFlow()
+
+    @abstractmethod
+    def triggered(self, engine: Engine, instances: list[Instance]) -> None:
+        """Abilities just triggered (in matching order): record them and make them wait as this game says."""
+
+    @abstractmethod
+    def next(self, engine: Engine) -> Procedure | None:
+        """What the rules do next by themselves (resolve an effect, put triggers on the stack), if anything."""
+
+    @abstractmethod
+    def legal(self, engine: Engine) -> Legal | None:
+        """The decisions waiting effects call for now (pick the next to resolve, pass priority), if any."""
+
+    @abstractmethod
+    def decide(self, engine: Engine, decision: Decision) -> Procedure | None:
+        """Check a decision about waiting effects and return what it sets going; None if it is not one."""
+
+    def misplaced(self, engine: Engine, decision: Decision, request: Request) -> tuple[str, str]:
+        """The rule a decision breaks when it is not the answer the open request asks for."""
+        if decision.player != request.player:
+            return request.rule or "KIFU-REQ", f"player {request.player} must decide now: {request.prompt}"
+        return request.rule or "KIFU-REQ", f"the rules are waiting for '{request.action}': {request.prompt}"
+
+    def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]:
+        """The rule an answer breaks when it is not among the options."""
+        return request.rule or "KIFU-REQ", why
+
+    def blocks_step_end(self, engine: Engine) -> bool:
+        """Whether the step may not end yet (DM-W-19: nothing waits across a step boundary)."""
+        return bool(engine.state.pending)

@@ -1,0 +1,65 @@
+"""A rules profile: everything one game tells the kernel — its card pool and vocabulary, its triggers, its turn
+structure, its resolution policy, its player actions and its state checks."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from msgspec import Struct
+
+from eventsource import events as ev
+from statemachine.cards import CardPool
+from statemachine.decisions import Decision, Legal
+from statemachine.policy import ResolutionPolicy
+from statemachine.triggers import TriggerKind
+from statemachine.vocabulary import Procedure, Vocabulary
+
+if TYPE_CHECKING:
+    from statemachine.engine import Engine
+
+
+class StepDef(Struct, frozen=True):
+    name: str
+    phase: str
+    automatic: bool  # True: the step ends by itself once its actions and waiting effects are done
+
+
+class RulesProfile(ABC):
+    name: str
+    version: str
+    pool: CardPool
+    vocabulary: Vocabulary
+    trigger_kinds: dict[str, TriggerKind]
+    steps: tuple[StepDef, ...]
+
+    @abstractmethod
+    def make_policy(self) -> ResolutionPolicy: ...
+
+    @abstractmethod
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]:
+        """The recorded setup: the game's start and its cards. Everything after it follows from the rules."""
+
+    @abstractmethod
+    def begin(self, engine: Engine) -> Procedure:
+        """The opening (shuffle, deal) up to the first decision."""
+
+    @abstractmethod
+    def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
+        """The turn-based actions of a step."""
+
+    @abstractmethod
+    def actions(self, engine: Engine) -> Legal:
+        """What the player to act may do when nothing waits."""
+
+    @abstractmethod
+    def act(self, engine: Engine, decision: Decision) -> Procedure:
+        """Check a player action and return the procedure it starts; raise IllegalDecision naming the rule."""
+
+    def check_state(self, engine: Engine) -> None:  # noqa: B027 - a game without state checks is fine
+        """State checks (losing, winning) made whenever the rules are about to wait for a decision."""
+
+    def next_turn_player(self, engine: Engine) -> int:
+        return (engine.state.active + 1) % len(engine.state.players)

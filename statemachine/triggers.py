@@ -1,0 +1,179 @@
+"""Trigger matching: which abilities an event (or a group of simultaneous events) triggers.
+
+Matching is indexed by trigger name, so its cost per event grows with the number of abilities that listen for
+that kind of event, not with the number of cards in play. A leave or destroy trigger is checked in the state
+just before its event, an enter trigger in the state just after (DM-LB-06, DM-LB-07); each instance records
+which. In a group of simultaneous moves, an ability whose holder left in the same group may look back only at
+its holder's own move (DM-LB-02, DM-LB-12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+from eventsource import events as ev
+from projections.characteristics import ObjectView, last_known, view
+from projections.state import GameState
+from projections.views import zone_kind
+from statemachine.cards import AbilityDef, CardDef, CardPool
+
+
+class TriggerKind(NamedTuple):
+    """A trigger of the vocabulary: the events it listens to and the state it is checked in."""
+
+    name: str
+    checked: str  # ev.BEFORE or ev.AFTER
+    subjects: Callable[[ev.Event, dict[str, Any]], list[int]]  # the objects an event is "about", or []
+    accept: Callable[[ev.Event, "ObjectView", dict[str, Any]], bool] | None = None  # event-level checks
+
+
+class Listener(NamedTuple):
+    obj: int
+    card: CardDef
+    ability: AbilityDef
+
+
+class Instance(NamedTuple):
+    """One triggering: the ability, its holder as checked, the event and the state it was checked in."""
+
+    listener: Listener
+    controller: int
+    holder: ObjectView
+    subject: ObjectView | None
+    by: int
+    checked: str
+
+    @property
+    def hidden(self) -> bool:
+        """Triggered in a hidden zone: needs a use declaration to count (DM-W-27, DM-W-28)."""
+        return zone_kind(self.holder.zone)[1] == "hand"
+
+
+class TriggerIndex:
+    """Listeners by trigger name: the objects whose abilities listen for it from where they are."""
+
+    def __init__(self, pool: CardPool, kinds: dict[str, TriggerKind]) -> None:
+        self.pool, self.kinds = pool, kinds
+        self.by_name: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
+        self._of: dict[int, list[str]] = {}
+
+    def rebuild(self, state: GameState) -> None:
+        for table in self.by_name.values():
+            table.clear()
+        self._of.clear()
+        for oid in sorted(state.objects):
+            self.add(state, oid)
+
+    def add(self, state: GameState, oid: int) -> None:
+        obj = state.objects[oid]
+        card = self.pool.cards.get(state.cards[obj.card].definition)
+        if card is None:
+            return
+        zone = zone_kind(obj.zone)[1]
+        for ability in card.abilities:
+            t = ability.trigger
+            if t is not None and t.where == zone:
+                self.by_name[t.on].setdefault(oid, []).append(Listener(oid, card, ability))
+                self._of.setdefault(oid, []).append(t.on)
+
+    def remove(self, oid: int) -> None:
+        for name in self._of.pop(oid, ()):
+            self.by_name[name].pop(oid, None)
+
+    def sync(self, state: GameState, event: ev.Event) -> None:
+        """Keep the index in step with the fold, one event at a time."""
+        match event:
+            case ev.ZoneChanged(old=old, new=new):
+                self.remove(old)
+                self.add(state, new)
+            case ev.ObjectCreated(obj=oid):
+                self.add(state, oid)
+            case ev.Stacked(below=below):
+                self.remove(below)
+            case _:
+                pass
+
+    def listeners(self, name: str) -> list[Listener]:
+        table = self.by_name.get(name)
+        if not table:
+            return []
+        return [lst for oid in sorted(table) for lst in table[oid]]
+
+
+def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
+    """The subject conditions a trigger may state: types, subtypes, colors (any of each), evolved."""
+    chars = subject.chars
+    for key, want in flt.items():
+        match key:
+            case "types":
+                if not set(want) & set(chars.types):
+                    return False
+            case "subtypes":
+                if not set(want) & set(chars.subtypes):
+                    return False
+            case "colors":
+                if not set(want) & set(chars.colors):
+                    return False
+            case "subtype_contains":
+                if not any(want in st for st in chars.subtypes):
+                    return False
+            case "evolved":
+                if bool(subject.under_cards) != bool(want):
+                    return False
+            case _:
+                pass  # keys a trigger kind reads for itself (e.g. who chose)
+    return True
+
+
+def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.Event]],
+          before: dict[str, list[Listener]]) -> list[Instance]:
+    """Instances triggered by a group of simultaneous events, already folded into ``state``."""
+    leavers = {e.old for _, e in events if isinstance(e, ev.ZoneChanged)}
+    out: list[Instance] = []
+    for seq, event in events:
+        for name, kind in index.kinds.items():
+            listeners: Iterable[Listener] | None = None
+            for subject_id in kind.subjects(event, {}):
+                if listeners is None:
+                    listeners = before.get(name, []) if kind.checked == ev.BEFORE else index.listeners(name)
+                for lst in listeners:
+                    inst = _check(state, kind, lst, event, subject_id, seq, leavers)
+                    if inst is not None:
+                        out.append(inst)
+    return out
+
+
+def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, subject_id: int, seq: int,
+           leavers: set[int]) -> Instance | None:
+    t = lst.ability.trigger
+    assert t is not None
+    before = kind.checked == ev.BEFORE
+    if before and lst.obj in leavers and lst.obj != subject_id:
+        return None  # DM-LB-02 / DM-LB-12: a holder that left looks back only at its own move
+    holder = (last_known(state, lst.obj) if lst.obj in leavers else view(state, lst.obj)) if before else (
+        view(state, lst.obj) if lst.obj in state.objects else None)
+    if holder is None or lst.ability.id not in holder.chars.abilities:
+        return None  # gone, or its abilities are ignored in the state checked (DM-LB-11, DM-LB-17)
+    if t.subject == "self" and subject_id != lst.obj:
+        return None
+    if t.subject == "other" and subject_id == lst.obj:
+        return None
+    subject = last_known(state, subject_id) if before else (
+        view(state, subject_id) if subject_id in state.objects else None)
+    if subject is None:
+        return None
+    if t.whose == "you" and subject.controller != holder.controller:
+        return None
+    if t.whose == "opponent" and subject.controller == holder.controller:
+        return None
+    if not matches_filter(subject, t.filter):
+        return None
+    if kind.accept is not None and not kind.accept(event, holder, t.filter):
+        return None
+    return Instance(lst, holder.controller, holder, subject, seq, kind.checked)
+
+
+def before_listeners(index: TriggerIndex) -> dict[str, list[Listener]]:
+    """The listeners of every look-back trigger, taken before a group is folded."""
+    return {name: index.listeners(name) for name, kind in index.kinds.items() if kind.checked == ev.BEFORE}
