@@ -15,6 +15,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import msgspec
+
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
@@ -27,6 +29,9 @@ from statemachine.flow import TurnFlow
 from statemachine.profile import RulesProfile
 from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure
+
+
+SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
 
 
 class Divergence(KifuError):
@@ -80,6 +85,28 @@ class Engine:
         return engine
 
     @classmethod
+    def from_setup(cls, profile: RulesProfile, events: Sequence[ev.Event], store: EventStore | None = None,
+                   game: str = "game") -> Engine:
+        """Start a game from any recorded setup (a scenario's board, a judge's reconstruction).
+
+        ``events`` begins with ``GameStarted``; its options gain ``setup`` = the number of setup events, so
+        re-adjudication knows where the given board ends and the rules begin.
+        """
+        first = events[0]
+        if not isinstance(first, ev.GameStarted):
+            raise KifuError("a setup begins with GameStarted")
+        options = tuple(sorted({**dict(first.options), SETUP_OPTION: str(len(events))}.items()))
+        engine = cls(profile, store, game)
+        if engine.store.head(game):
+            raise KifuError(f"game {game!r} already exists in this store")
+        for event in (msgspec.structs.replace(first, options=options), *events[1:]):
+            engine._append(event)
+        engine._sync()
+        engine._drive(None)
+        engine._commit(0)
+        return engine
+
+    @classmethod
     def load(cls, profile: RulesProfile, store: EventStore, game: str) -> Engine:
         """Restore a game from its log."""
         timeline = Timeline(store, game)
@@ -99,14 +126,20 @@ class Engine:
         Raises ``Divergence`` at the first record where the log and the rules disagree.
         """
         recs = list(records)
-        setup = 0
-        while setup < len(recs) and isinstance(recs[setup].event, ev.GameStarted | ev.ObjectCreated):
-            setup += 1
+        given = dict(recs[0].event.options).get(SETUP_OPTION) if recs and isinstance(
+            recs[0].event, ev.GameStarted) else None
+        if given is not None:
+            setup = int(given)
+        else:
+            setup = 0
+            while setup < len(recs) and isinstance(recs[setup].event, ev.GameStarted | ev.ObjectCreated):
+                setup += 1
         engine = cls(profile, store if store is not None else MemoryStore(), game)
         for r in recs[:setup]:
             engine._append(r.event)
+        engine._sync()
         engine._expect = deque(recs[setup:])
-        engine.flight = profile.begin(engine)
+        engine.flight = None if given is not None else profile.begin(engine)
         engine._drive(None)
         engine.batch.clear()
         engine.rerun(recs[setup:], already_expected=True)
