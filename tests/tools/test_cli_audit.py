@@ -1,0 +1,205 @@
+"""kifu audit: clean logs, tampered exports, unreadable input, --json."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from eventsource import events as ev
+from eventsource.records import NewEvent
+from eventsource.sqlite import SQLiteStore
+from tests.tools.conftest import GAME, build_store
+from tests.tools.tamper import flip_body_byte, forge
+from tools.cli import main
+
+
+def audit(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["audit", *args])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def audit_json(*args: str) -> tuple[int, dict[str, Any]]:
+    code, out, _ = audit(*args, "--json")
+    return code, json.loads(out)
+
+
+def write(tmp_path: Path, lines: list[bytes]) -> Path:
+    path = tmp_path / "tampered.jsonl"
+    path.write_bytes(b"".join(lines))
+    return path
+
+
+def test_clean_export(exported: Path) -> None:
+    code, out, _ = audit(str(exported))
+    assert code == 0
+    with SQLiteStore(exported.parent / "kifu.db") as store:
+        (info,) = store.games()
+    assert out.splitlines()[-1] == f"clean: 23 records, head {info.head.hex()}"
+
+
+def test_clean_store_by_header_and_by_extension(db: Path, tmp_path: Path) -> None:
+    assert audit(str(db))[0] == 0
+    renamed = tmp_path / "evidence.bin"  # no .db: recognised by its header
+    renamed.write_bytes(db.read_bytes())
+    assert audit(str(renamed), GAME)[0] == 0
+
+
+def test_clean_json(exported: Path) -> None:
+    code, report = audit_json(str(exported))
+    assert code == 0
+    assert report["clean"] is True
+    assert report["records"] == 23
+    assert report["findings"] == []
+    assert [c["check"] for c in report["checks"]] == ["integrity", "fold"]
+    assert {c["status"] for c in report["checks"]} == {"ok"}
+
+
+def edit_body_byte(ls: list[bytes]) -> None:
+    ls[8] = flip_body_byte(ls[8])
+
+
+def forge_event(ls: list[bytes]) -> None:
+    ls[8] = forge(ls[8], dst="0.mana")
+
+
+def delete_line(ls: list[bytes]) -> None:
+    del ls[4]
+
+
+def swap_lines(ls: list[bytes]) -> None:
+    ls[4], ls[5] = ls[5], ls[4]
+
+
+def duplicate_line(ls: list[bytes]) -> None:
+    ls.insert(6, ls[5])
+
+
+def truncate_file(ls: list[bytes]) -> None:
+    ls[-1] = ls[-1][:-9]
+
+
+def garbage_line(ls: list[bytes]) -> None:
+    ls[10] = b"oops\n"
+
+
+@pytest.mark.parametrize(
+    ("tamper", "kind", "seq"),
+    [
+        (edit_body_byte, "altered", 9),
+        (forge_event, "altered", 9),
+        (delete_line, "missing", 5),
+        (swap_lines, "reordered", 5),
+        (duplicate_line, "duplicated", 7),
+        (truncate_file, "truncated", 23),
+        (garbage_line, "malformed", 11),
+    ],
+    ids=lambda v: v.__name__ if callable(v) else None,
+)
+def test_tampered_export_is_a_finding(
+    tmp_path: Path, lines: list[bytes], tamper: Callable[[list[bytes]], None], kind: str, seq: int
+) -> None:
+    tamper(lines)
+    path = write(tmp_path, lines)
+    code, out, _ = audit(str(path))
+    assert code == 1
+    assert f"finding: {kind} at record {seq} (position {seq - 1}):" in out
+    code, report = audit_json(str(path))
+    assert code == 1
+    assert report["clean"] is False
+    (finding,) = report["findings"]
+    where = (finding["check"], finding["kind"], finding["seq"], finding["position"])
+    assert where == ("integrity", kind, seq, seq - 1)
+    assert finding["message"]
+    assert report["checks"][1]["status"] == "skipped"
+
+
+def test_altered_readable_event_is_named(tmp_path: Path, lines: list[bytes]) -> None:
+    lines[2] = lines[2].replace("アクア".encode(), "ボルシャック".encode())
+    code, out, _ = audit(str(write(tmp_path, lines)))
+    assert code == 1
+    finding = "altered at record 3 (position 2): line 3: the readable event does not match the recorded body"
+    assert f"finding: {finding}" in out
+
+
+def test_a_log_that_chains_but_does_not_fold(tmp_path: Path) -> None:
+    db = build_store(tmp_path / "k.db")
+    with SQLiteStore(db) as store:  # well sealed, but object 99 never existed
+        store.append(GAME, [NewEvent(ev.ZoneChanged(99, 100, 1, "0.hand", 0, "0.mana", 0, "charge"))])
+    code, out, _ = audit(str(db))
+    assert code == 1
+    assert "integrity  ok" in out
+    assert "finding: inconsistent at record 24 (position 23): object 99 is not in the game" in out
+
+
+def test_altered_store_record(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET cause = 3 WHERE seq = 12")
+    code, report = audit_json(str(db))
+    assert code == 1
+    assert report["findings"][0]["kind"] == "altered"
+    assert report["findings"][0]["seq"] == 12
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\x00\x01\x02garbage\xff" * 50,
+        b"hello\nworld\n",
+        b'{"game": 1}\n',
+        b"SQLite format 3\x00" + bytes(200),
+    ],
+    ids=["empty", "binary", "text", "json-not-a-record", "sqlite-header-only"],
+)
+def test_unreadable_input_is_exit_2(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    code, out, err = audit(str(path))
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert len(err.splitlines()) == 1
+
+
+def test_not_a_file(tmp_path: Path) -> None:
+    assert audit(str(tmp_path))[0] == 2
+    code, _, err = audit(str(tmp_path / "missing.jsonl"))
+    assert code == 2
+    assert "no such file" in err
+
+
+def test_foreign_sqlite_database(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    code, _, err = audit(str(other))
+    assert code == 2
+    assert "not a kifu store" in err
+    with sqlite3.connect(other) as conn:  # and it was not touched
+        assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["t"]
+
+
+def test_unreadable_input_with_json(tmp_path: Path) -> None:
+    path = tmp_path / "input.jsonl"
+    path.write_bytes(b"nonsense\n")
+    code, report = audit_json(str(path))
+    assert code == 2
+    assert report["clean"] is False
+    assert "error" in report
+
+
+def test_wrong_game_name(exported: Path, db: Path) -> None:
+    code, _, err = audit(str(exported), "other")
+    assert code == 2
+    assert "holds game 'g1', not 'other'" in err
+    code, _, err = audit(str(db), "other")
+    assert code == 2
+    assert "no game 'other'" in err

@@ -1,0 +1,185 @@
+"""The audit: a judge's report on one game's log, as a list of checks run in order.
+
+Today's checks are ``integrity`` (the hash chain, ``eventsource.integrity.verify``, plus the line-level checks
+of an export) and ``fold`` (the log folds into a consistent game state). The audit issue adds re-adjudication
+and the legality of each decision by appending to ``LATER_CHECKS``; each check returns a :class:`CheckResult`
+and the text and JSON renderings pick it up unchanged. A check runs only if every check before it was clean:
+a later check on a log that failed an earlier one would only restate the first problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, Final, Literal
+
+import msgspec
+from msgspec import Struct
+
+from eventsource import integrity
+from eventsource.records import RawRecord
+from eventsource.upcast import decode_body
+from projections.state import GameState
+from tools.folding import Inconsistent, apply
+from tools.progress import Counter
+from tools.sources import LineProblem, LogSource
+
+Status = Literal["ok", "finding", "skipped"]
+
+
+class AuditFinding(Struct, frozen=True):
+    """What a check found: where the log stops being trustworthy and why."""
+
+    check: str  # the check that found it: integrity, fold, ...
+    kind: str  # altered, missing, reordered, ... (integrity.Problem), malformed, truncated, inconsistent
+    seq: int  # the sequence number where the log stops being trustworthy
+    position: int  # 0-based position of the offending record in the log as read
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} at record {self.seq} (position {self.position}): {self.message}"
+
+
+class CheckResult(Struct, frozen=True):
+    check: str
+    status: Status
+    summary: str  # one line for people
+    finding: AuditFinding | None = None
+
+
+class AuditReport(Struct, frozen=True):
+    source: str
+    format: str
+    game: str
+    records: int  # records that passed the integrity check (all of them when it is clean)
+    head: str | None  # hash of the last record, hex, when the integrity check is clean
+    checks: list[CheckResult]
+
+    @property
+    def findings(self) -> list[AuditFinding]:
+        return [c.finding for c in self.checks if c.finding is not None]
+
+    @property
+    def clean(self) -> bool:
+        return all(c.status == "ok" for c in self.checks)
+
+
+def _counted(records: Iterator[RawRecord], counter: Counter | None) -> Iterator[RawRecord]:
+    if counter is None:
+        yield from records
+        return
+    for raw in records:
+        counter.tick()
+        yield raw
+    counter.flush()
+
+
+def check_integrity(
+    source: LogSource, counter: Counter | None = None, keep: list[RawRecord] | None = None
+) -> tuple[CheckResult, integrity.Verified]:
+    """The hash chain in the order read, and for an export the first line that is not a sound record.
+
+    ``keep`` collects the records read, so that ``kifu import`` reads its file once.
+    """
+    problems: list[LineProblem] = []
+
+    def records() -> Iterator[RawRecord]:
+        for item in source.scan():
+            if isinstance(item, LineProblem):
+                problems.append(item)
+                return
+            if keep is not None:
+                keep.append(item)
+            yield item
+
+    result = integrity.verify(_counted(records(), counter), source.game)
+    if isinstance(result, integrity.Finding):
+        found = AuditFinding("integrity", result.problem, result.seq, result.position, result.message)
+        return _found(found), integrity.Verified(result.seq - 1, b"")
+    if problems:
+        p, seq = problems[0], result.records + 1
+        claim = f" (it claims to be record {p.claimed_seq})" if p.claimed_seq not in (None, seq) else ""
+        found = AuditFinding("integrity", p.kind, seq, p.line - 1, f"line {p.line}{claim}: {p.message}")
+        return _found(found), integrity.Verified(result.records, b"")
+    return CheckResult("integrity", "ok", f"{result.records} records, head {result.head.hex()}"), result
+
+
+def _found(finding: AuditFinding) -> CheckResult:
+    return CheckResult(finding.check, "finding", str(finding), finding)
+
+
+def check_fold(source: LogSource, counter: Counter | None = None) -> CheckResult:
+    """Every record applies to the state before it: the log describes a game that could exist."""
+    state = GameState()
+    try:
+        for raw in _counted(source.records(), counter):
+            apply(state, raw.seq, decode_body(raw.v, raw.body), raw.decision)
+    except Inconsistent as exc:
+        return _found(AuditFinding("fold", "inconsistent", exc.seq, exc.seq - 1, exc.reason))
+    return CheckResult("fold", "ok", _state_summary(state))
+
+
+def _state_summary(state: GameState) -> str:
+    parts = [f"folds to turn {state.turn}", f"{len(state.objects)} objects", f"{len(state.pending)} pending"]
+    if state.ended:
+        if state.winner is not None and 0 <= state.winner < len(state.players):
+            parts.append(f"ended, {state.players[state.winner].name} won")
+        else:
+            parts.append("ended without a winner")
+    return ", ".join(parts)
+
+
+Check = Callable[[LogSource, Counter | None], CheckResult]
+
+# Checks after integrity, in order. Re-adjudication and legality (issue 7) join this list.
+LATER_CHECKS: Final[list[tuple[str, Check]]] = [("fold", check_fold)]
+
+
+def passes() -> int:
+    """How many times the audit reads the log (for sizing a progress bar)."""
+    return 1 + len(LATER_CHECKS)
+
+
+def run(source: LogSource, counter: Counter | None = None) -> AuditReport:
+    first, verified = check_integrity(source, counter)
+    checks = [first]
+    failed: str | None = None if first.status == "ok" else first.check
+    for name, check in LATER_CHECKS:
+        if failed is not None:
+            checks.append(CheckResult(name, "skipped", f"not run: the log did not pass {failed}"))
+            continue
+        result = check(source, counter)
+        checks.append(result)
+        if result.status != "ok":
+            failed = name
+    head = verified.head.hex() if first.status == "ok" else None
+    return AuditReport(source.location, source.format, source.game, verified.records, head, checks)
+
+
+# -- rendering ----------------------------------------------------------------------------------------------
+
+
+def render_text(report: AuditReport) -> list[str]:
+    what = "exported file" if report.format == "file" else "store"
+    lines = [f"audit of {report.source} ({what}), game {report.game}"]
+    width = max(len(c.check) for c in report.checks)
+    for c in report.checks:
+        label = {"ok": "ok", "finding": "FINDING", "skipped": "skipped"}[c.status]
+        lines.append(f"  {c.check:<{width}}  {label:<7}  {c.summary}")
+    findings = report.findings
+    if findings:
+        lines += [f"finding: {f}" for f in findings]
+    else:
+        lines.append(f"clean: {report.records} records, head {report.head}")
+    return lines
+
+
+def to_json(report: AuditReport) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.to_builtins(report)
+    data["clean"] = report.clean
+    data["findings"] = msgspec.to_builtins(report.findings)
+    return data
+
+
+def error_json(location: str, message: str) -> dict[str, Any]:
+    """What ``--json`` prints when the input cannot be audited at all (exit 2)."""
+    return {"source": location, "clean": False, "error": message, "findings": []}

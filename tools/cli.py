@@ -1,0 +1,66 @@
+"""The ``kifu`` command line: one click group, one module per command group under ``tools.commands``.
+
+Exit codes are the same for every command (``tools.errors``): 0 ok, 1 a problem found in a log, 2 input that
+cannot be used. Bad input never shows a traceback: :class:`KifuGroup` turns the errors listed in
+``tools.errors.BAD_INPUT_ERRORS`` into ``error: ...`` on stderr and exit 2, wherever they are raised.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from tools import errors
+from tools import logging as kifu_logging
+from tools.commands import audit, demo, replay, schema, store
+
+
+class KifuGroup(click.Group):
+    """A group whose commands turn bad input into ``error: ...`` and exit 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # The reader went away (``kifu replay ... | head``): stop quietly, as other Unix tools do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(errors.OK)
+        except errors.BAD_INPUT_ERRORS as exc:
+            kifu_logging.get_logger("kifu").debug("bad input", error=type(exc).__name__, detail=str(exc))
+            click.echo(f"error: {errors.describe(exc)}", err=True)
+            ctx.exit(errors.BAD_INPUT)
+
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
+
+
+@click.group(cls=KifuGroup, context_settings=CONTEXT)
+@click.option("--log-json", is_flag=True, help="Write logs (on stderr) as JSON lines instead of for people.")
+@click.option("-v", "--verbose", count=True, help="More logs: -v for info, -vv for debug.")
+@click.version_option(package_name="kifu", prog_name="kifu")
+def main(log_json: bool, verbose: int) -> None:
+    """kifu: the written record of a card game. Replay, audit and move games between stores.
+
+    Exit codes: 0 ok, 1 a problem found in a log, 2 input that cannot be used.
+    """
+    kifu_logging.configure(json=log_json, verbosity=verbose)
+
+
+for command in (
+    store.games,
+    store.export,
+    store.import_,
+    audit.audit,
+    replay.replay,
+    demo.demo,
+    schema.schema,
+):
+    main.add_command(command)
+
+
+if __name__ == "__main__":
+    main()

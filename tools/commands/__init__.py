@@ -1,0 +1,1 @@
+"""The ``kifu`` commands, one module per group; ``tools.cli`` assembles them."""

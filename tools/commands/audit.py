@@ -1,0 +1,49 @@
+"""``kifu audit``: the judge's report on one game's log."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tools import audit as auditing
+from tools import errors
+from tools.logging import get_logger
+from tools.progress import Counter, bar, on_terminal, wanted
+from tools.sources import open_log
+
+log = get_logger("kifu.audit")
+
+
+@click.command("audit")
+@click.argument("log_path", metavar="FILE_OR_DB")
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def audit(log_path: str, game: str | None, as_json: bool) -> None:
+    """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
+
+    Runs, in order: integrity (every record is sound and the hash chain holds, so the log is the one whose
+    head hash `kifu games` prints) and fold (every event applies to the state before it). The first problem
+    is reported with its kind, the record where the log stops being trustworthy and its position.
+
+    GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that
+    cannot be audited.
+    """
+    try:
+        with open_log(log_path, game) as source:
+            length = source.length() if on_terminal() else 0
+            with bar("auditing", length * auditing.passes(), wanted(length)) as advance:
+                counter = Counter(advance)
+                report = auditing.run(source, counter)
+    except errors.BAD_INPUT_ERRORS as exc:
+        if as_json:
+            click.echo(json.dumps(auditing.error_json(log_path, errors.describe(exc)), ensure_ascii=False))
+        raise
+    log.info("audited", source=log_path, game=report.game, clean=report.clean, records=report.records)
+    if as_json:
+        click.echo(json.dumps(auditing.to_json(report), ensure_ascii=False, indent=2))
+    else:
+        for line in auditing.render_text(report):
+            click.echo(line)
+    if not report.clean:
+        raise click.exceptions.Exit(errors.FINDING)

@@ -1,0 +1,78 @@
+"""``kifu replay``: a game's log as a readable trace."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from tools import errors
+from tools.folding import Inconsistent
+from tools.logging import get_logger
+from tools.progress import Counter, bar, on_terminal, wanted
+from tools.sources import LineProblem, open_log
+from tools.trace import Filters, Trace, resolve_kind
+
+log = get_logger("kifu.replay")
+
+
+@click.command("replay")
+@click.argument("log_path", metavar="LOG")
+@click.argument("game", required=False)
+@click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Only turn N (0 is the set-up).")
+@click.option(
+    "--player", "players", multiple=True, metavar="P",
+    help="Only events about player P (an index or a name); repeatable.",
+)
+@click.option(
+    "--kind", "kinds", multiple=True, metavar="KIND",
+    help="Only events of this kind (ZoneChanged, zone_changed, Triggered, ...); repeatable.",
+)
+def replay(
+    log_path: str, game: str | None, turn: int | None, players: tuple[str, ...], kinds: tuple[str, ...]
+) -> None:
+    """Fold a game's log and print it as a trace, one line per event, grouped by turn.
+
+    LOG is an exported JSON-lines file or a store (a SQLite file); GAME may be left out when the store holds a
+    single game. Each line starts with the record's sequence number; zone changes name the card that moved,
+    triggers their source, cause and the state they were checked in, pending effects their holder, then the
+    choices, resolutions and fizzles with their reasons.
+
+    The hash chain is checked on the way: if it breaks, the trace is still printed, a warning says where, and
+    the exit code is 1 (run `kifu audit` for the full report).
+    """
+    filters = Filters(turn, players, frozenset(resolve_kind(k) for k in kinds))
+    trace = Trace(filters)
+    problem: LineProblem | None = None
+    inconsistent: Inconsistent | None = None
+    out = sys.stdout
+    with open_log(log_path, game) as source:
+        length = source.length() if on_terminal() else 0
+        with bar("replaying", length, wanted(length)) as advance:
+            counter = Counter(advance)
+            for item in source.scan():
+                if isinstance(item, LineProblem):
+                    problem = item
+                    break
+                try:
+                    lines = trace.feed(item)
+                except Inconsistent as exc:
+                    inconsistent = exc
+                    break
+                if lines:
+                    out.write("\n".join(lines) + "\n")
+                counter.tick()
+                if trace.done:
+                    break
+            counter.flush()
+        out.flush()
+    log.info("replayed", source=log_path, game=source.game, records=trace.state.seq)
+    if problem is not None:
+        click.echo(f"error: line {problem.line}: {problem.message}; the trace stops there", err=True)
+        raise click.exceptions.Exit(errors.FINDING)
+    if inconsistent is not None:
+        click.echo(f"error: {inconsistent}; the trace stops there (run kifu audit {log_path})", err=True)
+        raise click.exceptions.Exit(errors.FINDING)
+    if trace.broken is not None:
+        click.echo(f"warning: the hash chain breaks: {trace.broken}; run kifu audit {log_path}", err=True)
+        raise click.exceptions.Exit(errors.FINDING)

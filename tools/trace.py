@@ -1,0 +1,408 @@
+"""A game's log as a readable trace: one line per event, grouped by turn, names instead of numbers.
+
+The trace folds the log as it goes and renders each event against the state just before it, so a zone change
+names the card that moved, a resolution names the effect that was pending, and a trigger says which record
+caused it and whether it was checked in the state before or after that record. It is the judge's omniscient
+view: hidden cards are named (per-player redaction is ``projections.views``' job and ``kifu at --player``'s).
+
+Filters (turn, player, event kind) choose which lines are printed; every record is still folded, because a
+line needs the state before it. With a turn filter the trace stops once that turn is over.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from eventsource import events as ev
+from eventsource.records import GENESIS, RawRecord, record_hash
+from eventsource.upcast import decode_body
+from projections.state import GameState
+from tools.errors import BadInput
+from tools.folding import apply
+
+ARROW = "→"
+
+
+def normalise_kind(text: str) -> str:
+    return text.replace("_", "").replace("-", "").lower()
+
+
+KINDS: dict[str, str] = {normalise_kind(cls.__name__): cls.__name__ for cls in ev.EVENT_TYPES}
+
+
+def resolve_kind(text: str) -> str:
+    """An event kind by its class name, case and underscores ignored (``zone_changed`` is ``ZoneChanged``)."""
+    kind = KINDS.get(normalise_kind(text))
+    if kind is None:
+        raise BadInput(f"unknown event kind {text!r}; kinds are: {', '.join(sorted(KINDS.values()))}")
+    return kind
+
+
+@dataclass
+class Filters:
+    turn: int | None = None
+    players: tuple[str, ...] = ()  # indices or names, resolved once the game's players are known
+    kinds: frozenset[str] = frozenset()  # class names, as resolve_kind returns them
+
+    @property
+    def active(self) -> bool:
+        return self.turn is not None or bool(self.players) or bool(self.kinds)
+
+
+# -- names --------------------------------------------------------------------------------------------------
+
+
+def player_name(st: GameState, p: int | None) -> str:
+    if p is None:
+        return "nobody"
+    if 0 <= p < len(st.players):
+        return st.players[p].name
+    return f"player {p}"
+
+
+def zone_name(st: GameState, zone: str) -> str:
+    owner, dot, rest = zone.partition(".")
+    if dot and owner.isdigit():
+        return f"{player_name(st, int(owner))}'s {rest}"
+    return zone
+
+
+def at(st: GameState, zone: str, pos: int) -> str:
+    return f"{zone_name(st, zone)}[{pos}]" if pos >= 0 else zone_name(st, zone)
+
+
+def card_name(st: GameState, card: int) -> str:
+    facts = st.cards.get(card)
+    return facts.printed.name if facts is not None else f"card {card}"
+
+
+def obj_name(st: GameState, oid: int) -> str:
+    obj = st.objects.get(oid)
+    if obj is not None:
+        return f"{card_name(st, obj.card)}#{oid}"
+    lk = st.last_known.get(oid)
+    if lk is not None:
+        return f"{card_name(st, lk.obj.card)}#{oid}"
+    return f"#{oid}"
+
+
+def target_name(st: GameState, target: int) -> str:
+    return player_name(st, -1 - target) if target < 0 else obj_name(st, target)
+
+
+def effect_name(st: GameState, eid: int) -> str:
+    pend = st.pending.get(eid)
+    if pend is None:
+        return f"#{eid}"
+    text = f"#{eid} {pend.label or pend.ability}"
+    if pend.source >= 0:
+        text += f" from {obj_name(st, pend.source)}"
+    return text
+
+
+def _names(st: GameState, oids: Iterable[int]) -> str:
+    return ", ".join(obj_name(st, o) for o in oids)
+
+
+def _values(values: Iterable[int | str]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+# -- one line per event -------------------------------------------------------------------------------------
+
+
+def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> str:
+    """The event as one line, read against ``st``, the state just before it."""
+    match event:
+        case ev.ZoneChanged():
+            text = (
+                f"{card_name(st, event.card)}: {at(st, event.src, event.src_pos)} {ARROW} "
+                f"{at(st, event.dst, event.dst_pos)} (#{event.old} {ARROW} #{event.new})"
+            )
+            if event.cause:
+                text += f", {event.cause}"
+            if event.face_down:
+                text += ", face down"
+            if event.controller is not None and event.controller != st.cards.get(event.card, _NO_CARD).owner:
+                text += f", controlled by {player_name(st, event.controller)}"
+            return text
+        case ev.Triggered():
+            cause = f"record {event.by}"
+            if kinds is not None and 0 < event.by < len(kinds) and kinds[event.by]:
+                cause += f" ({ev.KIND_OF_TAG[kinds[event.by]]})"
+            text = (
+                f"trigger #{event.effect}: {event.ability} of {obj_name(st, event.source)} "
+                f"({player_name(st, event.controller)}), caused by {cause}, "
+                f"checked in the state {event.checked} it"
+            )
+            if event.subject is not None:
+                text += f", about {obj_name(st, event.subject)}"
+            if event.captured:
+                text += f", captured {_values(event.captured)}"
+            return text
+        case ev.EffectPending():
+            text = f"pending #{event.effect} {event.label}"
+            pend = st.pending.get(event.effect)
+            if pend is not None and pend.source >= 0:
+                text += f" from {obj_name(st, pend.source)}"
+            text += f" in {zone_name(st, event.holder)}, held by {player_name(st, event.controller)}"
+            return text + (f", key {_values(event.key)}" if event.key else "")
+        case ev.EffectResolving():
+            return f"resolving {effect_name(st, event.effect)}{_controller(st, event.effect)}"
+        case ev.EffectResolved():
+            return f"resolved {effect_name(st, event.effect)}"
+        case ev.EffectFizzled():
+            return f"fizzled {effect_name(st, event.effect)}: {event.reason}"
+        case ev.ChoiceRequested():
+            low, high = event.minimum, event.maximum
+            count = str(low) if low == high else f"{low}..{high}"
+            text = f"{player_name(st, event.player)} to choose {event.kind} ({count})"
+            if event.options:
+                text += f" from {_values(event.options)}"
+            if event.effect is not None:
+                text += f" for {effect_name(st, event.effect)}"
+            return text
+        case ev.ChoiceMade():
+            text = f"{player_name(st, event.player)} chose {event.action}"
+            return text + (f": {_values(event.args)}" if event.args else "")
+        case ev.CostPaid():
+            text = f"{player_name(st, event.player)} paid {event.cost}"
+            if event.amount:
+                text += f" {event.amount}"
+            if event.objects:
+                text += f" with {_names(st, event.objects)}"
+            if event.effect is not None:
+                text += f" for {effect_name(st, event.effect)}"
+            return text
+        case ev.StatusSet():
+            return f"{obj_name(st, event.obj)}: {event.key} = {event.value}"
+        case ev.PlayerStat():
+            return f"{player_name(st, event.player)}: {event.key} = {event.value}"
+        case ev.PriorityGiven():
+            return f"{player_name(st, event.player)} has priority"
+        case ev.PriorityPassed():
+            return f"{player_name(st, event.player)} passes"
+        case ev.StepBegan():
+            return f"{event.phase} phase" + (f", {event.step} step" if event.step else "")
+        case ev.TurnBegan():
+            return f"turn {event.turn} begins: {player_name(st, event.player)}"
+        case ev.ObjectCreated():
+            text = (
+                f"{event.printed.name}#{event.obj} created in {at(st, event.zone, event.position)} "
+                f"(card {event.card}, {event.definition}, owner {player_name(st, event.owner)})"
+            )
+            return text + (", face down" if event.face_down else "")
+        case ev.Stacked():
+            return f"{obj_name(st, event.below)} put under {obj_name(st, event.top)}"
+        case ev.ContinuousEffectStarted():
+            what = event.kind
+            if event.amount:
+                what += f" {event.amount:+d}"
+            if event.value:
+                what += f" {event.value}"
+            text = (
+                f"effect #{event.effect} from {obj_name(st, event.source)}: "
+                f"{what} on {target_name(st, event.target)}"
+            )
+            return text + (f" until {event.until}" if event.until else "")
+        case ev.ContinuousEffectEnded():
+            mod = st.modifiers.get(event.effect)
+            ended = f" ({mod.kind} on {target_name(st, mod.target)})" if mod is not None else ""
+            return f"effect #{event.effect} ends{ended}"
+        case ev.Revealed():
+            to = ", ".join(player_name(st, p) for p in event.to)
+            return f"{obj_name(st, event.obj)} revealed to {to}"
+        case ev.Shuffled():
+            return f"{zone_name(st, event.zone)} shuffled ({len(event.order)} cards)"
+        case ev.RandomDrawn():
+            return f"random {event.purpose}: {event.value} (of {event.bound})"
+        case ev.Attacked():
+            if event.target is not None:
+                attacked = obj_name(st, event.target)
+            else:
+                attacked = player_name(st, event.player)
+            return f"{obj_name(st, event.attacker)} attacks {attacked}"
+        case ev.Chosen():
+            text = f"{player_name(st, event.player)} chose {_names(st, event.objects) or 'nothing'}"
+            return text + (f" for {effect_name(st, event.effect)}" if event.effect is not None else "")
+        case ev.StateBasedAction():
+            text = f"state-based actions: {_values(event.actions)}"
+            return text + (f" on {_names(st, event.objects)}" if event.objects else "")
+        case ev.PlayerLost():
+            return f"{player_name(st, event.player)} loses: {event.reason}"
+        case ev.GameEnded():
+            if event.winner is None:
+                return f"game over, no winner: {event.reason}"
+            return f"game over, {player_name(st, event.winner)} wins: {event.reason}"
+        case ev.GameStarted():
+            players = ", ".join(f"{name} ({i})" for i, name in enumerate(event.players))
+            return (
+                f"game started: {event.profile} {event.profile_version}, players {players}, "
+                f"seed {event.seed}, card pool {event.card_pool} {event.card_pool_version}"
+            )
+        case _:
+            return f"{ev.kind_of(event)} {ev.to_builtins(event)}"
+
+
+class _NoCard:
+    owner = -1
+
+
+_NO_CARD = _NoCard()
+
+
+def _controller(st: GameState, eid: int) -> str:
+    pend = st.pending.get(eid)
+    return f" ({player_name(st, pend.controller)})" if pend is not None else ""
+
+
+def concerns(st: GameState, event: ev.Event) -> set[int] | None:
+    """The players an event is about, for ``--player``; None for an event about the whole game."""
+
+    def of_zone(zone: str) -> set[int]:
+        owner, dot, _ = zone.partition(".")
+        return {int(owner)} if dot and owner.isdigit() else set()
+
+    def of_obj(oid: int) -> set[int]:
+        obj = st.objects.get(oid)
+        if obj is None:
+            lk = st.last_known.get(oid)
+            obj = lk.obj if lk is not None else None
+        return {obj.owner, obj.controller} if obj is not None else set()
+
+    def of_effect(eid: int) -> set[int]:
+        pend = st.pending.get(eid)
+        return {pend.controller} if pend is not None else set()
+
+    match event:
+        case ev.ZoneChanged():
+            moved = of_zone(event.src) | of_zone(event.dst) | of_obj(event.old)
+            return moved | ({event.controller} if event.controller is not None else set())
+        case ev.Triggered() | ev.EffectPending():
+            return {event.controller}
+        case ev.EffectResolving() | ev.EffectResolved() | ev.EffectFizzled() | ev.ContinuousEffectEnded():
+            return of_effect(event.effect) or (of_obj(st.modifiers[event.effect].source)
+                                               if event.effect in st.modifiers else set())
+        case ev.ChoiceRequested() | ev.ChoiceMade() | ev.CostPaid() | ev.PlayerStat() | ev.PlayerLost():
+            return {event.player}
+        case ev.Chosen():
+            return {event.player}
+        case ev.Attacked():
+            attacked = of_obj(event.target) if event.target is not None else set()
+            return of_obj(event.attacker) | attacked | ({event.player} if event.player is not None else set())
+        case ev.PriorityGiven() | ev.PriorityPassed() | ev.TurnBegan():
+            return {event.player}
+        case ev.StatusSet() | ev.Revealed():
+            return of_obj(event.obj)
+        case ev.ObjectCreated():
+            return {event.owner}
+        case ev.Stacked():
+            return of_obj(event.top) | of_obj(event.below)
+        case ev.Shuffled():
+            return of_zone(event.zone)
+        case ev.ContinuousEffectStarted():
+            return of_obj(event.source) | ({-1 - event.target} if event.target < 0 else of_obj(event.target))
+        case ev.StateBasedAction():
+            found: set[int] = set()
+            for oid in event.objects:
+                found |= of_obj(oid)
+            return found or None
+        case _:
+            return None  # game started and ended, steps, random results: about everyone
+
+
+# -- the whole trace ----------------------------------------------------------------------------------------
+
+
+def _header(raw: RawRecord) -> tuple[str, int, int, int, int]:
+    return raw.game, raw.seq, raw.decision, raw.cause, raw.v
+
+
+@dataclass
+class Trace:
+    """Feeds records one by one; returns the lines to print. Keeps the fold and a light hash-chain check."""
+
+    filters: Filters = field(default_factory=Filters)
+    state: GameState = field(default_factory=GameState)
+    broken: str | None = None  # the first break in the hash chain or sequence, if any
+    done: bool = False  # set once nothing more can pass the turn filter
+    _prev: bytes = GENESIS
+    _expected: int = 1
+    _players: set[int] | None = None
+    _header_turn: int = -1
+    _printed_any: bool = False
+    _kinds: array[int] = field(default_factory=lambda: array("B", [0]))
+
+    def _chain(self, raw: RawRecord) -> None:
+        if self.broken is None:
+            if raw.seq != self._expected:
+                self.broken = f"record {self._expected} expected, record {raw.seq} found"
+            elif record_hash(self._prev, *_header(raw), raw.body) != raw.hash:
+                self.broken = f"record {raw.seq} does not match its hash"
+        self._prev, self._expected = raw.hash, raw.seq + 1
+
+    def _resolve_players(self) -> set[int]:
+        if self._players is None:
+            names = [p.name for p in self.state.players]
+            chosen: set[int] = set()
+            for wanted in self.filters.players:
+                if wanted in names:
+                    chosen.add(names.index(wanted))
+                elif wanted.isdigit() and (not names or int(wanted) < len(names)):
+                    chosen.add(int(wanted))
+                else:
+                    known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
+                    raise BadInput(f"no player {wanted!r} in this game; players: {known}")
+            self._players = chosen
+        return self._players
+
+    def _header(self, turn: int) -> list[str]:
+        if turn == self._header_turn:
+            return []
+        self._header_turn = turn
+        title = "setup" if turn == 0 else f"turn {turn} · {player_name(self.state, self.state.active)}"
+        lines = [""] if self._printed_any else []
+        self._printed_any = True
+        return [*lines, f"── {title} " + "─" * max(0, 60 - len(title))]
+
+    def _passes(self, turn: int, event: ev.Event) -> bool:
+        f = self.filters
+        if f.turn is not None and turn != f.turn:
+            return False
+        if f.kinds and ev.kind_of(event) not in f.kinds:
+            return False
+        if f.players:
+            about = concerns(self.state, event)
+            if about is not None and not (about & self._resolve_players()):
+                return False
+        return True
+
+    def feed(self, raw: RawRecord) -> list[str]:
+        self._chain(raw)
+        event = decode_body(raw.v, raw.body)
+        turn = event.turn if isinstance(event, ev.TurnBegan) else self.state.turn
+        if self.filters.turn is not None and turn > self.filters.turn:
+            self.done = True
+            return []
+        shown = self._passes(turn, event)
+        line = f"{raw.seq:>7}  {render(self.state, event, self._kinds)}" if shown else None
+        if len(self._kinds) <= raw.seq:
+            self._kinds.extend([0] * (raw.seq + 1 - len(self._kinds)))
+        self._kinds[raw.seq] = ev.TAG_OF[ev.kind_of(event)]
+        apply(self.state, raw.seq, event, raw.decision)
+        if isinstance(event, ev.GameStarted) and self.filters.players:
+            self._resolve_players()  # a name that is not a player is an error before any output
+        if line is None:
+            return []
+        return [*self._header(turn), line]
+
+
+def trace_lines(records: Iterable[RawRecord], filters: Filters | None = None) -> Iterator[str]:
+    """The trace of a game's records (for ``kifu demo`` and other tools that hold records already)."""
+    trace = Trace(filters or Filters())
+    for raw in records:
+        yield from trace.feed(raw)
+        if trace.done:
+            return
