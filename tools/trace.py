@@ -54,6 +54,28 @@ class Filters:
 # -- names --------------------------------------------------------------------------------------------------
 
 
+@dataclass
+class Memory:
+    """What a trace remembers beyond the state: the kind of every record so far (to say what caused a trigger)
+    and the card of every object that ever existed (look-back ends with the turn; a trace's names do not)."""
+
+    kinds: array[int] = field(default_factory=lambda: array("B", [0]))
+    card_of: dict[int, int] = field(default_factory=dict)
+
+    def note(self, seq: int, event: ev.Event) -> None:
+        if len(self.kinds) <= seq:
+            self.kinds.extend([0] * (seq + 1 - len(self.kinds)))
+        self.kinds[seq] = ev.TAG_OF[ev.kind_of(event)]
+        match event:
+            case ev.ObjectCreated(obj=oid, card=card) | ev.ZoneChanged(new=oid, card=card):
+                self.card_of[oid] = card
+            case _:
+                pass
+
+    def kind_at(self, seq: int) -> str | None:
+        return ev.KIND_OF_TAG[self.kinds[seq]] if 0 < seq < len(self.kinds) and self.kinds[seq] else None
+
+
 def player_name(st: GameState, p: int | None) -> str:
     if p is None:
         return "nobody"
@@ -78,32 +100,33 @@ def card_name(st: GameState, card: int) -> str:
     return facts.printed.name if facts is not None else f"card {card}"
 
 
-def obj_name(st: GameState, oid: int) -> str:
+def obj_name(st: GameState, mem: Memory | None, oid: int) -> str:
     obj = st.objects.get(oid)
     if obj is not None:
         return f"{card_name(st, obj.card)}#{oid}"
     lk = st.last_known.get(oid)
     if lk is not None:
         return f"{card_name(st, lk.obj.card)}#{oid}"
-    return f"#{oid}"
+    card = mem.card_of.get(oid) if mem is not None else None
+    return f"{card_name(st, card)}#{oid}" if card is not None else f"#{oid}"
 
 
-def target_name(st: GameState, target: int) -> str:
-    return player_name(st, -1 - target) if target < 0 else obj_name(st, target)
+def target_name(st: GameState, mem: Memory | None, target: int) -> str:
+    return player_name(st, -1 - target) if target < 0 else obj_name(st, mem, target)
 
 
-def effect_name(st: GameState, eid: int) -> str:
+def effect_name(st: GameState, mem: Memory | None, eid: int) -> str:
     pend = st.pending.get(eid)
     if pend is None:
         return f"#{eid}"
     text = f"#{eid} {pend.label or pend.ability}"
     if pend.source >= 0:
-        text += f" from {obj_name(st, pend.source)}"
+        text += f" from {obj_name(st, mem, pend.source)}"
     return text
 
 
-def _names(st: GameState, oids: Iterable[int]) -> str:
-    return ", ".join(obj_name(st, o) for o in oids)
+def _names(st: GameState, mem: Memory | None, oids: Iterable[int]) -> str:
+    return ", ".join(obj_name(st, mem, o) for o in oids)
 
 
 def _values(values: Iterable[int | str]) -> str:
@@ -113,8 +136,8 @@ def _values(values: Iterable[int | str]) -> str:
 # -- one line per event -------------------------------------------------------------------------------------
 
 
-def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> str:
-    """The event as one line, read against ``st``, the state just before it."""
+def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
+    """The event as one line, read against ``st``, the state just before it (and ``mem``, if kept)."""
     match event:
         case ev.ZoneChanged():
             text = (
@@ -130,15 +153,15 @@ def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> s
             return text
         case ev.Triggered():
             cause = f"record {event.by}"
-            if kinds is not None and 0 < event.by < len(kinds) and kinds[event.by]:
-                cause += f" ({ev.KIND_OF_TAG[kinds[event.by]]})"
+            if mem is not None and (kind := mem.kind_at(event.by)) is not None:
+                cause += f" ({kind})"
             text = (
-                f"trigger #{event.effect}: {event.ability} of {obj_name(st, event.source)} "
+                f"trigger #{event.effect}: {event.ability} of {obj_name(st, mem, event.source)} "
                 f"({player_name(st, event.controller)}), caused by {cause}, "
                 f"checked in the state {event.checked} it"
             )
             if event.subject is not None:
-                text += f", about {obj_name(st, event.subject)}"
+                text += f", about {obj_name(st, mem, event.subject)}"
             if event.captured:
                 text += f", captured {_values(event.captured)}"
             return text
@@ -146,15 +169,15 @@ def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> s
             text = f"pending #{event.effect} {event.label}"
             pend = st.pending.get(event.effect)
             if pend is not None and pend.source >= 0:
-                text += f" from {obj_name(st, pend.source)}"
+                text += f" from {obj_name(st, mem, pend.source)}"
             text += f" in {zone_name(st, event.holder)}, held by {player_name(st, event.controller)}"
             return text + (f", key {_values(event.key)}" if event.key else "")
         case ev.EffectResolving():
-            return f"resolving {effect_name(st, event.effect)}{_controller(st, event.effect)}"
+            return f"resolving {effect_name(st, mem, event.effect)}{_controller(st, event.effect)}"
         case ev.EffectResolved():
-            return f"resolved {effect_name(st, event.effect)}"
+            return f"resolved {effect_name(st, mem, event.effect)}"
         case ev.EffectFizzled():
-            return f"fizzled {effect_name(st, event.effect)}: {event.reason}"
+            return f"fizzled {effect_name(st, mem, event.effect)}: {event.reason}"
         case ev.ChoiceRequested():
             low, high = event.minimum, event.maximum
             count = str(low) if low == high else f"{low}..{high}"
@@ -162,22 +185,23 @@ def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> s
             if event.options:
                 text += f" from {_values(event.options)}"
             if event.effect is not None:
-                text += f" for {effect_name(st, event.effect)}"
+                text += f" for {effect_name(st, mem, event.effect)}"
             return text
         case ev.ChoiceMade():
-            text = f"{player_name(st, event.player)} chose {event.action}"
-            return text + (f": {_values(event.args)}" if event.args else "")
+            # A player's decision, as the player gave it: "Alice: summon 1", "Bob: choose yes".
+            text = f"{player_name(st, event.player)}: {event.action}"
+            return text + (f" {_values(event.args)}" if event.args else "")
         case ev.CostPaid():
             text = f"{player_name(st, event.player)} paid {event.cost}"
             if event.amount:
                 text += f" {event.amount}"
             if event.objects:
-                text += f" with {_names(st, event.objects)}"
+                text += f" with {_names(st, mem, event.objects)}"
             if event.effect is not None:
-                text += f" for {effect_name(st, event.effect)}"
+                text += f" for {effect_name(st, mem, event.effect)}"
             return text
         case ev.StatusSet():
-            return f"{obj_name(st, event.obj)}: {event.key} = {event.value}"
+            return f"{obj_name(st, mem, event.obj)}: {event.key} = {event.value}"
         case ev.PlayerStat():
             return f"{player_name(st, event.player)}: {event.key} = {event.value}"
         case ev.PriorityGiven():
@@ -195,7 +219,7 @@ def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> s
             )
             return text + (", face down" if event.face_down else "")
         case ev.Stacked():
-            return f"{obj_name(st, event.below)} put under {obj_name(st, event.top)}"
+            return f"{obj_name(st, mem, event.below)} put under {obj_name(st, mem, event.top)}"
         case ev.ContinuousEffectStarted():
             what = event.kind
             if event.amount:
@@ -203,33 +227,33 @@ def render(st: GameState, event: ev.Event, kinds: array[int] | None = None) -> s
             if event.value:
                 what += f" {event.value}"
             text = (
-                f"effect #{event.effect} from {obj_name(st, event.source)}: "
-                f"{what} on {target_name(st, event.target)}"
+                f"effect #{event.effect} from {obj_name(st, mem, event.source)}: "
+                f"{what} on {target_name(st, mem, event.target)}"
             )
             return text + (f" until {event.until}" if event.until else "")
         case ev.ContinuousEffectEnded():
             mod = st.modifiers.get(event.effect)
-            ended = f" ({mod.kind} on {target_name(st, mod.target)})" if mod is not None else ""
+            ended = f" ({mod.kind} on {target_name(st, mem, mod.target)})" if mod is not None else ""
             return f"effect #{event.effect} ends{ended}"
         case ev.Revealed():
             to = ", ".join(player_name(st, p) for p in event.to)
-            return f"{obj_name(st, event.obj)} revealed to {to}"
+            return f"{obj_name(st, mem, event.obj)} revealed to {to}"
         case ev.Shuffled():
             return f"{zone_name(st, event.zone)} shuffled ({len(event.order)} cards)"
         case ev.RandomDrawn():
             return f"random {event.purpose}: {event.value} (of {event.bound})"
         case ev.Attacked():
             if event.target is not None:
-                attacked = obj_name(st, event.target)
+                attacked = obj_name(st, mem, event.target)
             else:
                 attacked = player_name(st, event.player)
-            return f"{obj_name(st, event.attacker)} attacks {attacked}"
+            return f"{obj_name(st, mem, event.attacker)} attacks {attacked}"
         case ev.Chosen():
-            text = f"{player_name(st, event.player)} chose {_names(st, event.objects) or 'nothing'}"
-            return text + (f" for {effect_name(st, event.effect)}" if event.effect is not None else "")
+            text = f"{player_name(st, event.player)} chose {_names(st, mem, event.objects) or 'nothing'}"
+            return text + (f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else "")
         case ev.StateBasedAction():
             text = f"state-based actions: {_values(event.actions)}"
-            return text + (f" on {_names(st, event.objects)}" if event.objects else "")
+            return text + (f" on {_names(st, mem, event.objects)}" if event.objects else "")
         case ev.PlayerLost():
             return f"{player_name(st, event.player)} loses: {event.reason}"
         case ev.GameEnded():
@@ -258,7 +282,7 @@ def _controller(st: GameState, eid: int) -> str:
     return f" ({player_name(st, pend.controller)})" if pend is not None else ""
 
 
-def concerns(st: GameState, event: ev.Event) -> set[int] | None:
+def concerns(st: GameState, event: ev.Event, mem: Memory | None = None) -> set[int] | None:
     """The players an event is about, for ``--player``; None for an event about the whole game."""
 
     def of_zone(zone: str) -> set[int]:
@@ -270,7 +294,11 @@ def concerns(st: GameState, event: ev.Event) -> set[int] | None:
         if obj is None:
             lk = st.last_known.get(oid)
             obj = lk.obj if lk is not None else None
-        return {obj.owner, obj.controller} if obj is not None else set()
+        if obj is not None:
+            return {obj.owner, obj.controller}
+        card = mem.card_of.get(oid) if mem is not None else None
+        facts = st.cards.get(card) if card is not None else None
+        return {facts.owner} if facts is not None else set()
 
     def of_effect(eid: int) -> set[int]:
         pend = st.pending.get(eid)
@@ -333,7 +361,7 @@ class Trace:
     _players: set[int] | None = None
     _header_turn: int = -1
     _printed_any: bool = False
-    _kinds: array[int] = field(default_factory=lambda: array("B", [0]))
+    _memory: Memory = field(default_factory=Memory)
 
     def _chain(self, raw: RawRecord) -> None:
         if self.broken is None:
@@ -374,7 +402,7 @@ class Trace:
         if f.kinds and ev.kind_of(event) not in f.kinds:
             return False
         if f.players:
-            about = concerns(self.state, event)
+            about = concerns(self.state, event, self._memory)
             if about is not None and not (about & self._resolve_players()):
                 return False
         return True
@@ -387,10 +415,8 @@ class Trace:
             self.done = True
             return []
         shown = self._passes(turn, event)
-        line = f"{raw.seq:>7}  {render(self.state, event, self._kinds)}" if shown else None
-        if len(self._kinds) <= raw.seq:
-            self._kinds.extend([0] * (raw.seq + 1 - len(self._kinds)))
-        self._kinds[raw.seq] = ev.TAG_OF[ev.kind_of(event)]
+        line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown else None
+        self._memory.note(raw.seq, event)
         apply(self.state, raw.seq, event, raw.decision)
         if isinstance(event, ev.GameStarted) and self.filters.players:
             self._resolve_players()  # a name that is not a player is an error before any output

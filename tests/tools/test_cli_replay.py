@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from eventsource.sqlite import SQLiteStore
 from projections.state import GameState
+from tests.fixtures.scripted import record_game, scripted_game
 from tests.tools.conftest import BOLSHACK, GAME, HULCUS
 from tests.tools.tamper import forge
 from tools.cli import main
@@ -34,7 +36,7 @@ EXPECTED = [
     "checked in the state after it",
     f"     11  pending #1 destroy a creature from {BOLSHACK}#4 in Alice's pending, held by Alice",
     f"     12  Alice to choose target (1) from 2 for #1 destroy a creature from {BOLSHACK}#4",
-    "     13  Alice chose target: 2",
+    "     13  Alice: target 2",
     f"     15  {HULCUS}: Bob's battle[0] → Bob's graveyard[0] (#2 → #5), destroyed",
     f"     16  trigger #2: when_destroyed of {HULCUS}#2 (Bob), caused by record 15 (ZoneChanged), "
     "checked in the state before it",
@@ -149,3 +151,17 @@ def _sample(cls: type[Any]) -> Any:
         else:
             args.append(())
     return cls(*args)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_scripted_games_replay_and_audit_clean(tmp_path: Path, seed: int) -> None:
+    """Legal logs with every kind of event the core folds: one trace line per record, and a clean audit."""
+    db = tmp_path / "scripted.db"
+    with SQLiteStore(db) as store:
+        record_game(store, "scripted", scripted_game(random.Random(seed), 300))
+        length = store.head("scripted")
+    code, out, err = replay(str(db))
+    assert code == 0, err
+    assert sum(1 for line in out.splitlines() if line[:8].strip().isdigit()) == length
+    result = CliRunner().invoke(main, ["audit", str(db)])
+    assert result.exit_code == 0, result.output

@@ -67,12 +67,14 @@ def replay(
             counter.flush()
         out.flush()
     log.info("replayed", source=log_path, game=source.game, records=trace.state.seq)
-    if problem is not None:
-        click.echo(f"error: line {problem.line}: {problem.message}; the trace stops there", err=True)
-        raise click.exceptions.Exit(errors.FINDING)
-    if inconsistent is not None:
-        click.echo(f"error: {inconsistent}; the trace stops there (run kifu audit {log_path})", err=True)
-        raise click.exceptions.Exit(errors.FINDING)
+    messages = []
     if trace.broken is not None:
-        click.echo(f"warning: the hash chain breaks: {trace.broken}; run kifu audit {log_path}", err=True)
+        messages.append(f"warning: the hash chain breaks: {trace.broken}; run kifu audit {log_path}")
+    if problem is not None:
+        messages.append(f"error: line {problem.line}: {problem.message}; the trace stops there")
+    if inconsistent is not None:
+        messages.append(f"error: {inconsistent}; the trace stops there (run kifu audit {log_path})")
+    for message in messages:
+        click.echo(message, err=True)
+    if messages:
         raise click.exceptions.Exit(errors.FINDING)
