@@ -74,32 +74,42 @@ def _counted(records: Iterator[RawRecord], counter: Counter | None) -> Iterator[
 
 
 def check_integrity(
-    source: LogSource, counter: Counter | None = None, keep: list[RawRecord] | None = None
+    source: LogSource,
+    counter: Counter | None = None,
+    keep: list[RawRecord] | None = None,
+    head: bytes | None = None,
 ) -> tuple[CheckResult, integrity.Verified]:
     """The hash chain in the order read, and for an export the first line that is not a sound record.
 
-    ``keep`` collects the records read, so that ``kifu import`` reads its file once.
+    ``head`` is the game's last hash as published (``kifu games`` prints it), if the caller holds it: without
+    it, a log cut short at its end still chains. ``keep`` collects the records read, so that ``kifu import``
+    reads its file once.
     """
     problems: list[LineProblem] = []
+    read = 0
 
     def records() -> Iterator[RawRecord]:
+        nonlocal read
         for item in source.scan():
             if isinstance(item, LineProblem):
                 problems.append(item)
                 return
             if keep is not None:
                 keep.append(item)
+            read += 1
             yield item
 
-    result = integrity.verify(_counted(records(), counter), source.game)
-    if isinstance(result, integrity.Finding):
+    result = integrity.verify(_counted(records(), counter), source.game, head=head)
+    if isinstance(result, integrity.Finding) and not (problems and result.position >= read):
+        # (a finding at the very end of what was read is the head check; a damaged line there comes first)
         found = AuditFinding("integrity", result.problem, result.seq, result.position, result.message)
         return _found(found), integrity.Verified(result.seq - 1, b"")
     if problems:
-        p, seq = problems[0], result.records + 1
+        p, seq = problems[0], read + 1
         claim = f" (it claims to be record {p.claimed_seq})" if p.claimed_seq not in (None, seq) else ""
         found = AuditFinding("integrity", p.kind, seq, p.line - 1, f"line {p.line}{claim}: {p.message}")
-        return _found(found), integrity.Verified(result.records, b"")
+        return _found(found), integrity.Verified(read, b"")
+    assert isinstance(result, integrity.Verified)
     return CheckResult("integrity", "ok", f"{result.records} records, head {result.head.hex()}"), result
 
 
@@ -139,8 +149,8 @@ def passes() -> int:
     return 1 + len(LATER_CHECKS)
 
 
-def run(source: LogSource, counter: Counter | None = None) -> AuditReport:
-    first, verified = check_integrity(source, counter)
+def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None) -> AuditReport:
+    first, verified = check_integrity(source, counter, head=head)
     checks = [first]
     failed: str | None = None if first.status == "ok" else first.check
     for name, check in LATER_CHECKS:
@@ -151,8 +161,8 @@ def run(source: LogSource, counter: Counter | None = None) -> AuditReport:
         checks.append(result)
         if result.status != "ok":
             failed = name
-    head = verified.head.hex() if first.status == "ok" else None
-    return AuditReport(source.location, source.format, source.game, verified.records, head, checks)
+    last = verified.head.hex() if first.status == "ok" else None
+    return AuditReport(source.location, source.format, source.game, verified.records, last, checks)
 
 
 # -- rendering ----------------------------------------------------------------------------------------------

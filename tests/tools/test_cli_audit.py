@@ -203,3 +203,27 @@ def test_wrong_game_name(exported: Path, db: Path) -> None:
     code, _, err = audit(str(db), "other")
     assert code == 2
     assert "no game 'other'" in err
+
+
+def test_head_catches_records_cut_off_the_end(tmp_path: Path, lines: list[bytes], db: Path) -> None:
+    with SQLiteStore(db) as store:
+        (info,) = store.games()
+    head = info.head.hex()
+    short = write(tmp_path, lines[:-2])
+    assert audit(str(short))[0] == 0  # a shorter log still chains
+    code, out, _ = audit(str(short), "--head", head)
+    assert code == 1
+    assert "finding: missing at record 22 (position 21)" in out
+    full = write(tmp_path, lines)
+    assert audit(str(full), "--head", head)[0] == 0
+    code, _, err = audit(str(full), "--head", "xyz")
+    assert code == 2 and "32 hexadecimal digits" in err
+
+
+def test_damaged_last_line_comes_before_the_head_check(tmp_path: Path, lines: list[bytes], db: Path) -> None:
+    with SQLiteStore(db) as store:
+        (info,) = store.games()
+    lines[-1] = lines[-1][:-9]
+    code, out, _ = audit(str(write(tmp_path, lines)), "--head", info.head.hex())
+    assert code == 1
+    assert "finding: truncated at record 23 (position 22)" in out

@@ -165,3 +165,15 @@ def test_import_into_something_that_is_not_a_store(exported: Path, tmp_path: Pat
     assert code == 2
     assert err.startswith("error: ")
     assert not_db.read_text() == "my notes\n" * 100
+
+
+def test_import_with_a_head_refuses_a_file_cut_short(db: Path, lines: list[bytes], tmp_path: Path) -> None:
+    with SQLiteStore(db) as store:
+        (info,) = store.games()
+    short = tmp_path / "short.jsonl"
+    short.write_bytes(b"".join(lines[:-1]))
+    target = tmp_path / "target.db"
+    code, _, err = run("import", str(short), "--db", str(target), "--head", info.head.hex())
+    assert code == 1
+    assert "missing at record 23" in err
+    _assert_nothing_imported(target)

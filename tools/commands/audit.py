@@ -8,6 +8,7 @@ import click
 
 from tools import audit as auditing
 from tools import errors
+from tools.commands.options import head_option
 from tools.logging import get_logger
 from tools.progress import Counter, bar, on_terminal, wanted
 from tools.sources import open_log
@@ -18,14 +19,16 @@ log = get_logger("kifu.audit")
 @click.command("audit")
 @click.argument("log_path", metavar="FILE_OR_DB")
 @click.argument("game", required=False)
+@head_option("The game's head hash as published (kifu games prints it); also catches a cut-off end.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def audit(log_path: str, game: str | None, as_json: bool) -> None:
+def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
 
     Runs, in order: integrity (every record is sound and the hash chain holds, so the log is the one whose
     head hash `kifu games` prints) and fold (every event applies to the state before it). The first problem
     is reported with its kind, the record where the log stops being trustworthy and its position.
 
+    A log that stops early still chains: give --head to check it ends where the published game ends.
     GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that
     cannot be audited.
     """
@@ -34,7 +37,7 @@ def audit(log_path: str, game: str | None, as_json: bool) -> None:
             length = source.length() if on_terminal() else 0
             with bar("auditing", length * auditing.passes(), wanted(length)) as advance:
                 counter = Counter(advance)
-                report = auditing.run(source, counter)
+                report = auditing.run(source, counter, head)
     except errors.BAD_INPUT_ERRORS as exc:
         if as_json:
             click.echo(json.dumps(auditing.error_json(log_path, errors.describe(exc)), ensure_ascii=False))

@@ -7,6 +7,7 @@ from typing import TypeVar
 
 import click
 
+from eventsource.records import HASH_SIZE
 from tools.stores import DEFAULT_DB
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -26,3 +27,20 @@ def db_option(*, help_text: str = DB_HELP) -> Callable[[F], F]:
         metavar="PATH",
         help=help_text,
     )
+
+
+def parse_head(ctx: click.Context, param: click.Parameter, value: str | None) -> bytes | None:
+    """A head hash as ``kifu games`` prints it: 32 hexadecimal digits."""
+    if value is None:
+        return None
+    try:
+        head = bytes.fromhex(value)
+    except ValueError:
+        head = b""
+    if len(head) != HASH_SIZE:
+        raise click.BadParameter(f"a head hash is {2 * HASH_SIZE} hexadecimal digits (see kifu games)")
+    return head
+
+
+def head_option(help_text: str) -> Callable[[F], F]:
+    return click.option("--head", metavar="HEX", callback=parse_head, help=help_text)

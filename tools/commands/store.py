@@ -12,7 +12,7 @@ from eventsource import exchange
 from eventsource.records import RawRecord
 from tools import errors
 from tools.audit import check_integrity
-from tools.commands.options import db_option
+from tools.commands.options import db_option, head_option
 from tools.errors import BadInput
 from tools.logging import get_logger
 from tools.sources import open_log
@@ -78,7 +78,8 @@ def export(db: str, game: str | None, output: str) -> None:
 @click.command("import")
 @click.argument("file", metavar="FILE")
 @db_option(help_text="The store to append to (created if missing): a SQLite path.")
-def import_(file: str, db: str) -> None:
+@head_option("The game's head hash as published: refuse a file that does not end there.")
+def import_(file: str, db: str, head: bytes | None) -> None:
     """Append a game from an exported JSON-lines FILE to a store, after verifying it.
 
     The whole file is checked first (every line, and the hash chain); a game id that already exists in the
@@ -89,7 +90,7 @@ def import_(file: str, db: str) -> None:
         raise BadInput(f"{file} is a store; kifu import reads an exported JSON-lines file (see kifu export)")
     with open_log(file) as source:
         records: list[RawRecord] = []
-        result, verified = check_integrity(source, keep=records)
+        result, verified = check_integrity(source, keep=records, head=head)
     if result.finding is not None:
         log.warning("import refused", file=file, finding=str(result.finding))
         click.echo(f"error: refusing to import {file}: {result.finding}; nothing was appended", err=True)
@@ -102,5 +103,5 @@ def import_(file: str, db: str) -> None:
             )
         store.append_raw(source.game, records, expected=0)
     log.info("imported", game=source.game, records=len(records), db=db)
-    head = verified.head.hex()
-    click.echo(f"imported game {source.game}: {verified.records} records, head {head}, into {db}")
+    last = verified.head.hex()
+    click.echo(f"imported game {source.game}: {verified.records} records, head {last}, into {db}")
