@@ -92,7 +92,7 @@ def import_(file: str, db: str, head: bytes | None) -> None:
         records: list[RawRecord] = []
         result, verified = check_integrity(source, keep=records, head=head)
     if result.finding is not None:
-        log.warning("import refused", file=file, finding=str(result.finding))
+        log.info("import refused", file=file, finding=str(result.finding))
         click.echo(f"error: refusing to import {file}: {result.finding}; nothing was appended", err=True)
         raise click.exceptions.Exit(errors.FINDING)
     with open_store(db, write=True) as store:
