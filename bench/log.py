@@ -1,0 +1,84 @@
+"""The log every measure runs on, and the few helpers the measures share."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from eventsource.records import NewEvent
+from tools import synthetic
+
+
+@dataclass(frozen=True)
+class Log:
+    """One generated game, as the decisions an engine would append, one transaction each."""
+
+    seed: int
+    decisions: list[list[NewEvent]]
+    seconds: float  # how long generating it took (the generator folds as it goes)
+
+    @property
+    def events(self) -> int:
+        return sum(len(d) for d in self.decisions)
+
+    def prefix(self, n: int) -> Iterator[list[NewEvent]]:
+        """The decisions that make up the first ``n`` events (the last one cut short if need be)."""
+        left = n
+        for batch in self.decisions:
+            if left <= 0:
+                return
+            yield batch[:left]
+            left -= len(batch)
+
+
+def generate(seed: int, events: int) -> Log:
+    start = time.perf_counter()
+    decisions = list(synthetic.batches(seed, events))
+    return Log(seed, decisions, time.perf_counter() - start)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0..100), by linear interpolation between closest ranks."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q) - 1]
+
+
+def file_bytes(path: str) -> int:
+    """The size of a SQLite database on disk, write-ahead log included."""
+    return sum(os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p))
+
+
+def compact(path: str) -> int:
+    """Checkpoint the write-ahead log into the database, VACUUM it, and return its size on disk."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+    return file_bytes(path)
+
+
+def table_bytes(path: str, *tables: str) -> int:
+    """Pages that the named tables and their indexes occupy (SQLite's ``dbstat``), after :func:`compact`."""
+    db = sqlite3.connect(path)
+    try:
+        marks = ",".join("?" * len(tables))
+        indexes = [
+            name for (name,) in db.execute(
+                f"SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ({marks})", tables
+            )
+        ]
+        names = [*tables, *indexes]
+        marks = ",".join("?" * len(names))
+        query = f"SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name IN ({marks})"
+        row = db.execute(query, names).fetchone()
+        return int(row[0])
+    finally:
+        db.close()

@@ -1,0 +1,196 @@
+"""kifu's side, on its SQLite store: durable append, the raw limit, rebuild, time travel, bytes per event."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bench.log import Log, compact, percentile, table_bytes
+from eventsource import events as ev
+from eventsource import randomness
+from eventsource.sqlite import SQLiteStore
+from projections.state import GameState, snapshot
+from projections.timeline import Timeline, fold_raw
+
+GAME = "bench"
+
+
+@dataclass
+class Travel:
+    length: int
+    samples: list[float]  # milliseconds, one per query
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.samples, 95)
+
+
+@dataclass
+class Ours:
+    events: int = 0
+    decisions: int = 0
+    append_seconds: float = 0.0
+    raw_seconds: float = 0.0
+    rebuild_seconds: float = 0.0
+    warm_seconds: float = 0.0
+    bytes_events: int = 0  # the whole database file with events only, after VACUUM
+    bytes_events_table: int = 0  # the events table alone (dbstat)
+    bytes_with_snapshots: int = 0
+    snapshots: int = 0
+    travel: dict[int, Travel] = field(default_factory=dict)
+
+    @property
+    def append_events_per_s(self) -> float:
+        return self.events / self.append_seconds
+
+    @property
+    def append_decisions_per_s(self) -> float:
+        return self.decisions / self.append_seconds
+
+    @property
+    def raw_events_per_s(self) -> float:
+        return self.events / self.raw_seconds
+
+    @property
+    def rebuild_events_per_s(self) -> float:
+        return self.events / self.rebuild_seconds
+
+
+def append(path: str, log: Log, n: int) -> tuple[float, int]:
+    """Append the first ``n`` events, one decision per transaction; the seconds spent inside ``append``."""
+    store = SQLiteStore(path)
+    spent = 0.0
+    decisions = 0
+    try:
+        for batch in log.prefix(n):
+            start = time.perf_counter()
+            store.append(GAME, batch)
+            spent += time.perf_counter() - start
+            decisions += 1
+    finally:
+        store.close()
+    return spent, decisions
+
+
+def raw_limit(path: str) -> tuple[float, int]:
+    """Straight from sqlite3: select the bodies, msgspec-decode them into the event union, count zones."""
+    db = sqlite3.connect(path)
+    try:
+        start = time.perf_counter()
+        (gid,) = db.execute("SELECT id FROM games WHERE name = ?", (GAME,)).fetchone()
+        sizes: Counter[str] = Counter()
+        decode = ev.decode
+        zone_changed, created = ev.ZoneChanged, ev.ObjectCreated
+        for (body,) in db.execute("SELECT body FROM events WHERE game = ? ORDER BY seq", (gid,)):
+            event = decode(body)
+            cls = type(event)
+            if cls is zone_changed:
+                sizes[event.src] -= 1  # type: ignore[union-attr]
+                sizes[event.dst] += 1  # type: ignore[union-attr]
+            elif cls is created:
+                sizes[event.zone] += 1  # type: ignore[union-attr]
+        seconds = time.perf_counter() - start
+    finally:
+        db.close()
+    return seconds, sum(sizes.values())
+
+
+def rebuild(path: str) -> tuple[float, GameState]:
+    """The current state folded from the first record, the way kifu reads a log (no snapshot used)."""
+    store = SQLiteStore(path)
+    try:
+        start = time.perf_counter()
+        state = fold_raw(GameState(), store.read_raw(GAME))
+        return time.perf_counter() - start, state
+    finally:
+        store.close()
+
+
+def warm(path: str) -> tuple[float, GameState]:
+    store = SQLiteStore(path)
+    try:
+        start = time.perf_counter()
+        state = Timeline(store, GAME).state_at(None)
+        return time.perf_counter() - start, state
+    finally:
+        store.close()
+
+
+def points(seed: int, length: int, count: int) -> list[int]:
+    """Seeded random points ``n`` in ``2..length``: the queries ask for the state just before record ``n``."""
+    rng = randomness.generator(seed, length)
+    return [rng.randint(2, length) for _ in range(count)]
+
+
+def travel(path: str, length: int, queries: list[int]) -> Travel:
+    """State just before each point, through ``Timeline`` with its snapshots already built."""
+    store = SQLiteStore(path)
+    try:
+        timeline = Timeline(store, GAME)
+        for n in queries[:10]:  # first touches of the file's pages and the statement cache
+            timeline.state_before(n)
+        samples = []
+        for n in queries:
+            start = time.perf_counter()
+            timeline.state_before(n)
+            samples.append((time.perf_counter() - start) * 1000)
+        return Travel(length, samples)
+    finally:
+        store.close()
+
+
+def count_snapshots(path: str) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0])
+    finally:
+        db.close()
+
+
+def measure(log: Log, tmp: str, lengths: list[int], samples: int, repeat: int,
+            report: Callable[[str], None]) -> Ours:
+    """Every kifu figure. ``lengths`` are the time-travel log lengths; the longest is the whole log."""
+    out = Ours()
+    full = max(lengths)
+    paths = {n: os.path.join(tmp, f"kifu-{n}.db") for n in lengths}
+
+    report(f"kifu: appending {full:,} events, one decision per transaction (synchronous=FULL, WAL)")
+    out.append_seconds, out.decisions = append(paths[full], log, full)
+    out.events = full
+    out.bytes_events = compact(paths[full])
+    out.bytes_events_table = table_bytes(paths[full], "events")
+
+    report("kifu: the raw limit and the rebuild")
+    raw, rebuilt = [], []
+    for _ in range(repeat):
+        seconds, placed = raw_limit(paths[full])
+        raw.append(seconds)
+        seconds, state = rebuild(paths[full])
+        rebuilt.append(seconds)
+    out.raw_seconds, out.rebuild_seconds = min(raw), min(rebuilt)
+    if placed != len(state.objects):
+        raise AssertionError(f"raw fold placed {placed} objects, the rebuild has {len(state.objects)}")
+
+    report("kifu: building snapshots (Timeline.warm)")
+    out.warm_seconds, warmed = warm(paths[full])
+    if snapshot(warmed) != snapshot(state):
+        raise AssertionError("the state through the timeline differs from the rebuild")
+    out.snapshots = count_snapshots(paths[full])
+    out.bytes_with_snapshots = compact(paths[full])
+
+    for n in lengths:
+        if n != full:
+            append(paths[n], log, n)
+            warm(paths[n])
+        report(f"kifu: time travel in a log of {n:,} events")
+        out.travel[n] = travel(paths[n], n, points(log.seed, n, samples))
+    return out

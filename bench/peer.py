@@ -1,0 +1,250 @@
+"""The peer: the same game on the ``eventsourcing`` library, with its SQLite module and its snapshots.
+
+The game is modelled the way eventsourcing documents it: an ``Aggregate`` whose state changes only in the
+``apply`` of its own event classes; one event class per kifu event kind, with the same fields plus the
+decision and cause that kifu keeps in its envelope; custom value types registered as ``Transcoding``s on
+the application's JSON transcoder; ``Snapshot.take`` for snapshots. ``apply`` calls kifu's own ``evolve``
+on a kifu ``GameState``, so both sides fold with the same code and the figures compare the storage and the
+event machinery, not two different folds. The event classes are made from kifu's event Structs the way
+eventsourcing's own ``_define_event_class`` makes event classes, rather than written out 26 times.
+
+What each measure times, on both sides alike: appending a decision's events already built (the store call
+only); the rebuild of the current state from the first event, with no snapshot; the state at a version with
+snapshots already taken every ``SNAPSHOT_EVERY`` events.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from eventsourcing.application import Application, Repository
+from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.persistence import JSONTranscoder, Transcoding
+
+from bench.log import Log, compact, percentile, table_bytes
+from eventsource import events as ev
+from eventsource.records import NewEvent
+from projections.state import GameState, evolve, snapshot
+from projections.timeline import SNAPSHOT_EVERY
+
+
+class Game(Aggregate):
+    """A kifu game as an eventsourcing aggregate; version ``n + 1`` holds kifu's record ``n``."""
+
+    def __init__(self) -> None:
+        self.state = GameState()
+
+
+def _event_class(kind: type[Any]) -> type[Aggregate.Event]:
+    fields: tuple[str, ...] = kind.__struct_fields__
+
+    def apply(self: Any, aggregate: Game) -> None:
+        values = self.__dict__
+        evolve(aggregate.state, self.originator_version - 1, kind(*[values[f] for f in fields]),
+               values["record_decision"])
+
+    namespace = {
+        "__annotations__": {name: Any for name in (*fields, "record_decision", "record_cause")},
+        "__module__": __name__,
+        "__qualname__": f"Game.{kind.__name__}",
+        "apply": apply,
+    }
+    return type(kind.__name__, (Game.Event,), namespace)
+
+
+EVENT_CLASSES: dict[type[Any], type[Aggregate.Event]] = {}
+for _kind in ev.EVENT_TYPES:
+    EVENT_CLASSES[_kind] = _event_class(_kind)
+    setattr(Game, _kind.__name__, EVENT_CLASSES[_kind])
+
+
+class CharacteristicsAsDict(Transcoding):
+    type = ev.Characteristics
+    name = "kifu_characteristics"
+
+    def encode(self, obj: Any) -> Any:
+        return msgspec.to_builtins(obj)
+
+    def decode(self, data: Any) -> Any:
+        return msgspec.convert(data, ev.Characteristics)
+
+
+class GameStateAsDict(Transcoding):
+    type = GameState
+    name = "kifu_game_state"
+
+    def encode(self, obj: Any) -> Any:
+        return msgspec.to_builtins(obj)
+
+    def decode(self, data: Any) -> Any:
+        return msgspec.convert(data, GameState, strict=False)  # JSON object keys come back as strings
+
+
+class Games(Application):  # type: ignore[type-arg]
+    is_snapshotting_enabled = True
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        transcoder.register(CharacteristicsAsDict())
+        transcoder.register(GameStateAsDict())
+
+
+def open_app(path: str) -> Games:
+    return Games(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path})
+
+
+def to_peer(game: uuid.UUID, seq: int, item: NewEvent) -> Aggregate.Event:
+    event = item.event
+    values = {name: getattr(event, name) for name in event.__struct_fields__}
+    return EVENT_CLASSES[type(event)](  # type: ignore[call-arg]
+        originator_id=game, originator_version=seq + 1, timestamp=Game.Event.create_timestamp(),
+        record_decision=item.decision, record_cause=item.cause, **values,
+    )
+
+
+@dataclass
+class Peer:
+    events: int = 0  # how long a prefix of the log the peer ran on
+    decisions: int = 0
+    append_seconds: float = 0.0
+    rebuild_seconds: float = 0.0
+    warm_seconds: float = 0.0
+    synchronous: int = -1  # PRAGMA synchronous on the library's connection (2 = FULL)
+    journal_mode: str = ""
+    bytes_events: int = 0
+    bytes_events_table: int = 0
+    bytes_with_snapshots: int = 0
+    travel: dict[int, list[float]] = field(default_factory=dict)
+
+    @property
+    def append_events_per_s(self) -> float:
+        return self.events / self.append_seconds
+
+    @property
+    def append_decisions_per_s(self) -> float:
+        return self.decisions / self.append_seconds
+
+    @property
+    def rebuild_events_per_s(self) -> float:
+        return self.events / self.rebuild_seconds
+
+    def median(self, length: int) -> float:
+        return statistics.median(self.travel[length])
+
+    def p95(self, length: int) -> float:
+        return percentile(self.travel[length], 95)
+
+
+def append(path: str, log: Log, n: int) -> tuple[uuid.UUID, float, int, tuple[int, str]]:
+    app = open_app(path)
+    try:
+        game = Game()
+        app.save(game)
+        spent = 0.0
+        decisions = 0
+        seq = 0
+        for batch in log.prefix(n):
+            built = []
+            for item in batch:
+                seq += 1
+                built.append(to_peer(game.id, seq, item))
+            start = time.perf_counter()
+            app.save(*built)
+            spent += time.perf_counter() - start
+            decisions += 1
+        with app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+            cursor.execute("PRAGMA synchronous")
+            synchronous = int(cursor.fetchone()[0])
+            cursor.execute("PRAGMA journal_mode")
+            journal = str(cursor.fetchone()[0])
+        return game.id, spent, decisions, (synchronous, journal)
+    finally:
+        app.close()
+
+
+def rebuild(path: str, game: uuid.UUID) -> tuple[float, GameState]:
+    app = open_app(path)
+    try:
+        repository: Repository[uuid.UUID] = Repository(app.events)  # no snapshot store: from the first event
+        start = time.perf_counter()
+        aggregate: Game = repository.get(game)
+        return time.perf_counter() - start, aggregate.state
+    finally:
+        app.close()
+
+
+def warm(path: str, game: uuid.UUID) -> float:
+    """Snapshots every ``SNAPSHOT_EVERY`` records, taken with ``Snapshot.take`` in one pass over the log."""
+    app = open_app(path)
+    assert app.snapshots is not None
+    try:
+        start = time.perf_counter()
+        aggregate: Any = None
+        for event in app.events.get(game):
+            aggregate = event.mutate(aggregate)  # type: ignore[attr-defined]
+            if (aggregate.version - 1) % SNAPSHOT_EVERY == 0 and aggregate.version > 1:
+                app.snapshots.put([Snapshot.take(aggregate)])
+        return time.perf_counter() - start
+    finally:
+        app.close()
+
+
+def travel(path: str, game: uuid.UUID, queries: Sequence[int]) -> list[float]:
+    """The state just before record ``n`` is the aggregate at version ``n`` (record ``n - 1``, plus one)."""
+    app = open_app(path)
+    try:
+        for n in queries[:10]:
+            app.repository.get(game, version=n)
+        samples = []
+        for n in queries:
+            start = time.perf_counter()
+            app.repository.get(game, version=n)
+            samples.append((time.perf_counter() - start) * 1000)
+        return samples
+    finally:
+        app.close()
+
+
+def measure(log: Log, tmp: str, full: int, lengths: list[int], queries: dict[int, list[int]],
+            repeat: int, report: Callable[[str], None], expected: GameState | None = None) -> Peer:
+    """The peer's figures on the first ``full`` events of the log, time travel at each of ``lengths``."""
+    out = Peer()
+    paths = {n: os.path.join(tmp, f"eventsourcing-{n}.db") for n in {*lengths, full}}
+    report(f"eventsourcing: appending {full:,} events, one decision per transaction")
+    game, out.append_seconds, out.decisions, pragmas = append(paths[full], log, full)
+    out.synchronous, out.journal_mode = pragmas
+    out.events = full
+    out.bytes_events = compact(paths[full])
+    out.bytes_events_table = table_bytes(paths[full], "stored_events")
+    report("eventsourcing: the rebuild")
+    times = []
+    for _ in range(repeat):
+        seconds, state = rebuild(paths[full], game)
+        times.append(seconds)
+    out.rebuild_seconds = min(times)
+    if expected is not None and snapshot(state) != snapshot(expected):
+        raise AssertionError("eventsourcing's rebuild differs from kifu's")
+    report("eventsourcing: taking snapshots")
+    out.warm_seconds = warm(paths[full], game)
+    out.bytes_with_snapshots = compact(paths[full])
+    for n in lengths:
+        if n == full:
+            g = game
+        else:
+            g, *_ = append(paths[n], log, n)
+            warm(paths[n], g)
+        report(f"eventsourcing: time travel in a log of {n:,} events")
+        out.travel[n] = travel(paths[n], g, queries[n])
+    return out
+
+
+def sqlite_version() -> str:
+    return sqlite3.sqlite_version
