@@ -53,4 +53,4 @@ def configure(*, json: bool = False, verbosity: int = 0) -> None:
 
 def get_logger(name: str) -> Any:
     """A structlog logger bound to ``name`` (typed ``Any`` as structlog's own ``get_logger`` is)."""
-    return structlog.get_logger(logger=name)
+    return structlog.get_logger(component=name)
