@@ -11,7 +11,8 @@ reordered or retyped. A change that cannot be said that way bumps ``SCHEMA_VERSI
 
 from __future__ import annotations
 
-from typing import Final
+import functools
+from typing import Any, Final
 
 import msgspec
 from msgspec import Struct
@@ -160,7 +161,7 @@ class ContinuousEffectStarted(_Event, tag=20):
 
     effect: int
     source: int
-    kind: str
+    kind: str = msgspec.field(name="effect_kind")  # readable name: "kind" is the event's own kind
     target: int
     amount: int = 0
     value: str = ""
@@ -234,7 +235,7 @@ class EffectFizzled(_Event, tag=44):
 
 class ChoiceRequested(_Event, tag=45):
     player: int
-    kind: str
+    kind: str = msgspec.field(name="choice_kind")  # readable name: "kind" is the event's own kind
     options: tuple[int | str, ...] = ()
     minimum: int = 0
     maximum: int = 1
@@ -341,8 +342,8 @@ def schema_version(kind: str) -> int:
 def to_builtins(event: Event) -> dict[str, object]:
     """A readable, named form of an event (for exports, traces and other tools)."""
     out: dict[str, object] = {"kind": kind_of(event)}
-    for name in event.__struct_fields__:
-        out[name] = msgspec.to_builtins(getattr(event, name))
+    for name, key in zip(event.__struct_fields__, event.__struct_encode_fields__, strict=True):
+        out[key] = msgspec.to_builtins(getattr(event, name))
     return out
 
 
@@ -353,7 +354,23 @@ def from_builtins(data: dict[str, object]) -> Event:
     if cls is None:
         raise msgspec.ValidationError(f"unknown event kind {kind!r}")
     fields = {k: v for k, v in data.items() if k != "kind"}
-    return msgspec.convert(fields, cls, strict=True)  # type: ignore[return-value]
+    # Events are array-like, so they cannot be converted from an object directly: convert to a mirror Struct
+    # with the same named fields (so an error names the field), then build the event from it.
+    named = msgspec.convert(fields, _named(cls), strict=True)
+    return cls(*(getattr(named, f.encode_name) for f in msgspec.structs.fields(cls)))  # type: ignore[return-value]
+
+
+@functools.cache
+def _named(cls: type[_Event]) -> type[Struct]:
+    spec: list[tuple[str, Any] | tuple[str, Any, Any]] = []
+    for f in msgspec.structs.fields(cls):
+        if f.required:
+            spec.append((f.encode_name, f.type))
+        elif f.default is not msgspec.NODEFAULT:
+            spec.append((f.encode_name, f.type, f.default))
+        else:
+            spec.append((f.encode_name, f.type, msgspec.field(default_factory=f.default_factory)))
+    return msgspec.defstruct(cls.__name__, spec, frozen=True, forbid_unknown_fields=True)
 
 
 _BY_NAME: Final[dict[str, type[_Event]]] = {cls.__name__: cls for cls in EVENT_TYPES}

@@ -1,7 +1,8 @@
 """The exchange format: one game as JSON lines, one record per line, readable by other tools.
 
-Each line is ``{"game", "seq", "decision", "cause", "v", "hash", "body", "event"}``: ``hash`` in hex, ``body`` the
-canonical event bytes in base64 (what the hash covers), and ``event`` the same event in named, readable form.
+Each line is ``{"game", "seq", "decision", "cause", "v", "hash", "body", "event"}``: ``hash`` in hex,
+``body`` the canonical event bytes in base64 (what the hash covers), and ``event`` the same event in named,
+readable form.
 A line must be exactly as kifu writes it (so any changed byte is noticed), its ``event`` must be its ``body``
 decoded, and its hash must chain.
 """
@@ -39,16 +40,35 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Line)
 
 
-def readable(event: ev.Event, v: int) -> dict[str, object]:
-    """The named form of an event as a record at schema version ``v`` shows it (old records: old fields)."""
+def readable(event: ev.Event, v: int, body: bytes | None = None) -> dict[str, object]:
+    """The named form of an event showing the fields its record holds, as the kifu that wrote it showed it.
+
+    A record written at an older schema version does not show the fields added since (its event has them,
+    upcast); a body written before a field was appended (with its default, no version bump) does not show that
+    field. So an old export stays byte-for-byte readable however the event types grow.
+    """
     out = ev.to_builtins(event)
-    for name in fields_added_since(ev.kind_of(event), v):
+    added = fields_added_since(ev.kind_of(event), v)
+    for name in added:
         out.pop(name, None)
+    if body is not None:
+        held = _array_length(body) - 1  # the fields this body holds, after its tag
+        for name in [k for k in out if k != "kind"][held:]:
+            del out[name]
     return out
 
 
+def _array_length(body: bytes) -> int:
+    head = body[0]
+    if 0x90 <= head <= 0x9F:
+        return head & 0x0F
+    if head == 0xDC:
+        return int.from_bytes(body[1:3], "big")
+    return int.from_bytes(body[1:5], "big")  # 0xdd; a body that decoded is an array
+
+
 def to_line(raw: RawRecord) -> bytes:
-    event = readable(decode_body(raw.v, raw.body), raw.v)
+    event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
     return _encoder.encode(
         Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event)
     )
@@ -69,6 +89,8 @@ def parse_line(text: bytes, lineno: int) -> RawRecord:
         line = _decoder.decode(text)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise CorruptLog(f"not a kifu record: {exc}", line=lineno) from exc
+    except UnicodeDecodeError as exc:
+        raise CorruptLog(f"not a kifu record: a string is not UTF-8 ({exc.reason})", line=lineno) from exc
     try:
         digest = bytes.fromhex(line.hash)
     except ValueError as exc:
@@ -78,7 +100,7 @@ def parse_line(text: bytes, lineno: int) -> RawRecord:
         event = decode_body(raw.v, raw.body)
     except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventKind) as exc:
         raise CorruptLog(f"event body cannot be read: {exc}", line=lineno) from exc
-    if _encoder.encode(readable(event, raw.v)) != _encoder.encode(line.event):
+    if _encoder.encode(readable(event, raw.v, raw.body)) != _encoder.encode(line.event):
         raise CorruptLog("the readable event does not match the recorded body", line=lineno)
     if to_line(raw) != text:
         raise CorruptLog("the line is not in kifu's canonical form (was it edited?)", line=lineno)
@@ -88,7 +110,7 @@ def parse_line(text: bytes, lineno: int) -> RawRecord:
 def read(path: str | Path) -> Iterator[RawRecord]:
     """Records from an exported file, each checked on its own; the chain is checked by ``integrity``."""
     try:
-        handle = open(path, "rb")
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the ``with`` below, once open succeeded
     except OSError as exc:
         raise CorruptLog(f"cannot open {path}: {exc.strerror}") from exc
     with handle:

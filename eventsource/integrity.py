@@ -2,8 +2,8 @@
 record, or one whose body cannot be read.
 
 The chain is unkeyed: it proves a log is the one whose last hash you hold (``kifu games`` prints it), and it
-catches every accidental or partial change, but a forger who rewrites every hash from the change onwards makes a
-new, self-consistent log. Publish or countersign the head hash to anchor a game.
+catches every accidental or partial change, but a forger who rewrites every hash from the change onwards makes
+a new, self-consistent log. Publish or countersign the head hash to anchor a game (and pass it as ``head``).
 """
 
 from __future__ import annotations

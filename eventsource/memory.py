@@ -33,7 +33,10 @@ class MemoryStore(EventStore):
         yield from log[max(start, 1) - 1 : end]
 
     def games(self) -> list[GameInfo]:
-        return [GameInfo(g, len(log), log[-1].hash if log else GENESIS) for g, log in sorted(self._logs.items())]
+        return [
+            GameInfo(g, len(log), log[-1].hash if log else GENESIS)
+            for g, log in sorted(self._logs.items())
+        ]
 
     def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         snaps = self._snapshots.setdefault(game, [])

@@ -152,7 +152,9 @@ class SQLiteStore(EventStore):
         gid = self._game_id(game)
         if gid is None:
             return
-        self._db.execute("INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)", (gid, seq, state))
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)", (gid, seq, state)
+        )
 
     def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
         gid = self._game_id(game)

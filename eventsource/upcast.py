@@ -46,6 +46,18 @@ class UnknownEventKind(KifuError, ValueError):
 
 
 def decode_body(v: int, body: bytes) -> ev.Event:
+    """The event of a body written at schema version ``v``, upcast to today's shape.
+
+    Raises ``msgspec.DecodeError`` (or its ``ValidationError``) for a body that is not an event, and
+    :class:`UnknownEventKind` for a tag or version this kifu does not know.
+    """
+    try:
+        return _decode_body(v, body)
+    except UnicodeDecodeError as exc:  # msgspec lets a string of invalid UTF-8 through as this
+        raise msgspec.DecodeError(f"a string in the body is not valid UTF-8: {exc.reason}") from exc
+
+
+def _decode_body(v: int, body: bytes) -> ev.Event:
     try:
         event = ev.decode(body)
     except msgspec.ValidationError:
