@@ -43,7 +43,9 @@ class EffectDef(Struct, frozen=True):
 class AbilityDef(Struct, frozen=True, forbid_unknown_fields=True):
     id: str
     label: str
-    kind: str = "triggered"  # "triggered", "spell" (a spell's text, carried out in printed order), "static"
+    # "triggered"; "spell" (a spell's text, carried out in printed order); "static"; "icon" (an icon
+    # ability other abilities may use, DM 603.3a)
+    kind: str = "triggered"
     trigger: TriggerDef | None = None
     conditions: tuple[ConditionDef, ...] = ()
     effects: tuple[EffectDef, ...] = ()

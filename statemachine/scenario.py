@@ -272,13 +272,15 @@ class Run:
         match key:
             case "pending":
                 return _same_rows(self.pending_rows(), want)
-            case "pending_after_resolution":
-                # The pool just after the last effect finished resolving in this step, read by time travel.
+            case "pending_after_resolution" | "pending_after":
+                # The pool just after an effect finished resolving in this step (the last one, or the n-th
+                # with {resolution = n, pool = [...]}), read by time travel.
+                nth, rows = (-1, want) if key == "pending_after_resolution" else (want["resolution"], want["pool"])
                 done = [r.seq for r in new if isinstance(r.event, ev.EffectResolved | ev.EffectFizzled)]
-                if not done:
-                    return "no effect finished resolving in this step"
-                then = Timeline(self.engine.store, self.sc.id).state_at(done[-1])
-                return _same_rows(self.pending_rows(then), want)
+                if not done or (nth > 0 and nth > len(done)):
+                    return f"only {len(done)} effect(s) finished resolving in this step"
+                then = Timeline(self.engine.store, self.sc.id).state_at(done[nth - 1 if nth > 0 else nth])
+                return _same_rows(self.pending_rows(then), rows)
             case "decider":
                 legal = self.engine.legal()
                 return None if legal.player == want else f"player {legal.player} decides, expected {want}"
@@ -391,7 +393,7 @@ def _matches(row: dict[str, Any], want: dict[str, Any]) -> bool:
         if k == "reason_contains":
             if v not in str(row.get("reason", "")):
                 return False
-        elif isinstance(got, list) and isinstance(v, list):
+        elif isinstance(got, list | tuple) and isinstance(v, list):
             if [str(x) for x in got] != [str(x) for x in v]:
                 return False
         elif got != v:
@@ -427,6 +429,8 @@ def run_file(path: str | Path) -> Result:
         Run(sc, str(path)).run()
     except Failure as f:
         return Result(sc.id, str(path), False, str(f))
+    except ScenarioError as exc:
+        return Result(sc.id, str(path), False, str(exc))
     return Result(sc.id, str(path), True)
 
 

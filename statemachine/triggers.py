@@ -25,7 +25,8 @@ class TriggerKind(NamedTuple):
     name: str
     checked: str  # ev.BEFORE or ev.AFTER
     subjects: Callable[[ev.Event, dict[str, Any]], list[int]]  # the objects an event is "about", or []
-    accept: Callable[[ev.Event, "ObjectView", dict[str, Any]], bool] | None = None  # event-level checks
+    # Checks that need the event, the holder and the subject together (who chose, what a card lay under).
+    accept: Callable[[ev.Event, "ObjectView", "ObjectView", dict[str, Any]], bool] | None = None
 
 
 class Listener(NamedTuple):
@@ -169,7 +170,7 @@ def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, 
         return None
     if not matches_filter(subject, t.filter):
         return None
-    if kind.accept is not None and not kind.accept(event, holder, t.filter):
+    if kind.accept is not None and not kind.accept(event, holder, subject, t.filter):
         return None
     return Instance(lst, holder.controller, holder, subject, seq, kind.checked)
 

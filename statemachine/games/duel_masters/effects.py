@@ -402,3 +402,45 @@ def invade(ctx: EffectContext, _: NoParams) -> Procedure:
 
 
 __all__ = ["DM", "HOLD", "previous_state"]
+
+
+# -- icons (キズナプラス) ------------------------------------------------------------------------------------
+
+
+@DM.effect("discard_under", CountParams)
+def discard_under(ctx: EffectContext, p: CountParams) -> Procedure:
+    """Put card(s) from under this creature into the graveyard."""
+    me = ctx.source_now()
+    if me is None:
+        return
+    under = list(ctx.state.objects[me].under)[-p.count:]
+    if under:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.state.objects[o].owner, GRAVEYARD))
+                                                     for o in under], "kizuna"))
+    return
+    yield
+
+
+@DM.effect("use_icons", CountParams)
+def use_icons(ctx: EffectContext, p: CountParams) -> Procedure:
+    """Use N of the icon abilities captured when this triggered (DM-W-21..23): chosen now, from the contents
+    captured then, so they resolve even if the creature bearing the icon is gone."""
+    if not ctx.captured:
+        return
+    n = min(p.count, len(ctx.captured))
+    answer = yield ctx.request(ctx.controller, "icons", f"choose {n} icon abilities to use", ctx.captured,
+                               minimum=n, maximum=n, rule="DM-W-21")
+    for choice in answer:
+        card_id, _, ability_id = str(choice).partition(":")
+        ability = ctx.engine.profile.pool[card_id].ability(ability_id)
+        for step in ability.effects:
+            yield from ctx.engine.profile.vocabulary.run_effect(ctx, step.name, step.params)
+
+
+@DM.effect("destroy_self")
+def destroy_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    me = ctx.source_now()
+    if me is not None and board.kind_of(ctx.state.objects[me].zone) == BATTLE:
+        board.destroy(ctx.engine, [me])
+    return
+    yield

@@ -32,7 +32,7 @@ class PendingPool(ResolutionPolicy):
                 continue
             # DM-W-03: pending from the moment it triggers. DM-W-22: modes/icons captured now.
             engine.trigger(inst, holder=POOL, label=inst.listener.ability.label,
-                           captured=_captured(inst))
+                           captured=_captured(engine, inst))
 
     def waiting(self, engine: Engine) -> list[Pending]:
         return [p for p in engine.state.pending.values() if p.holder == POOL and not p.resolving]
@@ -100,12 +100,15 @@ class PendingPool(ResolutionPolicy):
         return None
 
     def misplaced(self, engine: Engine, decision: Decision, request: Request) -> tuple[str, str]:
-        if decision.action == "resolve" and request.kind != "resolve_next":
-            return "DM-W-11", "a pending ability cannot interrupt the resolution of another"
-        if decision.action == "resolve" and decision.player != request.player:
-            if decision.player != engine.state.active:
+        if decision.action == "resolve":
+            active = engine.state.active
+            tp_pending = any(p.controller == active for p in engine.state.pending.values())
+            if decision.player != active and tp_pending:
                 return "DM-W-14", "the non-turn player may not resolve while the turn player has pending abilities"
-            return "DM-W-16", "the other player orders their own pending abilities"
+            if request.kind != "resolve_next":
+                return "DM-W-11", "a pending ability cannot interrupt the resolution of another"
+            if decision.player != request.player:
+                return "DM-W-16", "the other player orders their own pending abilities"
         return super().misplaced(engine, decision, request)
 
     def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]:
@@ -114,7 +117,7 @@ class PendingPool(ResolutionPolicy):
             pend = engine.state.pending.get(eid) if isinstance(eid, int) else None
             if pend is not None and pend.controller != request.player:
                 if request.player == engine.state.active:
-                    return "DM-W-14", "the turn player's pending abilities resolve first"
+                    return "DM-W-13", "every turn-player pending ability resolves before any of the non-turn player's"
                 return "DM-W-16", "each player orders only their own pending abilities"
             return "DM-W-03", f"effect {eid} is not pending"
         return super().refused(engine, decision, request, why)
@@ -126,6 +129,17 @@ def raise_illegal(decision: Decision, rule: str, why: str) -> None:
     raise IllegalDecision(decision, rule, why)
 
 
-def _captured(inst: Instance) -> tuple[str, ...]:
-    """DM-W-22: a moded ability waits with all its options, an icon ability with its icons' contents."""
-    return tuple(e.name for e in inst.listener.ability.effects if e.params.get("modes") or e.params.get("icon"))
+def _captured(engine: Engine, inst: Instance) -> tuple[str, ...]:
+    """DM-W-22: an ability that uses icon abilities waits with the contents of every icon it may use, as
+    they are now; which ones are used is chosen when it resolves (DM-W-21)."""
+    if not any(e.name == "use_icons" for e in inst.listener.ability.effects):
+        return ()
+    from statemachine.games.duel_masters.board import creatures
+
+    st = engine.state
+    out: list[str] = []
+    for oid in creatures(st, inst.controller):
+        card = engine.profile.pool.cards.get(st.facts(oid).definition)
+        if card is not None and card.id and oid in st.objects:
+            out += [f"{card.id}:{a.id}" for a in card.abilities if a.kind == "icon"]
+    return tuple(out)

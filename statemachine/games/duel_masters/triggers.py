@@ -10,6 +10,7 @@ from typing import Any
 
 from eventsource import events as ev
 from projections.characteristics import ObjectView
+from projections.state import UNDER
 from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, DESTROY, GRAVEYARD, HAND, SUMMON, kind_of
 from statemachine.triggers import TriggerKind
 
@@ -50,14 +51,24 @@ def _chosen(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return list(e.objects) if isinstance(e, ev.Chosen) else []
 
 
-def _chosen_by(e: ev.Event, holder: ObjectView, flt: dict[str, Any]) -> bool:
+def _chosen_by(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[str, Any]) -> bool:
     # 「相手がこのクリーチャーを選んだ時」: filter {by = "opponent"} names who must have chosen.
     by = flt.get("by", "any")
     assert isinstance(e, ev.Chosen)
     return by == "any" or (by == "opponent") == (e.player != holder.controller)
 
 
+def _from_under(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.old] if isinstance(e, ev.ZoneChanged) and e.src == UNDER else []
+
+
+def _was_under_holder(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[str, Any]) -> bool:
+    # 「このクリーチャーの下にあるカードが…置かれた時」: the moved card lay under the holder just before.
+    return flt.get("under") != "self" or subject.on == holder.obj
+
+
 KINDS: dict[str, TriggerKind] = {
+    "leaves_from_under": TriggerKind("leaves_from_under", ev.BEFORE, _from_under, _was_under_holder),
     "enters": TriggerKind("enters", ev.AFTER, _enters),
     "put_without_mana": TriggerKind("put_without_mana", ev.AFTER, _put_without_mana),
     "destroyed": TriggerKind("destroyed", ev.BEFORE, _destroyed),
