@@ -235,7 +235,8 @@ class Engine:
             self._append(e)
             folded.append((self.state.seq, e))
         if self.state.started:
-            instances = match(self.state, self.index, folded, before)
+            instances = match(self.state, self.index, folded, before,
+                              ignoring_lifted=self.profile.ignoring_lifted_on_leave(self.state))
             if instances:
                 self.policy.triggered(self, instances)
 

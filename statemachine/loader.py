@@ -49,7 +49,7 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
         if ability.id in seen:
             raise CardFileError(file, f"ability id {ability.id!r} is used twice", card.id, f"{base}.id")
         seen.add(ability.id)
-        if ability.kind not in ("triggered", "spell", "static", "icon"):
+        if ability.kind not in ("triggered", "spell", "static", "icon", "activated"):
             raise CardFileError(file, f"unknown ability kind {ability.kind!r}", card.id, f"{base}.kind")
         if ability.kind == "triggered" and ability.trigger is None:
             raise CardFileError(file, "a triggered ability needs a trigger", card.id, f"{base}.trigger")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from eventsource import events as ev
+from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.policy import ResolutionPolicy
@@ -60,6 +61,10 @@ class RulesProfile(ABC):
 
     def check_state(self, engine: Engine) -> None:  # noqa: B027 - a game without state checks is fine
         """State checks (losing, winning) made whenever the rules are about to wait for a decision."""
+
+    def ignoring_lifted_on_leave(self, state: GameState) -> bool:
+        """Whether an ability ignored where its card was works for that card's own leaving (a legacy ruling)."""
+        return False
 
     def next_turn_player(self, engine: Engine) -> int:
         return (engine.state.active + 1) % len(engine.state.players)

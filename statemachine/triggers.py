@@ -119,6 +119,9 @@ def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
             case "subtype_contains":
                 if not any(want in st for st in chars.subtypes):
                     return False
+            case "min_power":
+                if (chars.power or 0) < want:
+                    return False
             case "evolved":
                 if bool(subject.under_cards) != bool(want):
                     return False
@@ -128,8 +131,12 @@ def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
 
 
 def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.Event]],
-          before: dict[str, list[Listener]]) -> list[Instance]:
-    """Instances triggered by a group of simultaneous events, already folded into ``state``."""
+          before: dict[str, list[Listener]], *, ignoring_lifted: bool = False) -> list[Instance]:
+    """Instances triggered by a group of simultaneous events, already folded into ``state``.
+
+    ``ignoring_lifted``: a legacy ruling (DM-LB-18) under which an ability ignored in the zone a card left
+    works again for its own leaving; by default the ignored state is what is looked back at (DM-LB-17).
+    """
     leavers = {e.old for _, e in events if isinstance(e, ev.ZoneChanged)}
     out: list[Instance] = []
     for seq, event in events:
@@ -139,14 +146,14 @@ def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.
                 if listeners is None:
                     listeners = before.get(name, []) if kind.checked == ev.BEFORE else index.listeners(name)
                 for lst in listeners:
-                    inst = _check(state, kind, lst, event, subject_id, seq, leavers)
+                    inst = _check(state, kind, lst, event, subject_id, seq, leavers, ignoring_lifted)
                     if inst is not None:
                         out.append(inst)
     return out
 
 
 def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, subject_id: int, seq: int,
-           leavers: set[int]) -> Instance | None:
+           leavers: set[int], ignoring_lifted: bool = False) -> Instance | None:
     t = lst.ability.trigger
     assert t is not None
     before = kind.checked == ev.BEFORE
@@ -154,8 +161,11 @@ def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, 
         return None  # DM-LB-02 / DM-LB-12: a holder that left looks back only at its own move
     holder = (last_known(state, lst.obj) if lst.obj in leavers else view(state, lst.obj)) if before else (
         view(state, lst.obj) if lst.obj in state.objects else None)
-    if holder is None or lst.ability.id not in holder.chars.abilities:
-        return None  # gone, or its abilities are ignored in the state checked (DM-LB-11, DM-LB-17)
+    if holder is None:
+        return None
+    lifted = ignoring_lifted and before and lst.obj in leavers and holder.abilities_ignored
+    if lst.ability.id not in holder.chars.abilities and not lifted:
+        return None  # its abilities are ignored in the state checked (DM-LB-11, DM-LB-17)
     if t.subject == "self" and subject_id != lst.obj:
         return None
     if t.subject == "other" and subject_id == lst.obj:

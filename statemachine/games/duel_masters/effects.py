@@ -444,3 +444,72 @@ def destroy_self(ctx: EffectContext, _: NoParams) -> Procedure:
         board.destroy(ctx.engine, [me])
     return
     yield
+
+
+class WhoseParams(Struct, frozen=True, forbid_unknown_fields=True):
+    whose: str = "opponent"  # "opponent", "you" or "all"
+
+
+@DM.effect("destroy_all", WhoseParams)
+def destroy_all(ctx: EffectContext, p: WhoseParams) -> Procedure:
+    """Destroy all the creatures of a side at the same time (one simultaneous group)."""
+    players = {"opponent": [ctx.opponent], "you": [ctx.controller], "all": [0, 1]}[p.whose]
+    board.destroy(ctx.engine, [o for pl in players for o in board.creatures(ctx.state, pl)])
+    return
+    yield
+
+
+@DM.effect("return_self_to_hand")
+def return_self_to_hand(ctx: EffectContext, _: NoParams) -> Procedure:
+    me = ctx.source_now()
+    if me is not None and board.kind_of(ctx.state.objects[me].zone) == BATTLE:
+        board.to_owner(ctx.engine, [me], HAND, board.BOUNCE)
+    return
+    yield
+
+
+@DM.effect("evolve_from_subject", ChooseParams)
+def evolve_from_subject(ctx: EffectContext, p: ChooseParams) -> Procedure:
+    """Put an evolution creature that can evolve from "that" card (the subject) from your hand onto it.
+
+    What it can evolve from is judged on the subject as it was where the effect found it: if it has since
+    become part of an evolution creature, its characteristics from before are used (DM-LB-16)."""
+    subject = ctx.subject
+    if subject is None:
+        return
+    st = ctx.state
+    seen = ctx.view(subject)
+    obj = st.objects.get(subject)
+    if obj is not None and obj.zone == board.UNDER:
+        seen = view(st, subject)  # the card as it was before it became part of the evolution creature
+    if seen is None:
+        return
+    colors = set(seen.chars.colors)
+    options = [o for o in st.zone(zone(ctx.controller, HAND))
+               if "evolution" in view(st, o).chars.types and colors & set(view(st, o).chars.colors)]
+    yield from choose(ctx, ctx.controller, options, "choose an evolution creature to put onto it", may_=p.may)
+    top = subject
+    while top in st.objects and st.objects[top].on is not None:
+        top = st.objects[top].on  # type: ignore[assignment]
+    for oid in ctx.bound["chosen"]:
+        if top in st.objects and board.kind_of(st.objects[top].zone) == BATTLE:
+            from statemachine.games.duel_masters.actions import evolve_onto
+
+            evolve_onto(ctx.engine, oid, top, ctx.controller, PUT)
+
+
+class TypesParams(Struct, frozen=True, forbid_unknown_fields=True):
+    types: list[str]
+    may: bool = False
+
+
+@DM.effect("put_card_from_hand", TypesParams)
+def put_card_from_hand(ctx: EffectContext, p: TypesParams) -> Procedure:
+    """Put a card of the given types from your hand into the battle zone."""
+    options = [o for o in ctx.state.zone(zone(ctx.controller, HAND))
+               if set(p.types) & set(view(ctx.state, o).chars.types)]
+    yield from choose(ctx, ctx.controller, options, "choose a card to put into the battle zone", may_=p.may)
+    from statemachine.games.duel_masters.actions import enter_battle
+
+    for oid in ctx.bound["chosen"]:
+        enter_battle(ctx.engine, oid, ctx.controller, PUT)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from eventsource import events as ev
 from eventsource.randomness import shuffled
+from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
@@ -40,6 +41,10 @@ STEPS = (
     StepDef("attack", "attack", False),
     StepDef("end", "end", True),
 )
+
+# DM-LB-17/18: the current ruling looks back at the ignored state; the legacy one is an explicit option.
+LOOKBACK_RULING = "lookback_ruling"
+LEGACY_RULING = "before-2020-09-18"
 
 SHIELD_COUNT = 5
 HAND_SIZE = 5
@@ -188,6 +193,10 @@ class DuelMasters(RulesProfile):
             case _:
                 raise IllegalDecision(decision, "DM-GAME-STEP",
                                       f"'{decision.action}' is not something to do in the {name or 'current'} step")
+
+    def ignoring_lifted_on_leave(self, state: GameState) -> bool:
+        """DM-LB-18: the ruling before 2020-09-18, only when a game explicitly selects it."""
+        return state.options.get(LOOKBACK_RULING) == LEGACY_RULING
 
     def check_state(self, engine: Engine) -> None:
         """A player whose deck is empty loses (山札切れ); scenarios may turn this off (option deck_out=off)."""

@@ -1,0 +1,386 @@
+"""Shadowverse zones, numbers and the moves every rule is made of (draw, damage, destroy, banish), as events.
+
+Zones: ``deck``, ``hand``, ``field`` (at most 5 cards, left to right = order of entry), ``cemetery``,
+``banished``, ``casting`` (a spell while its effect waits and resolves: it reaches the cemetery only after,
+SV-O-83) and the pseudo-zone ``under`` (a pilot aboard a vehicle). Leaders are not objects: a leader is named
+``leader(p) = -1 - p`` wherever a target may be a leader (the kernel's convention for players).
+
+Numbers are player stats: ``life``, ``max_life``, ``pp``, ``max_pp``, ``ep``, ``evolved_turn`` (evolved this
+turn), ``evolutions`` (times evolved), ``drawn_turn`` (Avarice), ``self_damage`` (Wrath), ``played_turn``
+(Combo), ``entered`` (cards that came into play), ``resonance_changes`` (マグナゼロ) and ``returned`` (mulligan).
+A follower's damage is the status ``damage``; its defense is computed, never stored (STYLE 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from eventsource import events as ev
+from projections.characteristics import ObjectView, last_known, view
+from projections.state import UNDER, GameState
+from projections.views import zone_kind
+from statemachine.engine import Engine
+
+DECK, HAND, FIELD, CEMETERY, BANISHED, CASTING = "deck", "hand", "field", "cemetery", "banished", "casting"
+FIELD_LIMIT = 5
+HAND_LIMIT = 9  # SV-O-102 (option hand_limit; 8 shortly after release)
+START_LIFE = 20
+
+# Why a card moved (ZoneChanged.cause).
+PLAY, SUMMON, DRAW, BURN, DESTROY, BANISH, TRANSFORM, DISCARD, RETURN, MULLIGAN, DISEMBARK, SPENT, BURIAL = (
+    "play", "summon", "draw", "burn", "destroy", "banish", "transform", "discard", "return", "mulligan",
+    "disembark", "spent", "burial_rite")
+BOARD = "board"
+UNDER_CAUSES = (BOARD,)  # a pilot boarding a vehicle goes under it: not leaving (SV-O-37)
+ENTERING = (PLAY, SUMMON)  # causes that count as "comes into play" (not TRANSFORM, not DISEMBARK: SV-O-41/96)
+
+
+def zone(player: int, name: str) -> str:
+    return f"{player}.{name}"
+
+
+def kind_of(zone_name: str) -> str:
+    return zone_kind(zone_name)[1]
+
+
+def leader(player: int) -> int:
+    return -1 - player
+
+
+def is_leader(target: int) -> bool:
+    return target < 0
+
+
+def leader_player(target: int) -> int:
+    return -1 - target
+
+
+def field(state: GameState, player: int) -> list[int]:
+    return list(state.zone(zone(player, FIELD)))
+
+
+def followers(state: GameState, player: int) -> list[int]:
+    return [o for o in field(state, player) if "follower" in view(state, o).chars.types]
+
+
+def hand(state: GameState, player: int) -> list[int]:
+    return list(state.zone(zone(player, HAND)))
+
+
+def on_field(state: GameState, oid: int) -> bool:
+    obj = state.objects.get(oid)
+    return obj is not None and kind_of(obj.zone) == FIELD
+
+
+def has(state: GameState, oid: int, keyword: str) -> bool:
+    return keyword in view(state, oid).chars.keywords
+
+
+def controller_of(state: GameState, target: int) -> int:
+    return leader_player(target) if is_leader(target) else state.objects[target].controller
+
+
+# -- numbers -------------------------------------------------------------------------------------------------
+
+
+def defense_of(v: ObjectView) -> int:
+    """Defense now: printed defense with modifications (kernel "toughness" modifiers) minus damage."""
+    return (v.chars.toughness or 0) - v.status.get("damage", 0)
+
+
+def defense(state: GameState, oid: int) -> int:
+    return defense_of(view(state, oid))
+
+
+def defense_before_leaving(state: GameState, oid: int) -> int | None:
+    """SV-O-73/SV-O-85: the defense a destroyed follower had just before it was destroyed (look-back)."""
+    lk = last_known(state, oid)
+    return None if lk is None else defense_of(lk)
+
+
+def overflow(state: GameState, player: int) -> bool:
+    """覚醒 (Overflow): maximum PP 7 or more."""
+    return state.stat(player, "max_pp") >= 7
+
+
+def vengeance(state: GameState, player: int) -> bool:
+    """復讐 (Vengeance): leader's defense 10 or less."""
+    return state.stat(player, "life") <= 10
+
+
+def avarice(state: GameState, player: int) -> bool:
+    """渇望 (Avarice): drew 2 or more cards this turn; the second player on turn 1 always (SV-O-53)."""
+    return state.stat(player, "drawn_turn") >= 2 or state.stat(player, "avarice_forced") > 0
+
+
+def wrath(state: GameState, player: int) -> bool:
+    """狂乱 (Wrath): the leader has taken damage during its own turns 7 or more times."""
+    return state.stat(player, "self_damage") >= 7
+
+
+def resonance(state: GameState, player: int) -> bool:
+    """共鳴 (Resonance): an even number of cards in the deck."""
+    return len(state.zone(zone(player, DECK))) % 2 == 0
+
+
+def earth_sigils(state: GameState, player: int) -> list[int]:
+    return [o for o in field(state, player) if "Earth Sigil" in view(state, o).chars.subtypes]
+
+
+# -- moving --------------------------------------------------------------------------------------------------
+
+
+def move(engine: Engine, oid: int, dst: str, cause: str, *, pos: int = -1, new_id: int | None = None,
+         controller: int | None = None) -> ev.ZoneChanged:
+    st = engine.state
+    obj = st.objects[oid]
+    if obj.zone == UNDER:
+        top = st.objects.get(obj.on) if obj.on is not None else None
+        src_pos = top.under.index(oid) if top is not None else 0
+    else:
+        src_pos = st.zones[obj.zone].index(oid)
+    nid = new_id if new_id is not None else st.next_object
+    face_down = kind_of(dst) == DECK
+    return ev.ZoneChanged(oid, nid, obj.card, obj.zone, src_pos, dst, pos, cause, face_down, controller)
+
+
+def move_all(engine: Engine, moves: list[tuple[int, str]], cause: str) -> list[ev.ZoneChanged]:
+    ids = engine.new_object_ids(len(moves))
+    return [move(engine, oid, dst, cause, new_id=nid) for (oid, dst), nid in zip(moves, ids, strict=True)]
+
+
+def owner_zone(state: GameState, oid: int, name: str) -> str:
+    return zone(state.objects[oid].owner, name)
+
+
+def is_token(state: GameState, oid: int) -> bool:
+    return "token" in state.facts(oid).printed.subtypes or state.objects[oid].status.get("token", 0) > 0
+
+
+# -- drawing -------------------------------------------------------------------------------------------------
+
+
+def draw(engine: Engine, player: int, count: int = 1, *, together: bool = False) -> int:
+    """Draw one card at a time (SV-O-101); ``together`` draws them as one simultaneous group (SV-O-51).
+
+    At the hand limit a drawn card burns: deck to cemetery, neither destroyed nor discarded (SV-O-102/103).
+    A Victory or Death card decides the game the instant it is drawn (SV-O-04).
+    """
+    st = engine.state
+    limit = int(st.options.get("hand_limit", HAND_LIMIT))
+    before = resonance(st, player)
+    drawn = 0
+    group: list[ev.Event] = []
+    for _ in range(count):
+        deck = [o for o in st.zone(zone(player, DECK)) if not any(
+            isinstance(g, ev.ZoneChanged) and g.old == o for g in group)]
+        if not deck:
+            if not group:
+                _deck_out(engine, player)
+                return drawn
+            break
+        top = deck[0]
+        in_hand = len(st.zone(zone(player, HAND))) + sum(1 for g in group if isinstance(g, ev.ZoneChanged)
+                                                          and kind_of(g.dst) == HAND)
+        dst, cause = (zone(player, HAND), DRAW) if in_hand < limit else (zone(player, CEMETERY), BURN)
+        nid = st.next_object + len([g for g in group if isinstance(g, ev.ZoneChanged)])
+        group.append(move(engine, top, dst, cause, new_id=nid))
+        drawn += 1
+        if not together:
+            _emit_draws(engine, player, group)
+            group = []
+            if st.ended:
+                return drawn
+    if group:
+        _emit_draws(engine, player, group)
+    if resonance(st, player) != before:
+        engine.emit(ev.PlayerStat(player, "resonance_changes", st.stat(player, "resonance_changes") + 1))
+    return drawn
+
+
+def _emit_draws(engine: Engine, player: int, group: list[ev.Event]) -> None:
+    st = engine.state
+    n = sum(1 for g in group if isinstance(g, ev.ZoneChanged) and g.cause == DRAW)
+    engine.emit(*group, *([ev.PlayerStat(player, "drawn_turn", st.stat(player, "drawn_turn") + n)] if n else []))
+    for g in group:
+        if not isinstance(g, ev.ZoneChanged) or g.cause != DRAW or st.ended:
+            continue
+        kw = view(st, g.new).chars.keywords if g.new in st.objects else ()
+        if "victory_card" in kw:  # SV-O-04: not a triggered effect
+            engine.emit(ev.PlayerLost(1 - player, "victory card"), ev.GameEnded(player, "victory card"))
+        elif "death_card" in kw:
+            engine.emit(ev.PlayerLost(player, "death card"), ev.GameEnded(1 - player, "death card"))
+
+
+def _deck_out(engine: Engine, player: int) -> None:
+    if engine.state.options.get("deck_out") == "off":
+        return
+    engine.emit(ev.PlayerLost(player, "deck out"), ev.GameEnded(1 - player, "deck out"))
+
+
+# -- damage and healing ------------------------------------------------------------------------------------
+
+
+def damage_cut(state: GameState, target: int) -> int:
+    """How much less damage a follower takes now: its own cut plus every "allies take less" on the field,
+    judged at the moment of damage (SV-O-79/81)."""
+    owner = state.objects[target].controller
+    cut = 0
+    for m in state.modifiers.values():
+        if m.target == target and m.kind == "damage_cut":
+            cut += m.amount
+    for o in field(state, owner):
+        kw = view(state, o).chars.keywords
+        if "ally_damage_cut_1" in kw and o != target:
+            cut += 1
+    return cut
+
+
+def leader_shielded(state: GameState, player: int) -> bool:
+    """SV-O-81: "the leader takes no damage while a certain card is on the field", judged at the moment."""
+    return any("leader_no_damage" in view(state, o).chars.keywords for o in field(state, player))
+
+
+def redirect(state: GameState, player: int) -> bool:
+    """ブラッディ・メアリー: during its controller's turn, damage to that leader goes to the enemy leader."""
+    return state.active == player and any(
+        "redirect_leader_damage" in view(state, o).chars.keywords for o in field(state, player))
+
+
+def deal_damage(engine: Engine, target: int, amount: int, by: int) -> int:
+    """Deal ``amount`` damage from player ``by``'s effect to one target now; returns the damage dealt.
+
+    A follower at 0 defense is not destroyed here: destruction waits for the state check (SV-O-27).
+    """
+    st = engine.state
+    if is_leader(target):
+        p = leader_player(target)
+        if redirect(st, p):
+            p = 1 - p
+        if leader_shielded(st, p) or amount <= 0:
+            return 0
+        events: list[ev.Event] = [ev.PlayerStat(p, "life", st.stat(p, "life") - amount)]
+        if p == st.active:
+            events.append(ev.PlayerStat(p, "self_damage", st.stat(p, "self_damage") + 1))
+        engine.emit(*events)
+        return amount
+    if not on_field(st, target):
+        return 0
+    dealt = max(0, amount - damage_cut(st, target))
+    if dealt <= 0:
+        return 0
+    engine.emit(ev.StatusSet(target, "damage", st.objects[target].status.get("damage", 0) + dealt),
+                ev.StatusSet(target, "hit", st.objects[target].status.get("hit", 0) + 1))
+    return dealt
+
+
+def heal(engine: Engine, target: int, amount: int) -> int:
+    st = engine.state
+    if is_leader(target):
+        p = leader_player(target)
+        life, top = st.stat(p, "life"), st.stat(p, "max_life") or START_LIFE
+        gain = max(0, min(amount, top - life))
+        engine.emit(ev.PlayerStat(p, "life", life + gain), ev.PlayerStat(p, "healed", st.stat(p, "healed") + 1))
+        return gain
+    if not on_field(st, target):
+        return 0
+    dmg = st.objects[target].status.get("damage", 0)
+    gain = min(amount, dmg)
+    p = st.objects[target].controller
+    engine.emit(ev.StatusSet(target, "damage", dmg - gain), ev.PlayerStat(p, "healed", st.stat(p, "healed") + 1))
+    return gain
+
+
+# -- leaving the field -----------------------------------------------------------------------------------------
+
+
+def indestructible(state: GameState, oid: int) -> bool:
+    return "indestructible" in view(state, oid).chars.keywords
+
+
+def leaves_as_banish(state: GameState, oid: int) -> bool:
+    """オーバーヒート: "banish it when it would leave"; 怪犬の墓守's "destroy it" wins (SV-O-119)."""
+    mods = [m.value for m in state.modifiers.values() if m.target == oid and m.kind == "set_flag"]
+    return "banish_on_leave" in mods and "destroy_on_leave" not in mods
+
+
+def destroy(engine: Engine, oid: int) -> bool:
+    """Destroy one card on the field (it and any pilot aboard go to the cemetery; a token ceases to exist).
+
+    A card that cannot be destroyed is not destroyed, and that does not count as destroying it (SV-O-86).
+    """
+    st = engine.state
+    if not on_field(st, oid) or indestructible(st, oid):
+        return False
+    if leaves_as_banish(st, oid):
+        banish(engine, oid)
+        return False
+    _leave(engine, oid, CEMETERY, DESTROY)
+    return True
+
+
+def banish(engine: Engine, oid: int) -> bool:
+    """消滅: to the banished zone; no cemetery, no Last Words, not destroyed (SV-O-88..91)."""
+    st = engine.state
+    if not on_field(st, oid):
+        return False
+    _leave(engine, oid, BANISHED, BANISH)
+    return True
+
+
+def return_to_hand(engine: Engine, oid: int) -> None:
+    _leave(engine, oid, HAND, RETURN)
+
+
+def _leave(engine: Engine, oid: int, where: str, cause: str) -> None:
+    st = engine.state
+    obj = st.objects[oid]
+    pilots = list(obj.under)
+    moved = move(engine, oid, zone(obj.owner, where), cause)
+    events: list[ev.Event] = [moved]
+    if cause == DESTROY:
+        p = obj.controller
+        events.append(ev.PlayerStat(p, "destroyed_count", st.stat(p, "destroyed_count") + 1))
+    engine.emit(*events)
+    # SV-O-40/41: the pilot aboard returns to the field (disembark), not as "coming into play".
+    for pilot in pilots:
+        if pilot in st.objects and len(st.zone(zone(st.objects[pilot].owner, FIELD))) < FIELD_LIMIT:
+            engine.emit(move(engine, pilot, zone(st.objects[pilot].owner, FIELD), DISEMBARK))
+
+
+def transform(engine: Engine, oid: int, into: str) -> int | None:
+    """変身: the card ceases to exist and a new card takes its place; nothing leaves, nothing enters
+    (SV-O-92..96). Returns the new object."""
+    st = engine.state
+    if not on_field(st, oid):
+        return None
+    obj = st.objects[oid]
+    pos = st.zones[obj.zone].index(oid)
+    gone = move(engine, oid, zone(obj.owner, BANISHED), TRANSFORM)
+    engine.emit(gone)
+    return create(engine, into, obj.controller, FIELD, pos=pos, cause=TRANSFORM)
+
+
+def create(engine: Engine, definition: str, player: int, where: str, *, pos: int = -1, cause: str = SUMMON) -> int:
+    """A token or a card made by an effect comes into the game in ``where`` (summoned: it comes into play)."""
+    st = engine.state
+    card = engine.profile.pool[definition]
+    oid = st.next_object
+    cid = max(st.cards, default=0) + 1
+    z = zone(player, where)
+    if kind_of(z) == FIELD and cause != TRANSFORM:
+        # Made in a side zone, then summoned: entering is a ZoneChanged that "comes into play" triggers see.
+        engine.emit(ev.ObjectCreated(oid, cid, card.id, player, zone(player, "limbo"), 0, card.printed()))
+        if len(st.zone(z)) >= FIELD_LIMIT:
+            engine.emit(move(engine, oid, zone(player, BANISHED), "no_room"))
+            return -1
+        moved = move(engine, oid, z, cause)
+        engine.emit(moved, ev.StatusSet(moved.new, "sick", 1),
+                    ev.PlayerStat(player, "entered", st.stat(player, "entered") + 1))
+        return moved.new
+    engine.emit(ev.ObjectCreated(oid, cid, card.id, player, z, pos, card.printed()))
+    return oid
+
+
+def views(state: GameState, oids: Iterable[int]) -> list[ObjectView]:
+    return [view(state, o) for o in oids]

@@ -1,0 +1,205 @@
+"""The ordered processing queue (処理順), seed 004: Shadowverse's resolution policy.
+
+Every effect triggers, then resolves (SV-O-01); effects resolve first in, first out (SV-O-02) and nothing
+interrupts a resolution (SV-O-03): whatever triggers meanwhile joins the back of the queue (SPEC Part 4 #28).
+Effects that trigger at one moment (one simultaneous group of events) are sorted once, when they trigger, and
+the sort key is recorded in ``EffectPending.key``:
+
+    (group, tier, category, side, position, printed order, granted order, instance)
+
+- group: the sequence number of the group's last event — later groups resolve later (FIFO);
+- tier: the timing tier of the trigger (SV-O-15..24, ``triggers.TIERS``);
+- category: 0 hand, 1 leader and field, 2 direct summons from the deck (SV-O-10);
+- side: 0 turn player, 1 non-turn player (SV-O-11);
+- position: 0 the leader, else the card's order of entry — left to right on the field (SV-O-12), oldest
+  first in the hand (SV-O-13);
+- printed then granted order within one card (SV-O-14).
+
+Conditions are judged when the effect triggers (SV-O-05): an effect whose condition does not hold does not
+trigger. What an effect must judge at trigger time (a branch, a target) is captured in ``Triggered.captured``;
+random picks, maxima and (provisionally, SV-O-08) counts are left to the resolution. An effect whose card left
+the field before it resolves is not resolved (SV-O-29, SV-O-31), except the card's own leaving effects (Last
+Words, "when this leaves", "when this is discarded") and effects held by the leader (SV-O-33); losing abilities
+does not stop it (SV-O-32).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from eventsource import events as ev
+from projections.state import Pending
+from statemachine.cards import AbilityDef, CardDef
+from statemachine.context import EffectContext
+from statemachine.decisions import Decision, IllegalDecision, Legal
+from statemachine.engine import Engine
+from statemachine.policy import ResolutionPolicy
+from statemachine.triggers import Instance
+from statemachine.vocabulary import Procedure
+
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.board import CASTING, CEMETERY, FIELD, HAND
+from statemachine.games.shadowverse.triggers import tier
+
+QUEUE = "queue"
+GRANTED = "/"  # a granted ability's id is "<granting card>/<ability>" (SV-O-14, SV-O-31)
+
+Capture = Callable[[EffectContext, dict[str, Any]], str]
+CAPTURES: dict[str, Capture] = {}  # effect step name -> what it judges at trigger time (SV-O-05)
+
+
+def captures(name: str) -> Callable[[Capture], Capture]:
+    def register(fn: Capture) -> Capture:
+        CAPTURES[name] = fn
+        return fn
+
+    return register
+
+
+def ability_of(engine: Engine, definition: str, ability: str) -> tuple[CardDef, AbilityDef]:
+    """The card and ability an effect comes from; a granted ability names the card that granted it."""
+    if GRANTED in ability:
+        granter, _, aid = ability.partition(GRANTED)
+        card = engine.profile.pool[granter]
+        return card, card.ability(aid)
+    card = engine.profile.pool[definition]
+    return card, card.ability(ability)
+
+
+def held_by_leader(ability: AbilityDef) -> bool:
+    """An ability a card gives its leader ("your leader has 'when you play a card, ...'", SV-O-33)."""
+    return ability.trigger is not None and bool(ability.trigger.filter.get("leader"))
+
+
+def category(zone_kind: str, leader: bool) -> int:
+    """SV-O-10: hand, then leader and field, then direct summons (cards acting from the deck)."""
+    if leader:
+        return 1
+    return {HAND: 0, FIELD: 1, CASTING: 1}.get(zone_kind, 2)
+
+
+def sort_key(engine: Engine, inst: Instance, group: int, n: int, granted: int = 0) -> tuple[int, ...]:
+    st = engine.state
+    ability = inst.listener.ability
+    assert ability.trigger is not None
+    leader = held_by_leader(ability)
+    printed = next((i for i, a in enumerate(inst.listener.card.abilities) if a.id == ability.id), 0)
+    return (
+        group,
+        tier(ability.trigger.on, ability.trigger.subject, st.options),
+        category(board.kind_of(inst.holder.zone), leader),
+        0 if inst.controller == st.active else 1,
+        0 if leader else inst.holder.since + 1,
+        printed,
+        granted,
+        n,
+    )
+
+
+class OrderedQueue(ResolutionPolicy):
+    holder = QUEUE
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Targets declared when a card was played (SV-O-35), by card id; consumed by its own triggers.
+        self.declared: dict[int, tuple[str, ...]] = {}
+        # Granted abilities (SV-O-14): the game adds instances for them to the group the kernel matched.
+        self.extra: Callable[[Engine, list[Instance]], list[tuple[Instance, int]]] | None = None
+
+    # -- triggering ---------------------------------------------------------------------------------------
+
+    def triggered(self, engine: Engine, instances: list[Instance]) -> None:
+        st = engine.state
+        if not instances:
+            return
+        group = max(i.by for i in instances)
+        found: list[tuple[Instance, int]] = [(i, 0) for i in instances]
+        if self.extra is not None:
+            found += self.extra(engine, instances)
+        rows: list[tuple[tuple[int, ...], Instance, tuple[str, ...]]] = []
+        for n, (inst, granted) in enumerate(found):
+            ctx = self.context(engine, inst)
+            ability = inst.listener.ability
+            vocab = engine.profile.vocabulary
+            if not all(vocab.check(ctx, c.name, c.params) for c in ability.conditions):
+                continue  # SV-O-05: judged now; an unmet condition means the effect does not trigger
+            captured = list(self.declared.get(inst.holder.card, ())) if _own_play(ability) else []
+            for i, step in enumerate(ability.effects):
+                judge = CAPTURES.get(step.name)
+                if judge is not None:
+                    captured.append(f"{i}:{judge(ctx, step.params)}")
+            rows.append((sort_key(engine, inst, group, n, granted), inst, tuple(captured)))
+        for key, inst, captured in sorted(rows, key=lambda r: r[0]):
+            engine.trigger(inst, holder=QUEUE, label=inst.listener.ability.label, key=key, captured=captured)
+        del st
+
+    def context(self, engine: Engine, inst: Instance, effect: int | None = None) -> EffectContext:
+        return EffectContext(engine, controller=inst.controller, source=inst.holder.obj,
+                             source_card=inst.holder.card, effect=effect, ability=inst.listener.ability.id,
+                             subject=inst.subject.obj if inst.subject is not None else None)
+
+    # -- resolving ----------------------------------------------------------------------------------------
+
+    def waiting(self, engine: Engine) -> list[Pending]:
+        return sorted((p for p in engine.state.pending.values() if p.holder == QUEUE and not p.resolving),
+                      key=lambda p: p.key)
+
+    def next(self, engine: Engine) -> Procedure | None:
+        return self.settle(engine) if self.waiting(engine) else None
+
+    def settle(self, engine: Engine) -> Procedure:
+        """Resolve the queue to the end, one effect at a time; the state is checked before each (SV-O-27)."""
+        while not engine.state.ended:
+            engine.profile.check_state(engine)
+            queue = self.waiting(engine)
+            if engine.state.ended or not queue:
+                return
+            yield from self.resolve(engine, queue[0].effect)
+
+    def stops(self, engine: Engine, pend: Pending, ability: AbilityDef) -> bool:
+        """SV-O-29/31/33: whether the effect is not resolved because its card left where it was."""
+        if pend.source in engine.state.objects or held_by_leader(ability):
+            return False
+        return not (pend.checked == ev.BEFORE and ability.trigger is not None and ability.trigger.subject == "self")
+
+    def resolve(self, engine: Engine, eid: int) -> Procedure:
+        st = engine.state
+        pend = st.pending[eid]
+        _, ability = ability_of(engine, st.cards[pend.source_card].definition, pend.ability)
+        if self.stops(engine, pend, ability):
+            engine.emit(ev.EffectFizzled(eid, "its card left the field before it resolved (SV-O-29)"))
+            return
+        engine.emit(ev.EffectResolving(eid))
+        engine.cause = st.seq
+        ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
+                            effect=eid, ability=pend.ability, subject=pend.subject, captured=pend.captured)
+        vocab = engine.profile.vocabulary
+        for step in ability.effects:  # SV-O-30: one effect is carried out to its end
+            if st.ended:
+                return
+            yield from vocab.run_effect(ctx, step.name, step.params)
+        if eid in st.pending:
+            engine.emit(ev.EffectResolved(eid))
+        src = st.objects.get(pend.source)
+        if src is not None and board.kind_of(src.zone) == CASTING:
+            # SV-O-83: a spell reaches the cemetery only once its effect is done.
+            engine.emit(board.move(engine, pend.source, board.zone(src.owner, CEMETERY), "resolved"))
+
+    # -- decisions ----------------------------------------------------------------------------------------
+
+    def legal(self, engine: Engine) -> Legal | None:
+        return None  # nobody chooses the order (SV-O-02)
+
+    def decide(self, engine: Engine, decision: Decision) -> Procedure | None:
+        if decision.action == "resolve":
+            raise IllegalDecision(decision, "SV-O-02", "effects resolve in the order they triggered; nobody picks")
+        return None
+
+
+def _own_play(ability: AbilityDef) -> bool:
+    t = ability.trigger
+    return t is not None and t.subject == "self" and t.on in ("fanfare", "cast", "enters")
+
+
+__all__ = ["CAPTURES", "GRANTED", "QUEUE", "OrderedQueue", "ability_of", "captures", "sort_key"]
