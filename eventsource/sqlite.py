@@ -141,6 +141,18 @@ class SQLiteStore(EventStore):
         for seq, decision, cause, v, body, h in cur:
             yield RawRecord(game, seq, decision, cause, v, body, h)
 
+    def read_bodies(
+        self, game: str, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[int, int, int, bytes]]:
+        # The cursor itself: SQLite's row tuples go straight to the fold, with no record built per row.
+        gid = self._game_id(game)
+        if gid is None:
+            return iter(())
+        return self._db.execute(
+            "SELECT seq, decision, v, body FROM events WHERE game = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+            (gid, start, stop if stop is not None else 2**62),
+        )
+
     def games(self) -> list[GameInfo]:
         out = []
         for name, gid in self._db.execute("SELECT name, id FROM games ORDER BY name").fetchall():
