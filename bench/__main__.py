@@ -13,16 +13,18 @@ import platform
 import sys
 import tempfile
 import time
+import uuid
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import click
 
-from bench import ours, peer
+from bench import append, ours, peer
 from bench.log import generate
 from bench.report import Row, text_table, write
-from projections.timeline import SNAPSHOT_EVERY
+from eventsource.sqlite import SQLiteStore
+from projections.timeline import SNAPSHOT_EVERY, replay
 
 LENGTHS = (10_000, 100_000, 1_000_000)
 RESULTS = Path(__file__).parent / "results"
@@ -40,7 +42,7 @@ def say(message: str) -> None:
     click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)
 
 
-def rows_of(k: ours.Ours, p: peer.Peer) -> list[Row]:
+def rows_of(k: ours.Ours, p: peer.Peer, a: append.Appended) -> list[Row]:
     rows = [
         Row("raw limit: sqlite3 + msgspec decode + zone-count fold", k.raw_events_per_s, "events/s"),
         Row("rebuild current state from SQLite, vs raw limit", k.rebuild_events_per_s, "events/s",
@@ -71,12 +73,13 @@ def rows_of(k: ours.Ours, p: peer.Peer) -> list[Row]:
             peer_growth, "eventsourcing", None, "x", f"<= {TRAVEL_GROWTH:g}x", growth <= TRAVEL_GROWTH,
         ))
     rows += [
-        Row("durable append, ~1 decision per transaction", k.append_events_per_s, "events/s",
-            p.append_events_per_s, "eventsourcing", k.append_events_per_s / p.append_events_per_s, "x",
-            f">= {APPEND_OVER_PEER:.0f}x", k.append_events_per_s >= APPEND_OVER_PEER * p.append_events_per_s),
-        Row("durable append, decisions (transactions)", k.append_decisions_per_s, "decisions/s",
-            p.append_decisions_per_s, "eventsourcing",
-            k.append_decisions_per_s / p.append_decisions_per_s, "x"),
+        Row("durable append, one decision per transaction", a.kifu_events_per_s, "events/s",
+            a.peer_events_per_s, "eventsourcing", a.kifu_events_per_s / a.peer_events_per_s, "x",
+            f">= {APPEND_OVER_PEER:.0f}x", a.kifu_events_per_s >= APPEND_OVER_PEER * a.peer_events_per_s),
+        Row("durable append, decisions (transactions)", a.kifu_decisions_per_s, "decisions/s",
+            a.peer_decisions_per_s, "eventsourcing", a.kifu_decisions_per_s / a.peer_decisions_per_s, "x"),
+        Row("durable append, vs the commit floor (sqlite3, same rows)", a.kifu_decisions_per_s, "decisions/s",
+            a.floor_decisions_per_s, "floor", a.kifu_decisions_per_s / a.floor_decisions_per_s * 100, "%"),
         Row("bytes per event on disk, events only, hash chain included", k.bytes_events / k.events, "B",
             p.bytes_events / p.events, "eventsourcing", p.bytes_events / k.bytes_events * k.events / p.events,
             "x", f"<= {BYTES_PER_EVENT:g} B", k.bytes_events / k.events <= BYTES_PER_EVENT),
@@ -110,19 +113,28 @@ def main(events: int | None, quick: bool, seed: int, samples: int | None, peer_e
     if out is None and not quick and n >= 1_000_000:
         out = RESULTS
     lengths = sorted({x for x in LENGTHS if x <= n} | {n})
-    peer_lengths = [x for x in lengths if x <= peer_n]
 
     say(f"generating {n:,} events (seed {seed})")
     log = generate(seed, n)
     say(f"generated {log.events:,} events in {len(log.decisions):,} decisions in {log.seconds:.1f} s")
     queries = {x: ours.points(seed, x, samples) for x in lengths}
     with tempfile.TemporaryDirectory(prefix="kifu-bench-") as tmp:
-        k = ours.measure(log, tmp, lengths, samples, repeat, say)
-        expected = ours.rebuild(os.path.join(tmp, f"kifu-{n}.db"))[1] if peer_n == n else None
-        p = peer.measure(log, tmp, peer_n, peer_lengths, queries, repeat, say, expected)
+        kifu_db, peer_db = os.path.join(tmp, f"kifu-{n}.db"), os.path.join(tmp, "eventsourcing.db")
+        say(f"durable append: {n:,} events to kifu, {peer_n:,} to eventsourcing, taking turns")
+        a = append.run(log, n, peer_n, kifu_db, peer_db, os.path.join(tmp, "floor.db"), say)
+        k, state = ours.measure(log, tmp, kifu_db, lengths, queries, repeat, say)
+        if a.peer_events != n:
+            store = SQLiteStore(kifu_db)
+            state = replay(store, ours.GAME, a.peer_events)
+            store.close()
+        peer_lengths = sorted({x for x in lengths if x < a.peer_events} | {a.peer_events})
+        game = a.peer_game
+        assert isinstance(game, uuid.UUID)
+        p = peer.measure(log, tmp, peer_db, game, a.peer_events, peer_lengths, queries_for(seed, queries,
+                         peer_lengths, samples), repeat, say, state)
 
-    rows = rows_of(k, p)
-    notes = notes_of(k, p, rows, n)
+    rows = rows_of(k, p, a)
+    notes = notes_of(k, p, a, rows, n)
     meta: dict[str, Any] = {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
@@ -139,17 +151,21 @@ def main(events: int | None, quick: bool, seed: int, samples: int | None, peer_e
         "samples": samples,
         "repeat": repeat,
         "snapshot_every": SNAPSHOT_EVERY,
+        "append": {
+            "kifu_seconds": a.kifu_seconds, "floor_seconds": a.floor_seconds, "peer_seconds": a.peer_seconds,
+            "decisions": a.decisions, "peer_decisions": a.peer_decisions,
+        },
         "kifu": {
-            "append_seconds": k.append_seconds, "raw_seconds": k.raw_seconds,
-            "rebuild_seconds": k.rebuild_seconds, "warm_seconds": k.warm_seconds,
+            "raw_seconds": k.raw_seconds, "rebuild_seconds": k.rebuild_seconds,
+            "warm_seconds": k.warm_seconds,
             "bytes_events": k.bytes_events, "bytes_events_table": k.bytes_events_table,
             "bytes_with_snapshots": k.bytes_with_snapshots, "snapshots": k.snapshots,
         },
         "eventsourcing_run": {
-            "append_seconds": p.append_seconds, "rebuild_seconds": p.rebuild_seconds,
-            "warm_seconds": p.warm_seconds, "bytes_events": p.bytes_events,
-            "bytes_events_table": p.bytes_events_table, "bytes_with_snapshots": p.bytes_with_snapshots,
-            "synchronous": p.synchronous, "journal_mode": p.journal_mode,
+            "rebuild_seconds": p.rebuild_seconds, "warm_seconds": p.warm_seconds,
+            "bytes_events": p.bytes_events, "bytes_events_table": p.bytes_events_table,
+            "bytes_with_snapshots": p.bytes_with_snapshots, "synchronous": p.synchronous,
+            "journal_mode": p.journal_mode,
         },
         "seconds": time.perf_counter() - started,
     }
@@ -169,30 +185,63 @@ def main(events: int | None, quick: bool, seed: int, samples: int | None, peer_e
         click.echo("(a shorter run: results not written; pass --out DIR to keep them)")
 
 
-def notes_of(k: ours.Ours, p: peer.Peer, rows: list[Row], n: int) -> list[str]:
+def queries_for(
+    seed: int, queries: dict[int, list[int]], lengths: list[int], samples: int
+) -> dict[int, list[int]]:
+    """The same points as kifu's where the lengths agree (the peer's longest log may be a shorter prefix)."""
+    return {x: queries[x] if x in queries else ours.points(seed, x, samples) for x in lengths}
+
+
+def notes_of(k: ours.Ours, p: peer.Peer, a: append.Appended, rows: list[Row], n: int) -> list[str]:
     notes = [
-        f"All databases are fresh files in a temporary directory; kifu's store runs WAL with "
-        f"synchronous=FULL, eventsourcing's reported journal_mode={p.journal_mode} "
-        f"synchronous={p.synchronous} (2 = FULL).",
-        "Append times the store call only, on both sides, with the decision's events already built: "
-        "kifu's `SQLiteStore.append` (encode, hash chain, one transaction) against eventsourcing's "
-        "`Application.save` (mapper, JSON transcoder, one transaction).",
-        "Rebuild folds the whole log from its first record with no snapshot (kifu: "
-        "`projections.timeline.fold_raw` over `SQLiteStore.read_raw`; eventsourcing: a `Repository` "
-        "without a snapshot store). Both fold with kifu's `evolve`, so the ratio measures storage, decoding "
-        "and event machinery. Best of the repeats.",
-        f"Time travel: the same seeded random points on both sides, snapshots every {SNAPSHOT_EVERY} "
-        f"records built beforehand (kifu: `Timeline.warm`, {k.warm_seconds:.1f} s for {k.snapshots:,} "
-        f"snapshots; eventsourcing: `Snapshot.take` in one pass, {p.warm_seconds:.1f} s).",
-        f"Bytes per event: the database file after a checkpoint and VACUUM, divided by the events; kifu's "
+        f"All databases are fresh files in a temporary directory. kifu's store: WAL, synchronous=FULL; "
+        f"eventsourcing's connection reported journal_mode={p.journal_mode}, synchronous={p.synchronous} "
+        "(2 = FULL).",
+        "Durable append: each decision is appended to kifu (`SQLiteStore.append`: encode, hash chain, one "
+        "transaction), then to eventsourcing (`Application.save` of the decision's events: mapper, JSON "
+        "transcoder, one transaction), then committed by plain sqlite3 as the very rows kifu stored (the "
+        "floor: one durable commit, nothing else). Taking turns gives all three the same disk; each side's "
+        "events are built before its clock starts.",
+        "Rebuild folds the whole log from its first record with no snapshot: kifu's "
+        "`projections.timeline.replay` (`SQLiteStore.read_bodies`, `decode_body`, `evolve`), eventsourcing's "
+        "`Repository` without a snapshot store. Both sides fold with kifu's `evolve`, so the ratio measures "
+        "storage, decoding and event machinery. Best of the repeats.",
+        f"Time travel: the same seeded random points on both sides, snapshots every {SNAPSHOT_EVERY} records "
+        f"built beforehand (kifu: `Timeline.warm`, {k.warm_seconds:.1f} s for {k.snapshots:,} snapshots; "
+        f"eventsourcing: `Snapshot.take` in one pass, {p.warm_seconds:.1f} s).",
+        f"Bytes per event: the database file after a checkpoint and VACUUM, divided by its events; kifu's "
         f"events table alone is {k.bytes_events_table / k.events:.1f} B/event (SQLite dbstat). "
-        "eventsourcing has no hash chain.",
+        "eventsourcing keeps no hash chain.",
     ]
     if p.events < n:
         notes.append(
             f"eventsourcing ran on the first {p.events:,} events of the same log (the whole log takes it too "
             "long); its events/s rates are comparable, its time travel is shown for the lengths it ran."
         )
+    for row in rows:
+        if row.met is not False:
+            continue
+        if row.measure.startswith("durable append, one decision"):
+            floor_over_peer = a.floor_decisions_per_s / a.peer_decisions_per_s
+            notes.append(
+                f"MISSED append >= {APPEND_OVER_PEER:g}x eventsourcing: kifu reached "
+                f"{a.kifu_events_per_s / a.peer_events_per_s:.1f}x, short by a factor of "
+                f"{APPEND_OVER_PEER * a.peer_events_per_s / a.kifu_events_per_s:.1f}. Why: a durable commit "
+                f"(one fdatasync of the WAL) is most of every append here. Plain sqlite3 committing the same "
+                f"rows manages {a.floor_decisions_per_s:,.0f} decisions/s, only {floor_over_peer:.1f}x "
+                f"eventsourcing, and kifu runs at {a.kifu_decisions_per_s / a.floor_decisions_per_s:.0%} of "
+                f"that floor. No store that commits each decision durably can be {APPEND_OVER_PEER:g}x "
+                "eventsourcing on this disk; the target needs a disk whose flush costs less than "
+                "eventsourcing's own encoding."
+            )
+        elif row.measure.startswith("rebuild current state from SQLite, vs raw"):
+            notes.append(
+                f"MISSED rebuild >= {REBUILD_OF_RAW:.0%} of the raw limit: reached "
+                f"{k.rebuild_events_per_s / k.raw_events_per_s:.0%}. The raw limit counts zone sizes; kifu's "
+                "`evolve` keeps the whole game (objects, look-back, pending effects, modifiers)."
+            )
+        else:
+            notes.append(f"MISSED {row.measure}: {row.kifu:.2f} {row.unit} against {row.target}.")
     return notes
 
 

@@ -15,7 +15,7 @@ from eventsource import events as ev
 from eventsource import randomness
 from eventsource.sqlite import SQLiteStore
 from projections.state import GameState, snapshot
-from projections.timeline import Timeline, fold_raw
+from projections.timeline import Timeline, replay
 
 GAME = "bench"
 
@@ -37,8 +37,6 @@ class Travel:
 @dataclass
 class Ours:
     events: int = 0
-    decisions: int = 0
-    append_seconds: float = 0.0
     raw_seconds: float = 0.0
     rebuild_seconds: float = 0.0
     warm_seconds: float = 0.0
@@ -47,14 +45,6 @@ class Ours:
     bytes_with_snapshots: int = 0
     snapshots: int = 0
     travel: dict[int, Travel] = field(default_factory=dict)
-
-    @property
-    def append_events_per_s(self) -> float:
-        return self.events / self.append_seconds
-
-    @property
-    def append_decisions_per_s(self) -> float:
-        return self.decisions / self.append_seconds
 
     @property
     def raw_events_per_s(self) -> float:
@@ -105,11 +95,11 @@ def raw_limit(path: str) -> tuple[float, int]:
 
 
 def rebuild(path: str) -> tuple[float, GameState]:
-    """The current state folded from the first record, the way kifu reads a log (no snapshot used)."""
+    """The current state folded from the first record, the way kifu rebuilds it (no snapshot used)."""
     store = SQLiteStore(path)
     try:
         start = time.perf_counter()
-        state = fold_raw(GameState(), store.read_raw(GAME))
+        state = replay(store, GAME)
         return time.perf_counter() - start, state
     finally:
         store.close()
@@ -156,41 +146,37 @@ def count_snapshots(path: str) -> int:
         db.close()
 
 
-def measure(log: Log, tmp: str, lengths: list[int], samples: int, repeat: int,
-            report: Callable[[str], None]) -> Ours:
-    """Every kifu figure. ``lengths`` are the time-travel log lengths; the longest is the whole log."""
-    out = Ours()
-    full = max(lengths)
-    paths = {n: os.path.join(tmp, f"kifu-{n}.db") for n in lengths}
-
-    report(f"kifu: appending {full:,} events, one decision per transaction (synchronous=FULL, WAL)")
-    out.append_seconds, out.decisions = append(paths[full], log, full)
-    out.events = full
-    out.bytes_events = compact(paths[full])
-    out.bytes_events_table = table_bytes(paths[full], "events")
+def measure(log: Log, tmp: str, path: str, lengths: list[int], queries: dict[int, list[int]], repeat: int,
+            report: Callable[[str], None]) -> tuple[Ours, GameState]:
+    """Every kifu figure but append, on the database ``path`` that holds the whole log; time travel at each
+    of ``lengths`` (the shorter logs are appended to their own databases first, untimed)."""
+    out = Ours(events=max(lengths))
+    out.bytes_events = compact(path)
+    out.bytes_events_table = table_bytes(path, "events")
 
     report("kifu: the raw limit and the rebuild")
     raw, rebuilt = [], []
     for _ in range(repeat):
-        seconds, placed = raw_limit(paths[full])
+        seconds, placed = raw_limit(path)
         raw.append(seconds)
-        seconds, state = rebuild(paths[full])
+        seconds, state = rebuild(path)
         rebuilt.append(seconds)
     out.raw_seconds, out.rebuild_seconds = min(raw), min(rebuilt)
     if placed != len(state.objects):
-        raise AssertionError(f"raw fold placed {placed} objects, the rebuild has {len(state.objects)}")
+        raise AssertionError(f"the raw fold placed {placed} objects, the rebuild has {len(state.objects)}")
 
     report("kifu: building snapshots (Timeline.warm)")
-    out.warm_seconds, warmed = warm(paths[full])
+    out.warm_seconds, warmed = warm(path)
     if snapshot(warmed) != snapshot(state):
         raise AssertionError("the state through the timeline differs from the rebuild")
-    out.snapshots = count_snapshots(paths[full])
-    out.bytes_with_snapshots = compact(paths[full])
+    out.snapshots = count_snapshots(path)
+    out.bytes_with_snapshots = compact(path)
 
     for n in lengths:
-        if n != full:
-            append(paths[n], log, n)
-            warm(paths[n])
+        where = path if n == out.events else os.path.join(tmp, f"kifu-{n}.db")
+        if n != out.events:
+            append(where, log, n)
+            warm(where)
         report(f"kifu: time travel in a log of {n:,} events")
-        out.travel[n] = travel(paths[n], n, points(log.seed, n, samples))
-    return out
+        out.travel[n] = travel(where, n, queries[n])
+    return out, state
