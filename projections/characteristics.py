@@ -48,6 +48,7 @@ class ObjectView(Struct, frozen=True):
 def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple[ev.Characteristics, bool]:
     """Apply modifiers in the order they started; returns the characteristics and whether abilities are ignored."""
     power = printed.power
+    toughness = printed.toughness
     keywords = list(printed.keywords)
     ignored = False
     changed = False
@@ -56,6 +57,8 @@ def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple
         match m.kind:
             case "power":
                 power = (power or 0) + m.amount
+            case "toughness":
+                toughness = (toughness or 0) + m.amount
             case "ignore_abilities":
                 ignored = True
             case "grant_keyword":
@@ -71,7 +74,7 @@ def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple
     return (
         ev.Characteristics(
             printed.name, printed.types, printed.subtypes, printed.colors, printed.cost, power,
-            printed.toughness, () if ignored else tuple(keywords), () if ignored else printed.abilities,
+            toughness, () if ignored else tuple(keywords), () if ignored else printed.abilities,
         ),
         ignored,
     )

@@ -50,6 +50,9 @@ class AbilityDef(Struct, frozen=True, forbid_unknown_fields=True):
     conditions: tuple[ConditionDef, ...] = ()
     effects: tuple[EffectDef, ...] = ()
     text: str = ""
+    # What must be paid to use it (an activated ability's cost; a spell's additional costs), each a cost of
+    # the game's vocabulary; paying one is a CostPaid event (seed 002, MTG-C-10).
+    costs: tuple[EffectDef, ...] = ()
 
 
 class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
@@ -66,6 +69,9 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
     abilities: tuple[AbilityDef, ...] = ()
     provenance: str = ""
     text: str = ""
+    # The cost's symbols, for games whose costs have colours (Magic "1R"; "0" is a cost of zero). None: the
+    # card has no such cost at all, which is not a cost of zero (MTG-C-12). ``cost`` stays the total.
+    mana: str | None = None
 
     def printed(self) -> ev.Characteristics:
         return ev.Characteristics(

@@ -71,6 +71,8 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
             _check_entry(file, card.id, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params, "condition")
         for k, eff in enumerate(ability.effects):
             _check_entry(file, card.id, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect")
+        for k, cost in enumerate(ability.costs):
+            _check_entry(file, card.id, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost")
 
 
 def _check_entry(file: str, card: str, path: str, table: dict[str, Any], name: str, params: dict[str, Any],

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from transitions import Machine
 
+from projections.state import GameState, Pending
 from statemachine.decisions import Decision, Legal, Request
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
@@ -85,6 +86,11 @@ class ResolutionPolicy(ABC):
     def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]:
         """The rule an answer breaks when it is not among the options."""
         return request.rule or "KIFU-REQ", why
+
+    def source_of(self, state: GameState, pend: Pending) -> int | None:
+        """The object a waiting effect comes from: a trigger's source, or (say) a spell's own card when the
+        effect was put where it waits without triggering. Readers (scenarios, tools) ask here."""
+        return pend.source if pend.source >= 0 else None
 
     def blocks_step_end(self, engine: Engine) -> bool:
         """Whether the step may not end yet (DM-W-19: nothing waits across a step boundary)."""

@@ -23,6 +23,7 @@ Procedure = Generator[Request, Answer, None]
 """A procedure of the rules that may stop to ask a player: it yields requests and receives the answers."""
 
 P = TypeVar("P", bound=Struct)
+T = TypeVar("T")
 
 
 class NoParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,6 +45,7 @@ class Vocabulary:
         self.name = name
         self.effects: dict[str, Entry[Any]] = {}
         self.conditions: dict[str, Entry[Any]] = {}
+        self.costs: dict[str, Entry[Any]] = {}  # what an ability's ``costs`` may name (the game reads them)
         self.triggers: set[str] = set()
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}
 
@@ -67,9 +69,25 @@ class Vocabulary:
 
         return register
 
+    def cost(self, name: str, params: type[Struct] = NoParams) -> Callable[[T], T]:
+        """Register a cost: ``fn`` is whatever the game uses to check and pay it (checked by name at load)."""
+
+        def register(fn: T) -> T:
+            if name in self.costs:
+                raise ValueError(f"cost {name!r} is registered twice in {self.name}")
+            self.costs[name] = Entry(name, params, fn)  # type: ignore[arg-type]
+            return fn
+
+        return register
+
     def run_effect(self, ctx: EffectContext, name: str, raw: dict[str, Any]) -> Procedure:
         entry = self.effects[name]
         return entry.fn(ctx, self._params("e", entry, raw))  # type: ignore[no-any-return]
+
+    def cost_entry(self, name: str, raw: dict[str, Any]) -> tuple[Any, Any]:
+        """A cost's registered object and its typed parameters."""
+        entry = self.costs[name]
+        return entry.fn, self._params("k", entry, raw)
 
     def check(self, ctx: EffectContext, name: str, raw: dict[str, Any]) -> bool:
         entry = self.conditions[name]
