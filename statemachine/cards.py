@@ -44,7 +44,7 @@ class AbilityDef(Struct, frozen=True, forbid_unknown_fields=True):
     id: str
     label: str
     # "triggered"; "spell" (a spell's text, carried out in printed order); "static"; "icon" (an icon
-    # ability other abilities may use, DM 603.3a)
+    # ability other abilities may use, DM 603.3a); "activated" (used by a player who pays its cost: VoP 起動効果)
     kind: str = "triggered"
     trigger: TriggerDef | None = None
     conditions: tuple[ConditionDef, ...] = ()

@@ -45,13 +45,18 @@ class TurnFlow:
     def next(self, engine: Engine) -> Procedure | None:
         """The procedure that moves the game on by itself, or None when the active player must act."""
         step = self.current
+        if step is not None and engine.profile.turn_skipped(engine):
+            return self.advance(engine, skip=True)
         if step is None or step.automatic:
             return self.advance(engine)
         return None
 
-    def advance(self, engine: Engine) -> Procedure:
-        """End the current step and begin the next (a new turn after the last step)."""
-        if self.current is None or self.is_last():
+    def advance(self, engine: Engine, *, skip: bool = False) -> Procedure:
+        """End the current step and begin the next (a new turn after the last step, or at once if ``skip``:
+        the rest of the turn is skipped)."""
+        if skip:
+            engine.profile.end_skip(engine)
+        if skip or self.current is None or self.is_last():
             player = engine.profile.next_turn_player(engine) if engine.state.turn else engine.state.active
             extra = engine.take_extra_turn()
             if extra is not None:

@@ -62,6 +62,13 @@ class RulesProfile(ABC):
     def check_state(self, engine: Engine) -> None:  # noqa: B027 - a game without state checks is fine
         """State checks (losing, winning) made whenever the rules are about to wait for a decision."""
 
+    def turn_skipped(self, engine: Engine) -> bool:
+        """Whether an effect skipped the rest of this turn."""
+        return False
+
+    def end_skip(self, engine: Engine) -> None:  # noqa: B027 - nothing to clear for most games
+        """Clear the record that the rest of the turn is skipped, as the next turn begins."""
+
     def ignoring_lifted_on_leave(self, state: GameState) -> bool:
         """Whether an ability ignored where its card was works for that card's own leaving (a legacy ruling)."""
         return False

@@ -425,8 +425,9 @@ def _rows(rows: list[dict[str, Any]]) -> str:
 
 def run_file(path: str | Path) -> Result:
     sc = load(path)
+    run = Run(sc, str(path))  # a scenario that cannot be set up is bad input: ScenarioError propagates
     try:
-        Run(sc, str(path)).run()
+        run.run()
     except Failure as f:
         return Result(sc.id, str(path), False, str(f))
     except ScenarioError as exc:

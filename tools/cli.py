@@ -15,7 +15,7 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import audit, demo, replay, schema, store
+from tools.commands import audit, demo, replay, scenario, schema, store
 
 
 class KifuGroup(click.Group):
@@ -58,6 +58,7 @@ for command in (
     replay.replay,
     demo.demo,
     schema.schema,
+    scenario.scenario,
 ):
     main.add_command(command)
 

@@ -46,6 +46,7 @@ STEPS = (
 LOOKBACK_RULING = "lookback_ruling"
 LEGACY_RULING = "before-2020-09-18"
 
+SKIP_TURN = "skip_turn"  # set by an effect that skips the rest of the turn (DM-W-20)
 SHIELD_COUNT = 5
 HAND_SIZE = 5
 END_STEP = "end_step"
@@ -193,6 +194,12 @@ class DuelMasters(RulesProfile):
             case _:
                 raise IllegalDecision(decision, "DM-GAME-STEP",
                                       f"'{decision.action}' is not something to do in the {name or 'current'} step")
+
+    def turn_skipped(self, engine: Engine) -> bool:
+        return bool(engine.state.stat(engine.state.active, SKIP_TURN))
+
+    def end_skip(self, engine: Engine) -> None:
+        engine.emit(ev.PlayerStat(engine.state.active, SKIP_TURN, 0))
 
     def ignoring_lifted_on_leave(self, state: GameState) -> bool:
         """DM-LB-18: the ruling before 2020-09-18, only when a game explicitly selects it."""

@@ -140,6 +140,7 @@ KINDS: dict[str, TriggerKind] = {
     "maneuver": TriggerKind("maneuver", ev.AFTER, _fired),
     "survived_attack": TriggerKind("survived_attack", ev.AFTER, _fired),
     "overflow": TriggerKind("overflow", ev.AFTER, _fired),
+    "destroyed_by_attack": TriggerKind("destroyed_by_attack", ev.AFTER, _fired),
 }
 
 # (trigger, whose event: "self" or "other") -> tier. Lower resolves first within one simultaneous group.
@@ -163,7 +164,7 @@ TIERS: dict[tuple[str, str], int] = {
     ("damaged", "self"): 0, ("damaged", "other"): 10,
     ("turn_start", "self"): 0, ("turn_end", "self"): 0, ("overflow", "self"): 0,
     ("countdown", "self"): 90,  # SV-O-57: countdowns appear to come last (unverified)
-    ("survived_attack", "self"): 0, ("healed", "other"): 0, ("to_cemetery", "other"): 10,
+    ("survived_attack", "self"): 0, ("destroyed_by_attack", "self"): 0, ("healed", "other"): 0, ("to_cemetery", "other"): 10,
 }
 
 

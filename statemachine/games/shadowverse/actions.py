@@ -1,0 +1,238 @@
+"""What a Shadowverse player does: play a card, evolve, attack — each a procedure of events.
+
+Game rules SPEC does not number carry kifu's own ids (SV-GAME-..), listed in the game's README.
+"""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.decisions import Request
+from statemachine.engine import Engine
+from statemachine.vocabulary import Procedure
+
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, PLAY, leader
+from statemachine.games.shadowverse.fire import fire
+
+OWN_PLAY = ("fanfare", "cast", "enters")
+
+
+def queue(engine: Engine):  # type: ignore[no-untyped-def]
+    from statemachine.games.shadowverse.queue import OrderedQueue
+
+    policy = engine.policy
+    assert isinstance(policy, OrderedQueue)
+    return policy
+
+
+# -- playing ----------------------------------------------------------------------------------------------------
+
+
+def can_play(engine: Engine, player: int, oid: int) -> str | None:
+    st = engine.state
+    if oid not in st.zone(board.zone(player, HAND)):
+        return "the card is not in your hand"
+    chars = view(st, oid).chars
+    if (chars.cost or 0) > st.stat(player, "pp"):
+        return f"not enough PP (cost {chars.cost}, {st.stat(player, 'pp')} PP left)"
+    if "spell" not in chars.types and len(board.field(st, player)) >= FIELD_LIMIT:
+        return "your field is full (5 cards)"
+    return None
+
+
+def target_options(engine: Engine, player: int, oid: int, selector: str) -> list[int]:
+    st = engine.state
+    opp = 1 - player
+    match selector:
+        case "enemy_follower":
+            return board.followers(st, opp)
+        case "own_follower":
+            return board.followers(st, player)
+        case "any_follower":
+            return board.followers(st, st.active) + board.followers(st, 1 - st.active)
+        case "enemy_card":
+            return board.field(st, opp)
+        case "hand_follower":
+            return [o for o in board.hand(st, player) if o != oid and "follower" in view(st, o).chars.types]
+        case _:
+            raise ValueError(f"unknown play-time target {selector!r}")
+
+
+def play(engine: Engine, player: int, oid: int) -> Procedure:
+    """Play a card from the hand: choose its targets (SV-O-35), pay, put it into play (a spell into
+    ``casting``), then resolve the queue (SV-O-61, SV-O-62)."""
+    st = engine.state
+    card = engine.profile.pool[st.facts(oid).definition]
+    chars = view(st, oid).chars
+    chosen: list[str] = []
+    for ability in card.abilities:
+        t = ability.trigger
+        if t is None or t.subject != "self" or t.on not in OWN_PLAY or "target" not in t.filter:
+            continue
+        options = target_options(engine, player, oid, str(t.filter["target"]))
+        if not options:
+            continue
+        answer = yield Request(player, "target", f"choose a target for {chars.name}", tuple(options), 1, 1,
+                               rule="SV-O-35")
+        engine.emit(ev.Chosen(player, tuple(int(a) for a in answer)))
+        chosen += [f"target={int(a)}" for a in answer]
+    spell = "spell" in chars.types
+    dst = board.zone(player, CASTING if spell else FIELD)
+    moved = board.move(engine, oid, dst, PLAY)
+    queue(engine).declared[moved.card] = tuple(chosen)
+    events: list[ev.Event] = [
+        ev.PlayerStat(player, "pp", st.stat(player, "pp") - (chars.cost or 0)),
+        moved,
+        ev.PlayerStat(player, "played_turn", st.stat(player, "played_turn") + 1),
+    ]
+    if not spell:
+        events.append(ev.StatusSet(moved.new, "sick", 1))
+        events.append(ev.PlayerStat(player, "entered", st.stat(player, "entered") + 1))
+        cd = countdown_of(chars.keywords)
+        if cd:
+            events.append(ev.StatusSet(moved.new, "countdown", cd))
+    engine.emit(*events)
+    queue(engine).declared.pop(moved.card, None)
+    yield from queue(engine).settle(engine)
+
+
+def countdown_of(keywords: tuple[str, ...]) -> int:
+    for k in keywords:
+        if k.startswith("countdown_"):
+            return int(k.removeprefix("countdown_"))
+    return 0
+
+
+# -- evolving -----------------------------------------------------------------------------------------------------
+
+
+def can_evolve(engine: Engine, player: int, oid: int) -> str | None:
+    st = engine.state
+    if oid not in board.followers(st, player):
+        return "only your follower on the field can evolve"
+    if st.objects[oid].status.get("evolved"):
+        return "it has already evolved"
+    if st.stat(player, "evolved_turn"):
+        return "you have already evolved this turn"
+    if st.stat(player, "ep") < 1:
+        return "no evolution points left"
+    if st.stat(player, "turns") < (4 if st.stat(player, "second") else 5) and not st.options.get("scenario"):
+        return "evolving is possible from your 5th turn (4th when going second)"
+    return None
+
+
+def evolve(engine: Engine, player: int, oid: int) -> Procedure:
+    st = engine.state
+    engine.emit(ev.PlayerStat(player, "ep", st.stat(player, "ep") - 1), ev.PlayerStat(player, "evolved_turn", 1))
+    evolve_group(engine, [oid])
+    yield from queue(engine).settle(engine)
+
+
+def evolve_group(engine: Engine, oids: list[int]) -> None:
+    """Evolve followers at once: +2/+2 and able to attack followers this turn; one simultaneous group."""
+    st = engine.state
+    if not oids:
+        return
+    events: list[ev.Event] = []
+    eid = st.next_effect
+    for o in oids:
+        events += [ev.ContinuousEffectStarted(eid, o, "power", o, amount=2),
+                   ev.ContinuousEffectStarted(eid + 1, o, "toughness", o, amount=2),
+                   ev.StatusSet(o, "evolved", 1)]
+        eid += 2
+    p = st.objects[oids[0]].controller
+    events.append(ev.PlayerStat(p, "evolutions", st.stat(p, "evolutions") + len(oids)))
+    engine.emit(*events)
+
+
+# -- attacking ------------------------------------------------------------------------------------------------------
+
+
+def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -> str | None:
+    st = engine.state
+    if attacker not in board.followers(st, player):
+        return "only your follower on the field can attack"
+    obj = st.objects[attacker]
+    if obj.status.get("attacked"):
+        return "it has already attacked this turn"
+    kw = view(st, attacker).chars.keywords
+    storm = "storm" in kw
+    rush = storm or "rush" in kw or bool(obj.status.get("evolved"))
+    if obj.status.get("sick") and not (storm or (rush and target is not None)):
+        return "a follower cannot attack the turn it comes into play (unless Storm, or Rush against followers)"
+    enemies = board.followers(st, 1 - player)
+    wards = [o for o in enemies if "ward" in view(st, o).chars.keywords]
+    if target is not None and target not in enemies:
+        return "only an enemy follower or the enemy leader can be attacked"
+    if wards and target not in wards:
+        return "a follower with Ward must be attacked first"
+    return None
+
+
+def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Procedure:
+    """Declare; Strike, Clash and "another attacks" resolve in full (SV-O-69); then the clash or the hit."""
+    st = engine.state
+    opp = 1 - player
+    engine.emit(ev.StatusSet(attacker, "attacked", 1),
+                ev.Attacked(attacker, opp if target is None else None, target))
+    policy = queue(engine)
+    yield from policy.settle(engine)
+    if not board.on_field(st, attacker) or st.ended:
+        return
+    clashed = False
+    if target is None:
+        dealt = board.deal_damage(engine, leader(opp), view(st, attacker).power, player)
+        drain(engine, player, attacker, dealt)
+    elif board.on_field(st, target):
+        clashed = True
+        clash(engine, player, attacker, target)
+    yield from policy.settle(engine)
+    if clashed and board.on_field(st, attacker) and not st.ended:
+        # SV-O-74/75: "if this survived the attack" after everything the clash caused; no clash, no effect.
+        fire(engine, "survived_attack", subject=attacker)
+        lk = st.last_known.get(target) if target is not None else None
+        if lk is not None and st.objects.get(lk.moved_to) is not None and \
+                board.kind_of(st.objects[lk.moved_to].zone) == board.CEMETERY:
+            fire(engine, "destroyed_by_attack", subject=attacker)  # SV-O-76: banished is not destroyed
+        yield from policy.settle(engine)
+
+
+def clash(engine: Engine, player: int, attacker: int, target: int) -> None:
+    """Both deal damage; Drain heals by what was dealt, before any destruction (SV-O-70/71); Bane marks for
+    destruction by the state check, with the defense left as it is (SV-O-73)."""
+    st = engine.state
+    a_power, t_power = view(st, attacker).power, view(st, target).power
+    to_target = board.deal_damage(engine, target, a_power, player)
+    to_attacker = board.deal_damage(engine, attacker, t_power, 1 - player)
+    drain(engine, player, attacker, to_target)
+    marks: list[ev.Event] = []
+    if board.has(st, attacker, "bane") and board.on_field(st, target):
+        marks.append(ev.StatusSet(target, "bane", 1))
+    if board.has(st, target, "bane") and board.on_field(st, attacker):
+        marks.append(ev.StatusSet(attacker, "bane", 1))
+    if marks:
+        engine.emit(*marks)
+    del to_attacker
+
+
+def drain(engine: Engine, player: int, attacker: int, dealt: int) -> None:
+    if dealt > 0 and board.has(engine.state, attacker, "drain"):
+        from statemachine.games.shadowverse.fire import healed
+
+        board.heal(engine, leader(player), dealt)
+        healed(engine, player)
+
+
+# -- maneuver -------------------------------------------------------------------------------------------------------
+
+
+def board_onto(engine: Engine, pilot: int, vehicle: int) -> None:
+    """The pilot goes under the vehicle (not leaving, SV-O-37); its damage reductions end (SV-O-38)."""
+    st = engine.state
+    cuts = [m.effect for m in st.modifiers.values() if m.target == pilot and m.kind == "damage_cut"]
+    engine.emit(*[ev.ContinuousEffectEnded(e) for e in cuts], ev.Stacked(vehicle, pilot))
+    fire(engine, "maneuver", subject=vehicle)  # SV-O-39
+
+
+__all__ = ["attack", "can_attack", "can_evolve", "can_play", "evolve", "evolve_group", "play"]

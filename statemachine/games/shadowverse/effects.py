@@ -1,0 +1,653 @@
+"""The Shadowverse vocabulary: the effect steps and conditions its card files are written in.
+
+Targets are named by a selector (``to``). Several targets are processed one at a time in the order of
+simultaneous triggers — the turn player's leader, the turn player's field left to right, then the non-turn
+player's (SV-O-25) — each a group of its own, so what each target triggers is queued target by target
+(SV-O-26). Damage never destroys at once: a follower at 0 defense waits for the state check (SV-O-27/28).
+
+Judging (SV-O-05..08): conditions and captured branches at trigger time (``queue.captures``); random picks
+(``RandomDrawn`` from the game's seed and ``state.random_draws``), maxima and counts at resolution.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+from eventsource import events as ev
+from eventsource.randomness import below
+from projections.characteristics import view
+from statemachine.context import EffectContext
+from statemachine.vocabulary import NoParams, Procedure, Vocabulary
+
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.board import CEMETERY, DECK, DISCARD, FIELD, HAND, leader
+from statemachine.games.shadowverse.queue import captures
+
+SV = Vocabulary("shadowverse")
+
+
+# -- targets --------------------------------------------------------------------------------------------------
+
+
+def ordered(ctx: EffectContext, selector: str) -> list[int]:
+    """The targets a selector names now, in the basic order (SV-O-25)."""
+    st = ctx.state
+    me, opp = ctx.controller, ctx.opponent
+    tp = st.active
+    sides = [tp, 1 - tp]
+
+    def everything(leaders: bool, fol: bool, who: tuple[int, ...]) -> list[int]:
+        out: list[int] = []
+        for p in sides:
+            if p not in who:
+                continue
+            if leaders:
+                out.append(leader(p))
+            if fol:
+                out += board.followers(st, p)
+        return out
+
+    match selector:
+        case "self":
+            return [ctx.source] if board.on_field(st, ctx.source) else []
+        case "subject":
+            return [ctx.subject] if ctx.subject is not None and board.on_field(st, ctx.subject) else []
+        case "target":
+            return [t for t in declared(ctx) if board.is_leader(t) or board.on_field(st, t)]
+        case "own_leader":
+            return [leader(me)]
+        case "enemy_leader":
+            return [leader(opp)]
+        case "both_leaders":
+            return everything(True, False, (0, 1))
+        case "all":
+            return everything(True, True, (0, 1))
+        case "all_followers":
+            return everything(False, True, (0, 1))
+        case "enemy_followers":
+            return everything(False, True, (opp,))
+        case "own_followers":
+            return everything(False, True, (me,))
+        case "other_own_followers":
+            return [o for o in everything(False, True, (me,)) if o != ctx.source]
+        case "enemy_all":
+            return everything(True, True, (opp,))
+        case _:
+            raise ValueError(f"unknown target selector {selector!r}")
+
+
+def declared(ctx: EffectContext) -> list[int]:
+    """Targets chosen when the card was played (SV-O-35), captured with the trigger."""
+    return [int(c.partition("=")[2]) for c in ctx.captured if c.startswith("target=")]
+
+
+def captured(ctx: EffectContext, step: int) -> str | None:
+    for c in ctx.captured:
+        n, sep, value = c.partition(":")
+        if sep and n == str(step):
+            return value
+    return None
+
+
+def step_index(ctx: EffectContext, name: str) -> int:
+    _, ability = _ability(ctx)
+    return next(i for i, s in enumerate(ability.effects) if s.name == name)
+
+
+def _ability(ctx: EffectContext):  # type: ignore[no-untyped-def]
+    from statemachine.games.shadowverse.queue import ability_of
+
+    return ability_of(ctx.engine, ctx.state.cards[ctx.source_card].definition, ctx.ability)
+
+
+def random_pick(ctx: EffectContext, options: list[int], purpose: str) -> int | None:
+    """SV-O-06: a random choice is drawn at resolution, recorded as an event."""
+    if not options:
+        return None
+    st = ctx.state
+    value = below(st.seed, st.random_draws, len(options))
+    ctx.engine.emit(ev.RandomDrawn(purpose, len(options), value))
+    return options[value]
+
+
+# -- conditions (judged when the effect triggers, SV-O-05) --------------------------------------------------
+
+
+class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 1
+
+
+@SV.condition("vengeance")
+def c_vengeance(ctx: EffectContext, _: NoParams) -> bool:
+    return board.vengeance(ctx.state, ctx.controller)
+
+
+@SV.condition("overflow")
+def c_overflow(ctx: EffectContext, _: NoParams) -> bool:
+    return board.overflow(ctx.state, ctx.controller)
+
+
+@SV.condition("wrath")
+def c_wrath(ctx: EffectContext, _: NoParams) -> bool:
+    return board.wrath(ctx.state, ctx.controller)
+
+
+@SV.condition("avarice")
+def c_avarice(ctx: EffectContext, _: NoParams) -> bool:
+    return board.avarice(ctx.state, ctx.controller)
+
+
+@SV.condition("resonance")
+def c_resonance(ctx: EffectContext, _: NoParams) -> bool:
+    return board.resonance(ctx.state, ctx.controller)
+
+
+@SV.condition("necromancy", CountParams)
+def c_necromancy(ctx: EffectContext, p: CountParams) -> bool:
+    """ネクロマンス N: judged at the instant it triggers (SV-O-82/83): a Last Words sees its own card."""
+    return len(ctx.state.zone(board.zone(ctx.controller, CEMETERY))) >= p.count
+
+
+@SV.condition("earth_sigil")
+def c_earth_sigil(ctx: EffectContext, _: NoParams) -> bool:
+    return bool(board.earth_sigils(ctx.state, ctx.controller))
+
+
+@SV.condition("subject_is_enemy_follower")
+def c_enemy_subject(ctx: EffectContext, _: NoParams) -> bool:
+    s = ctx.view(ctx.subject) if ctx.subject is not None else None
+    return s is not None and s.controller != ctx.controller and "follower" in s.chars.types
+
+
+@SV.condition("subject_is_follower")
+def c_subject_follower(ctx: EffectContext, _: NoParams) -> bool:
+    s = ctx.view(ctx.subject) if ctx.subject is not None else None
+    return s is not None and "follower" in s.chars.types
+
+
+@SV.condition("your_turn")
+def c_your_turn(ctx: EffectContext, _: NoParams) -> bool:
+    return ctx.state.active == ctx.controller
+
+
+# -- drawing, PP, life ----------------------------------------------------------------------------------------
+
+
+class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 1
+
+
+@SV.effect("draw", DrawParams)
+def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
+    board.draw(ctx.engine, ctx.controller, p.count)
+    return
+    yield
+
+
+class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: int = 1
+    to: str = "own_leader"
+
+
+@SV.effect("recover_pp", AmountParams)
+def recover_pp(ctx: EffectContext, p: AmountParams) -> Procedure:
+    st = ctx.state
+    me = ctx.controller
+    ctx.engine.emit(ev.PlayerStat(me, "pp", min(st.stat(me, "max_pp"), st.stat(me, "pp") + p.amount)))
+    return
+    yield
+
+
+@SV.effect("damage", AmountParams)
+def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """Deal damage to each target, one at a time in the basic order (SV-O-25)."""
+    for t in ordered(ctx, p.to):
+        board.deal_damage(ctx.engine, t, p.amount, ctx.controller)
+        if ctx.state.ended:
+            return
+    return
+    yield
+
+
+@SV.effect("heal", AmountParams)
+def heal(ctx: EffectContext, p: AmountParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        from statemachine.games.shadowverse.fire import healed
+
+        if board.heal(ctx.engine, t, p.amount) or True:
+            healed(ctx.engine, board.controller_of(ctx.state, t))
+    return
+    yield
+
+
+class ToParams(Struct, frozen=True, forbid_unknown_fields=True):
+    to: str = "target"
+
+
+@SV.effect("destroy", ToParams)
+def destroy(ctx: EffectContext, p: ToParams) -> Procedure:
+    for t in ordered(ctx, p.to):  # SV-O-25/26: one at a time
+        if not board.is_leader(t):
+            board.destroy(ctx.engine, t)
+    return
+    yield
+
+
+@SV.effect("banish", ToParams)
+def banish(ctx: EffectContext, p: ToParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            board.banish(ctx.engine, t)
+    return
+    yield
+
+
+@SV.effect("return_to_hand", ToParams)
+def return_to_hand(ctx: EffectContext, p: ToParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            board.return_to_hand(ctx.engine, t)
+    return
+    yield
+
+
+class TransformParams(Struct, frozen=True, forbid_unknown_fields=True):
+    into: str
+    to: str = "target"
+
+
+@SV.effect("transform", TransformParams)
+def transform(ctx: EffectContext, p: TransformParams) -> Procedure:
+    """変身 ignores "cannot be destroyed/banished" (SV-O-95)."""
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            board.transform(ctx.engine, t, p.into)
+    return
+    yield
+
+
+class SummonParams(Struct, frozen=True, forbid_unknown_fields=True):
+    card: str
+    count: int = 1
+    keywords: list[str] = field(default_factory=list)
+    keywords_if_wrath: list[str] = field(default_factory=list)
+
+
+@SV.effect("summon", SummonParams)
+def summon(ctx: EffectContext, p: SummonParams) -> Procedure:
+    """Summon tokens one at a time (each comes into play)."""
+    st = ctx.state
+    extra = list(p.keywords)
+    i = step_index(ctx, "summon")
+    if p.keywords_if_wrath and captured(ctx, i) == "wrath":
+        extra += p.keywords_if_wrath
+    for _ in range(p.count):
+        oid = board.create(ctx.engine, p.card, ctx.controller, FIELD)
+        if oid > 0 and oid in st.objects:
+            for kw in extra:
+                grant(ctx, oid, kw)
+    return
+    yield
+
+
+@captures("summon")
+def _summon_wrath(ctx: EffectContext, params: dict[str, object]) -> str:
+    """夜天の吸血鬼 (SV-O-09): whether Wrath holds is a condition, judged when the Fanfare triggers."""
+    return "wrath" if board.wrath(ctx.state, ctx.controller) else "no_wrath"
+
+
+def grant(ctx: EffectContext, oid: int, keyword: str, until: str = "") -> None:
+    eid = ctx.state.next_effect
+    ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "grant_keyword", oid, value=keyword, until=until))
+
+
+class CardParams(Struct, frozen=True, forbid_unknown_fields=True):
+    card: str
+    count: int = 1
+    reveal: bool = False
+
+
+@SV.effect("add_to_hand", CardParams)
+def add_to_hand(ctx: EffectContext, p: CardParams) -> Procedure:
+    """Put a (token) card into your hand; at the hand limit it goes to the cemetery instead."""
+    st = ctx.state
+    limit = int(st.options.get("hand_limit", board.HAND_LIMIT))
+    for _ in range(p.count):
+        where = HAND if len(board.hand(st, ctx.controller)) < limit else CEMETERY
+        oid = board.create(ctx.engine, p.card, ctx.controller, where)
+        if p.reveal and where == HAND:  # SV-O-122: a token from a random range is shown to the opponent
+            ctx.engine.emit(ev.Revealed(oid, (ctx.opponent,), st.objects[oid].card, p.card))
+    return
+    yield
+
+
+class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
+    attack: int = 0
+    defense: int = 0
+    to: str = "self"
+    until: str = ""  # "" (while on the field), "end_of_turn", "start_of_turn"
+
+
+@SV.effect("buff", BuffParams)
+def buff(ctx: EffectContext, p: BuffParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            modify(ctx, t, p.attack, p.defense, p.until)
+    return
+    yield
+
+
+def modify(ctx: EffectContext, oid: int, attack: int, defense: int, until: str = "") -> None:
+    events: list[ev.Event] = []
+    eid = ctx.state.next_effect
+    if attack:
+        events.append(ev.ContinuousEffectStarted(eid, ctx.source, "power", oid, amount=attack, until=until))
+        eid += 1
+    if defense:
+        events.append(ev.ContinuousEffectStarted(eid, ctx.source, "toughness", oid, amount=defense, until=until))
+    if events:
+        ctx.engine.emit(*events)
+
+
+class KeywordParams(Struct, frozen=True, forbid_unknown_fields=True):
+    keyword: str
+    to: str = "self"
+    until: str = ""
+
+
+@SV.effect("gain_keyword", KeywordParams)
+def gain_keyword(ctx: EffectContext, p: KeywordParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            grant(ctx, t, p.keyword, p.until)
+    return
+    yield
+
+
+class FlagParams(Struct, frozen=True, forbid_unknown_fields=True):
+    flag: str
+    to: str = "target"
+    amount: int = 0
+
+
+@SV.effect("set_flag", FlagParams)
+def set_flag(ctx: EffectContext, p: FlagParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            eid = ctx.state.next_effect
+            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "set_flag", t, value=p.flag))
+    return
+    yield
+
+
+@SV.effect("damage_cut", AmountParams)
+def damage_cut(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """Give a damage reduction to each target (lost if the follower leaves or boards, SV-O-38)."""
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            eid = ctx.state.next_effect
+            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "damage_cut", t, amount=p.amount))
+    return
+    yield
+
+
+@SV.effect("lose_abilities", ToParams)
+def lose_abilities(ctx: EffectContext, p: ToParams) -> Procedure:
+    for t in ordered(ctx, p.to):
+        if not board.is_leader(t):
+            eid = ctx.state.next_effect
+            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "ignore_abilities", t))
+    return
+    yield
+
+
+# -- discarding ---------------------------------------------------------------------------------------------------
+
+
+@SV.effect("discard_random", DrawParams)
+def discard_random(ctx: EffectContext, p: DrawParams) -> Procedure:
+    """Discard random card(s). An empty hand when it triggered means "discard nothing" (SV-O-109)."""
+    if captured(ctx, step_index(ctx, "discard_random")) == "empty":
+        return
+    st = ctx.state
+    for _ in range(p.count):  # SV-O-111 unverified: each pick random (option multi_random_discard)
+        hand = board.hand(st, ctx.controller)
+        if st.options.get("multi_random_discard") == "left":
+            pick: int | None = hand[0] if hand else None
+        else:
+            pick = random_pick(ctx, hand, "discard")
+        if pick is None:
+            return
+        discard(ctx, [pick])
+    return
+    yield
+
+
+@captures("discard_random")
+def _hand_empty(ctx: EffectContext, params: dict[str, object]) -> str:
+    return "empty" if not board.hand(ctx.state, ctx.controller) else "cards"
+
+
+@SV.effect("discard_choose", DrawParams)
+def discard_choose(ctx: EffectContext, p: DrawParams) -> Procedure:
+    """Choose up to N cards in your hand and discard them; with fewer in hand, all of them (SV-O-110)."""
+    hand = board.hand(ctx.state, ctx.controller)
+    if not hand:
+        return
+    n = min(p.count, len(hand))
+    answer = yield ctx.request(ctx.controller, "discard", f"choose {n} card(s) to discard", tuple(hand),
+                               minimum=n, maximum=n, rule="SV-O-110")
+    discard(ctx, [int(a) for a in answer])
+
+
+def discard(ctx: EffectContext, oids: list[int]) -> None:
+    """Discard cards at once (one group): their own effects first, then "whenever you discard" (SV-O-24)."""
+    st = ctx.state
+    moves = board.move_all(ctx.engine, [(o, board.owner_zone(st, o, CEMETERY)) for o in oids], DISCARD)
+    ctx.engine.emit(*moves)
+
+
+# -- Burial Rite, Necromancy --------------------------------------------------------------------------------------
+
+
+@SV.effect("burial_rite")
+def burial_rite(ctx: EffectContext, _: NoParams) -> Procedure:
+    """葬送: put the follower chosen when the card was played from your hand onto the field, then destroy
+    it; "if you did" is mandatory when possible (SV-O-34) and happens where the text says (SV-O-35)."""
+    st = ctx.state
+    ctx.bound["burial"] = False
+    for t in declared(ctx):
+        if t in st.objects and board.kind_of(st.objects[t].zone) == HAND:
+            if len(board.field(st, ctx.controller)) >= board.FIELD_LIMIT:
+                return
+            moved = board.move(ctx.engine, t, board.zone(ctx.controller, FIELD), board.BURIAL)
+            ctx.engine.emit(moved)
+            board.destroy(ctx.engine, moved.new)
+            ctx.bound["burial"] = True
+            return
+    return
+    yield
+
+
+class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
+    then: str
+    params: dict[str, object] = field(default_factory=dict)
+
+
+@SV.effect("if_burial_rite", IfParams)
+def if_burial_rite(ctx: EffectContext, p: IfParams) -> Procedure:
+    if ctx.bound.get("burial"):
+        yield from SV.run_effect(ctx, p.then, p.params)
+
+
+class NecroParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int
+
+
+@SV.effect("spend_shadows", NecroParams)
+def spend_shadows(ctx: EffectContext, p: NecroParams) -> Procedure:
+    """Necromancy's cost: banish N cards from the cemetery (oldest first)."""
+    st = ctx.state
+    grave = list(st.zone(board.zone(ctx.controller, CEMETERY)))[: p.count]
+    if grave:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, board.zone(ctx.controller, board.BANISHED))
+                                                     for o in grave], board.SPENT))
+    return
+    yield
+
+
+# -- evolving, EP ---------------------------------------------------------------------------------------------------
+
+
+@SV.effect("evolve_others")
+def evolve_others(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Evolve every other allied unevolved follower at once (one simultaneous group, SV-O-100)."""
+    from statemachine.games.shadowverse.actions import evolve_group
+
+    st = ctx.state
+    evolve_group(ctx.engine, [o for o in board.followers(st, ctx.controller)
+                              if o != ctx.source and not st.objects[o].status.get("evolved")])
+    return
+    yield
+
+
+@SV.effect("spend_ep", AmountParams)
+def spend_ep(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """Spend EP for an effect: this is not evolving (SV-O-98)."""
+    st = ctx.state
+    me = ctx.controller
+    if st.stat(me, "ep") >= p.amount:
+        ctx.engine.emit(ev.PlayerStat(me, "ep", st.stat(me, "ep") - p.amount))
+        ctx.bound["spent"] = True
+    return
+    yield
+
+
+# -- named effects (text the vocabulary above cannot say) ---------------------------------------------------------
+
+
+@captures("tenko_damage")
+def _tenko_branch(ctx: EffectContext, params: dict[str, object]) -> str:
+    """天狐の社: whether the opponent has followers is the condition, judged at trigger (SV-O-05)."""
+    return "follower" if board.followers(ctx.state, ctx.opponent) else "leader"
+
+
+@SV.effect("tenko_damage", AmountParams)
+def tenko_damage(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """If the opponent had a follower (at trigger): 2 damage to a random enemy follower (drawn now, SV-O-06);
+    else 2 damage to the enemy leader."""
+    if captured(ctx, step_index(ctx, "tenko_damage")) == "follower":
+        pick = random_pick(ctx, board.followers(ctx.state, ctx.opponent), "tenko target")
+        if pick is not None:
+            board.deal_damage(ctx.engine, pick, p.amount, ctx.controller)
+    else:
+        board.deal_damage(ctx.engine, leader(ctx.opponent), p.amount, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("attack_to_enemy_max")
+def attack_to_enemy_max(ctx: EffectContext, _: NoParams) -> Procedure:
+    """カムラ (SV-O-07): gain attack up to the highest attack among enemy followers, read at resolution."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    best = max((view(st, o).power for o in board.followers(st, ctx.opponent)), default=0)
+    gain = best - view(st, me).power
+    if gain > 0:
+        modify(ctx, me, gain, 0)
+    return
+    yield
+
+
+@SV.effect("noa_count")
+def noa_count(ctx: EffectContext, _: NoParams) -> Procedure:
+    """ノア (SV-O-08, provisional): +X/+X where X = allied followers on the field, counted at resolution;
+    if X is 3 or more, it also evolves. Option count_timing=trigger counts when it triggered instead."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    cap = captured(ctx, step_index(ctx, "noa_count"))
+    x = int(cap) if st.options.get("count_timing") == "trigger" and cap else len(
+        [o for o in board.followers(st, ctx.controller) if o != me])
+    modify(ctx, me, x, x)
+    if x >= 3 and not st.objects[me].status.get("evolved"):
+        from statemachine.games.shadowverse.actions import evolve_group
+
+        evolve_group(ctx.engine, [me])
+    return
+    yield
+
+
+@captures("noa_count")
+def _noa_count(ctx: EffectContext, params: dict[str, object]) -> str:
+    return str(len([o for o in board.followers(ctx.state, ctx.controller) if o != ctx.source]))
+
+
+@SV.effect("banish_self_from_hand")
+def banish_self_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
+    """絢爛のセクシーヴァンパイア-like: this card, in the hand, is banished."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is not None and board.kind_of(st.objects[me].zone) == HAND:
+        ctx.engine.emit(board.move(ctx.engine, me, board.zone(st.objects[me].owner, board.BANISHED), board.BANISH))
+    return
+    yield
+
+
+@SV.effect("reveal_self")
+def reveal_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    st = ctx.state
+    me = ctx.source_now()
+    if me is not None:
+        ctx.engine.emit(ev.Revealed(me, (ctx.opponent,), st.objects[me].card, st.facts(me).definition))
+    return
+    yield
+
+
+@SV.effect("board_vehicle")
+def board_vehicle(ctx: EffectContext, _: NoParams) -> Procedure:
+    """乗り込み (SV-O-36, SV-O-44): the pilot (the subject) boards an empty allied vehicle, if at resolution
+    both are still there; boarding is not leaving (SV-O-37) but strips damage reductions (SV-O-38)."""
+    from statemachine.games.shadowverse.actions import board_onto
+
+    st = ctx.state
+    pilot = ctx.subject
+    if pilot is None or not board.on_field(st, pilot):
+        return
+    vehicle = ctx.source_now()
+    if vehicle is not None and board.on_field(st, vehicle) and not st.objects[vehicle].under:
+        board_onto(ctx.engine, pilot, vehicle)
+    return
+    yield
+
+
+@SV.effect("deck_top_to_cemetery", DrawParams)
+def deck_top_to_cemetery(ctx: EffectContext, p: DrawParams) -> Procedure:
+    st = ctx.state
+    top = list(st.zone(board.zone(ctx.controller, DECK)))[: p.count]
+    if top:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, board.zone(ctx.controller, CEMETERY)) for o in top],
+                                        "mill"))
+    return
+    yield
+
+
+@SV.effect("piercing_bundle", AmountParams)
+def piercing_bundle(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """ピアシィ (SV-O-100): one hit for all the evolutions of one simultaneous group, bundled."""
+    n = int(captured(ctx, step_index(ctx, "piercing_bundle")) or 1)
+    for t in ordered(ctx, p.to):
+        board.deal_damage(ctx.engine, t, p.amount * n, ctx.controller)
+    return
+    yield
+
+
+@captures("piercing_bundle")
+def _bundle(ctx: EffectContext, params: dict[str, object]) -> str:
+    return "1"
+
+
+__all__ = ["SV", "ordered", "random_pick"]

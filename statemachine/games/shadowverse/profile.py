@@ -1,0 +1,255 @@
+"""The Shadowverse rules profile: setup and mulligan, the turn (start, main, end), what a player may do,
+and the state check (destruction at 0 defense, defeat at 0 life)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from eventsource import events as ev
+from eventsource.randomness import shuffled
+from projections.characteristics import view
+from statemachine.cards import CardPool
+from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.engine import Engine
+from statemachine.loader import load_pool
+from statemachine.policy import ResolutionPolicy
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
+
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.actions import (
+    attack, can_attack, can_evolve, can_play, evolve, play, queue,
+)
+from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, START_LIFE, zone
+from statemachine.games.shadowverse.effects import SV
+from statemachine.games.shadowverse.fire import instances
+from statemachine.games.shadowverse.queue import OrderedQueue
+from statemachine.games.shadowverse.triggers import KINDS
+
+NAME = "shadowverse"
+VERSION = "1.0"
+CARDS = Path(__file__).parent / "cards"
+OPENING_HAND = 3
+END_TURN = "end_turn"
+
+STEPS = (
+    StepDef("start", "start", True),
+    StepDef("main", "main", False),
+    StepDef("end", "end", True),
+)
+
+# Switches for what the seed leaves unverified (GameStarted options; README "Switches"). Defaults first.
+SWITCHES: dict[str, tuple[str, ...]] = {
+    "attack_timing": ("2021", "simultaneous"),  # SV-O-22 / Part 4 #29
+    "leave_timing": ("with_last_words", "after_last_words"),  # SV-O-19
+    "count_timing": ("resolution", "trigger"),  # SV-O-08
+    "multi_random_discard": ("random", "left"),  # SV-O-111
+    "countdown_last": ("on", "off"),  # SV-O-57
+    "hand_limit": ("9", "8"),  # SV-O-102
+}
+
+
+@cache
+def card_pool() -> CardPool:
+    return load_pool(NAME, VERSION, CARDS.glob("*.toml"), SV, KINDS)
+
+
+class Shadowverse(RulesProfile):
+    name = NAME
+    version = VERSION
+    vocabulary = SV
+    trigger_kinds = KINDS
+    steps = STEPS
+
+    def __init__(self, pool: CardPool | None = None) -> None:
+        self.pool = pool if pool is not None else card_pool()
+
+    def make_policy(self) -> ResolutionPolicy:
+        return OrderedQueue()
+
+    # -- setup ----------------------------------------------------------------------------------------------
+
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]:
+        if len(players) != 2 or len(decks) != 2:
+            raise ValueError("Shadowverse is played by two players, each with a deck")
+        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
+                                              self.pool.digest, tuple(sorted(options.items())))]
+        oid = 1
+        for p, deck in enumerate(decks):
+            for pos, card_id in enumerate(deck):
+                out.append(ev.ObjectCreated(oid, oid, card_id, p, zone(p, DECK), pos, self.pool[card_id].printed(),
+                                            True))
+                oid += 1
+        return out
+
+    def begin(self, engine: Engine) -> Procedure:
+        """SV-O-46: seat 0 goes first. Shuffle, life 20, deal 3; the mulligan opens turn 1 (SV-O-47)."""
+        st = engine.state
+        for p in range(2):
+            deck = zone(p, DECK)
+            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+        engine.emit(*[e for p in range(2) for e in (
+            ev.PlayerStat(p, "life", START_LIFE), ev.PlayerStat(p, "max_life", START_LIFE),
+            ev.PlayerStat(p, "ep", 2 if p == 0 else 3), ev.PlayerStat(p, "second", p))])
+        for p in range(2):
+            top = list(st.zone(zone(p, DECK)))[:OPENING_HAND]
+            engine.emit(*board.move_all(engine, [(o, zone(p, HAND)) for o in top], MULLIGAN))
+        return
+        yield
+
+    def mulligan(self, engine: Engine) -> Procedure:
+        """SV-O-47/48/50: return any of the 3, draw as many from the rest, then shuffle the returned in."""
+        st = engine.state
+        for p in range(2):
+            hand = board.hand(st, p)
+            answer = yield Request(p, "mulligan", "choose cards to return to your deck", tuple(hand), 0, len(hand),
+                                   rule="SV-O-47")
+            back = [int(a) for a in answer]
+            rest = [o for o in st.zone(zone(p, DECK))][: len(back)]
+            if rest:  # the returned cards are not among these (SV-O-47); no effects (SV-O-48)
+                engine.emit(*board.move_all(engine, [(o, zone(p, HAND)) for o in rest], MULLIGAN))
+            if back:
+                engine.emit(*board.move_all(engine, [(o, zone(p, DECK)) for o in back], MULLIGAN))
+                deck = zone(p, DECK)
+                engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+            engine.emit(ev.PlayerStat(p, "returned", len(back)))  # SV-O-50: shown to the opponent
+        engine.emit(ev.PlayerStat(0, "mulligan_done", 1))
+
+    # -- the turn -------------------------------------------------------------------------------------------
+
+    def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
+        st = engine.state
+        me = st.active
+        policy = queue(engine)
+        match step.name:
+            case "start":
+                if st.turn == 1 and not st.stat(0, "mulligan_done") and st.options.get("mulligan") != "off":
+                    yield from self.mulligan(engine)
+                # SV-O-54: "until the start of the turn" ends before anything else.
+                ending = [m.effect for m in st.modifiers.values() if m.until == "start_of_turn"]
+                if ending:
+                    engine.emit(*[ev.ContinuousEffectEnded(e) for e in ending])
+                # SV-O-55: maximum PP up (to 10), PP refilled; the turn's counters reset.
+                top = min(10, st.stat(me, "max_pp") + 1)
+                reached = top >= 7 > st.stat(me, "max_pp")
+                turns = st.stat(me, "turns") + 1
+                engine.emit(ev.PlayerStat(me, "max_pp", top), ev.PlayerStat(me, "pp", top),
+                            ev.PlayerStat(me, "turns", turns), ev.PlayerStat(me, "evolved_turn", 0),
+                            ev.PlayerStat(me, "drawn_turn", 0), ev.PlayerStat(me, "played_turn", 0),
+                            *[ev.StatusSet(o, k, 0) for o in board.field(st, me) for k in ("sick", "attacked")
+                              if st.objects[o].status.get(k)])
+                # SV-O-56..58: start-of-turn effects (countdowns last) trigger together and resolve.
+                found = instances(engine, "turn_start", player=me) + instances(engine, "countdown", player=me)
+                if reached:
+                    found += instances(engine, "overflow", player=me)
+                if found:
+                    policy.triggered(engine, found)
+                yield from policy.settle(engine)
+                # SV-O-51..53, SV-O-60: the normal draw; the second player's first draws two at once.
+                first_of_second = bool(st.stat(me, "second")) and turns == 1
+                if first_of_second:
+                    engine.emit(ev.PlayerStat(me, "avarice_forced", 1))
+                board.draw(engine, me, 2 if first_of_second else 1, together=True)
+                yield from policy.settle(engine)
+            case "end":
+                from statemachine.games.shadowverse.fire import fire
+
+                fire(engine, "turn_end", player=me)
+                yield from policy.settle(engine)
+                # SV-O-115: "until the end of the turn" ends only after the end-of-turn effects.
+                ending = [m.effect for m in st.modifiers.values() if m.until == "end_of_turn"]
+                if ending:
+                    engine.emit(*[ev.ContinuousEffectEnded(e) for e in ending])
+                if st.stat(me, "avarice_forced"):
+                    engine.emit(ev.PlayerStat(me, "avarice_forced", 0))
+            case _:
+                pass
+
+    # -- decisions ------------------------------------------------------------------------------------------
+
+    def actions(self, engine: Engine) -> Legal:
+        st = engine.state
+        me = st.active
+        step = engine.flow.current
+        if step is None or step.name != "main":
+            return Legal(None)
+        out: list[Decision] = []
+        for o in board.hand(st, me):
+            if can_play(engine, me, o) is None:
+                out.append(Decision(me, "play", (o,)))
+        for f in board.followers(st, me):
+            if can_evolve(engine, me, f) is None:
+                out.append(Decision(me, "evolve", (f,)))
+            if can_attack(engine, me, f, None) is None:
+                out.append(Decision(me, "attack", (f, "leader")))
+            out += [Decision(me, "attack", (f, t)) for t in board.followers(st, 1 - me)
+                    if can_attack(engine, me, f, t) is None]
+        out.append(Decision(me, END_TURN))
+        return Legal(me, tuple(out))
+
+    def act(self, engine: Engine, decision: Decision) -> Procedure:
+        st = engine.state
+        me = st.active
+        step = engine.flow.current
+        if decision.player != me:
+            raise IllegalDecision(decision, "SV-GAME-TURN", f"it is player {me}'s turn to act")
+        if step is None or step.name != "main":
+            raise IllegalDecision(decision, "SV-GAME-STEP", "players act only in their main phase")
+        match decision.action:
+            case "end_turn":
+                return engine.flow.advance(engine)
+            case "play":
+                oid = _obj(decision, 0)
+                why = can_play(engine, me, oid)
+                if why:
+                    raise IllegalDecision(decision, "SV-GAME-PLAY", why)
+                return play(engine, me, oid)
+            case "evolve":
+                oid = _obj(decision, 0)
+                why = can_evolve(engine, me, oid)
+                if why:
+                    raise IllegalDecision(decision, "SV-GAME-EVOLVE", why)
+                return evolve(engine, me, oid)
+            case "attack":
+                attacker = _obj(decision, 0)
+                args = decision.args
+                target = None if len(args) < 2 or args[1] in ("leader", "player") else _obj(decision, 1)
+                why = can_attack(engine, me, attacker, target)
+                if why:
+                    raise IllegalDecision(decision, "SV-GAME-ATTACK", why)
+                return attack(engine, me, attacker, target)
+            case _:
+                raise IllegalDecision(decision, "SV-GAME-ACTION", f"'{decision.action}' is not a Shadowverse action")
+
+    def check_state(self, engine: Engine) -> None:
+        """Destruction at 0 defense (or by Bane), turn player's first, left to right, one at a time (SV-O-27,
+        SV-O-68); a leader at 0 life loses."""
+        st = engine.state
+        if st.ended or not st.started or not engine.flow.current:
+            return
+        losers = [p for p in range(2) if st.stat(p, "life") <= 0 and "life" in st.players[p].stats]
+        if losers:
+            winner = None if len(losers) == 2 else 1 - losers[0]
+            engine.emit(*[ev.PlayerLost(p, "leader defeated") for p in losers], ev.GameEnded(winner, "leader defeated"))
+            return
+        for p in (st.active, 1 - st.active):
+            for o in board.followers(st, p):
+                if o not in st.objects or not board.on_field(st, o):
+                    continue
+                v = view(st, o)
+                if board.defense_of(v) <= 0 or v.status.get("bane"):
+                    if not board.destroy(engine, o) and o in st.objects and st.objects[o].status.get("bane"):
+                        engine.emit(ev.StatusSet(o, "bane", 0))
+
+
+def _obj(decision: Decision, i: int) -> int:
+    try:
+        return int(decision.args[i])
+    except (IndexError, ValueError) as exc:
+        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
+
+
+__all__ = ["FIELD", "SWITCHES", "Shadowverse", "card_pool"]

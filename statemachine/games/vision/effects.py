@@ -1,0 +1,179 @@
+"""The Vision of Phantasm vocabulary: the effect steps and conditions the card files are written in.
+
+Two steps are read when an effect is *used* (announced), not when it resolves: ``cost`` (what using an
+activated effect costs) and ``target`` (what it targets: chosen at announcement, or when an automatic effect
+is placed in the interference). At resolution ``target`` checks that a target is still proper; every other
+step does what it says, in printed order, with the chosen targets in ``ctx.bound["targets"]``.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from eventsource import events as ev
+from projections.state import Pending
+from statemachine.context import EffectContext
+from statemachine.engine import Engine
+from statemachine.vocabulary import NoParams, Procedure, Vocabulary
+
+from statemachine.games.vision import board
+from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
+
+VOP = Vocabulary("vision")
+
+ANNOUNCED = ("cost", "target")  # steps read when the effect is used, not when it resolves
+RETARGET = "retarget"  # the flag No.148 少女密室 leaves for its player until the end of this interference
+END_OF_INTERFERENCE = "end_of_interference"
+
+
+class CostParams(Struct, frozen=True, forbid_unknown_fields=True):
+    nodes: int = 0  # untapped nodes to tap
+    rest: bool = False  # tap the card itself
+
+
+class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # "character", "character_or_player", "player", "attacking_character", "command_play"
+    what: str = "character"
+    whose: str = "any"  # "any", "you", "opponent": whose field (or which player) it must be
+
+
+class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: int = 1
+
+
+class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 1
+
+
+TARGET_KINDS = ("character", "character_or_player", "player", "attacking_character", "command_play")
+
+
+def chain_entries(engine: Engine) -> list[Pending]:
+    """The interference, bottom (the originating action) first."""
+    return sorted((p for p in engine.state.pending.values() if p.holder == CHAIN), key=lambda p: (p.key, p.effect))
+
+
+def target_options(engine: Engine, controller: int, spec: TargetParams, itself: int | None = None) -> list[int]:
+    """Every proper target of ``spec`` for an effect controlled by ``controller`` (players as -1 - player)."""
+    st = engine.state
+    players = range(len(st.players))
+    if spec.whose == "you":
+        players = range(controller, controller + 1)
+    elif spec.whose == "opponent":
+        players = range(1 - controller, 2 - controller)
+    out: list[int] = []
+    if spec.what in ("character", "character_or_player"):
+        out += [o for p in players for o in board.characters(st, p)]
+    if spec.what in ("player", "character_or_player"):
+        out += [board.player_target(p) for p in players]
+    if spec.what == "attacking_character":
+        out += [p.subject for p in chain_entries(engine) if p.ability == "attack" and p.subject is not None
+                and board.on_field(st, p.subject) and st.objects[p.subject].controller in players]
+    if spec.what == "command_play":
+        out += [p.source for p in chain_entries(engine)
+                if p.ability == "play" and p.effect != itself and p.source in st.objects
+                and st.objects[p.source].zone == CHAIN and COMMAND in board.types(st, p.source)
+                and p.controller in players]
+    return out
+
+
+def target_spec(steps: tuple[object, ...]) -> TargetParams | None:
+    for step in steps:
+        if getattr(step, "name", "") == "target":
+            return VOP.effects["target"].parse(getattr(step, "params", {}))  # type: ignore[no-any-return]
+    return None
+
+
+# -- steps read at announcement -------------------------------------------------------------------------
+
+
+@VOP.effect("cost", CostParams)
+def cost(ctx: EffectContext, p: CostParams) -> Procedure:
+    """Paid when the effect is used (see actions.pay); nothing more happens at resolution."""
+    return
+    yield
+
+
+@VOP.effect("target", TargetParams)
+def target(ctx: EffectContext, p: TargetParams) -> Procedure:
+    """Chosen when the effect is used; whether it is still proper is checked by the resolution itself."""
+    return
+    yield
+
+
+# -- conditions -------------------------------------------------------------------------------------------
+
+
+@VOP.condition("opponent_turn")
+def opponent_turn(ctx: EffectContext, _: NoParams) -> bool:
+    """「相手のターン」: usable only during an opponent's turn."""
+    return ctx.state.active != ctx.controller
+
+
+@VOP.condition("own_turn")
+def own_turn(ctx: EffectContext, _: NoParams) -> bool:
+    return ctx.state.active == ctx.controller
+
+
+# -- effects ----------------------------------------------------------------------------------------------
+
+
+@VOP.effect("damage", AmountParams)
+def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """Deal damage to each target (a character on the field, or a player)."""
+    board.damage(ctx.engine, [(t, p.amount) for t in ctx.bound.get("targets", ())])
+    return
+    yield
+
+
+@VOP.effect("draw", CountParams)
+def draw(ctx: EffectContext, p: CountParams) -> Procedure:
+    board.draw(ctx.engine, ctx.controller, p.count)
+    return
+    yield
+
+
+@VOP.effect("negate")
+def negate(ctx: EffectContext, _: NoParams) -> Procedure:
+    """作戦阻止 [ext]: the targeted command card's play is negated; the card is put into the discard pile."""
+    engine = ctx.engine
+    for t in ctx.bound.get("targets", ()):
+        for pend in chain_entries(engine):
+            if pend.ability == "play" and pend.source == t and not pend.resolving:
+                engine.emit(ev.EffectFizzled(pend.effect, f"negated by {ctx.state.facts(ctx.source).printed.name}"
+                                             if ctx.source in ctx.state.objects else "negated"))
+                board.to_discard(engine, [t], board.NEGATED)
+    return
+    yield
+
+
+@VOP.effect("retarget_rights")
+def retarget_rights(ctx: EffectContext, _: NoParams) -> Procedure:
+    """No.148 少女密室: until the end of this interference you may change the target of command cards and
+    character effects that target cards on your field (VOP-I-23); offered as each such effect resolves."""
+    eid = ctx.state.next_effect
+    ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "set_flag", board.player_target(ctx.controller),
+                                               value=RETARGET, until=END_OF_INTERFERENCE))
+    return
+    yield
+
+
+@VOP.effect("set_from_discard")
+def set_from_discard(ctx: EffectContext, _: NoParams) -> Procedure:
+    """死神『ヒガンルトゥール』 [ext]: set the top card of your discard pile on this card; if you cannot, discard
+    this card. (A card set on it counts one use; with ``uses:N`` cards set on it, it is discarded: 破棄.)"""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    pile = st.zone(zone(ctx.controller, DISCARD))
+    if pile:
+        ctx.engine.emit(ev.Stacked(me, pile[-1]))
+    else:
+        ctx.engine.emit(ev.StatusSet(me, "haki", 1))  # 破棄 arises: processed right after this effect (VOP-I-16)
+    return
+    yield
+
+
+__all__ = ["ANNOUNCED", "END_OF_INTERFERENCE", "RETARGET", "TARGET_KINDS", "VOP", "chain_entries",
+           "target_options", "target_spec"]

@@ -1,0 +1,39 @@
+"""Vision of Phantasm trigger words for automatic effects (自動効果).
+
+"Enters the field" (CIP) and "takes damage" and "enters 決死状態" are read in the state just after their
+event; "is discarded from the field" looks back at the state just before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsource import events as ev
+from statemachine.games.vision.board import DISCARD, FIELD, kind_of
+from statemachine.triggers import TriggerKind
+
+
+def _enters(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.new] if isinstance(e, ev.ZoneChanged) and kind_of(e.dst) == FIELD else []
+
+
+def _damaged(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.obj] if isinstance(e, ev.StatusSet) and e.key == "damage" and e.value > 0 else []
+
+
+def _kesshi(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.obj] if isinstance(e, ev.StatusSet) and e.key == "kesshi" and e.value > 0 else []
+
+
+def _discarded(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == FIELD and kind_of(e.dst) == DISCARD:
+        return [e.old]
+    return []
+
+
+KINDS: dict[str, TriggerKind] = {
+    "enters": TriggerKind("enters", ev.AFTER, _enters),
+    "damaged": TriggerKind("damaged", ev.AFTER, _damaged),
+    "kesshi": TriggerKind("kesshi", ev.AFTER, _kesshi),
+    "discarded": TriggerKind("discarded", ev.BEFORE, _discarded),
+}

@@ -1,0 +1,45 @@
+"""``kifu scenario run PATH...``: run scenario files (or folders of them), one line per scenario."""
+
+from __future__ import annotations
+
+import click
+
+from statemachine.scenario import ScenarioError, files, run_file
+from tools import errors
+
+
+@click.group("scenario")
+def scenario() -> None:
+    """Scenario files: set up a board, script the decisions, check what must hold (docs/scenarios.md)."""
+
+
+@scenario.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
+def run(paths: tuple[str, ...], quiet: bool) -> None:
+    """Run scenario files or folders; exit 0 only if every scenario passes (1 if one fails, 2 if one cannot
+    be read)."""
+    passed = failed = broken = 0
+    for path in files(paths):
+        try:
+            result = run_file(path)
+        except ScenarioError as exc:
+            broken += 1
+            click.echo(f"ERROR {path}: {exc}")
+            continue
+        if result.ok:
+            passed += 1
+            if not quiet:
+                click.echo(f"ok    {result.id}  {path}")
+        else:
+            failed += 1
+            click.echo(f"FAIL  {result.id}  {path}\n{_indent(result.message)}")
+    click.echo(f"{passed} passed, {failed} failed" + (f", {broken} unreadable" if broken else ""))
+    if broken:
+        raise click.exceptions.Exit(errors.BAD_INPUT)
+    if failed:
+        raise click.exceptions.Exit(errors.FINDING)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("      " + line for line in text.splitlines())
