@@ -229,7 +229,7 @@ class Engine:
         """Append a group of simultaneous events, fold them, then see what they triggered."""
         if not events:
             return
-        before = before_listeners(self.index) if any(isinstance(e, ev.ZoneChanged) for e in events) else {}
+        before = before_listeners(self.index, events) if any(isinstance(e, ev.ZoneChanged) for e in events) else None
         folded: list[tuple[int, ev.Event]] = []
         for e in events:
             self._append(e)

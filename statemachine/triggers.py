@@ -9,7 +9,7 @@ its holder's own move (DM-LB-02, DM-LB-12).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from eventsource import events as ev
@@ -96,10 +96,25 @@ class TriggerIndex:
                 pass
 
     def listeners(self, name: str) -> list[Listener]:
+        """Every listener for trigger ``name`` (for tools; matching uses ``candidates``)."""
         table = self.by_name.get(name)
         if not table:
             return []
         return [lst for oid in sorted(table) for lst in table[oid]]
+
+    def own(self, name: str, oid: int) -> list[Listener]:
+        """The listeners of ``oid`` itself that are only about ``oid`` ("when this ...")."""
+        table = self.by_name.get(name)
+        found = table.get(oid) if table else None
+        return [lst for lst in found if lst.ability.trigger.subject == "self"] if found else []  # type: ignore[union-attr]
+
+    def watchers(self, name: str) -> list[Listener]:
+        """Listeners about other objects ("when another creature ...", "when one of your creatures ..."):
+        the only ones an event about some object must look through, however many objects are in play."""
+        table = self.by_name.get(name)
+        if not table:
+            return []
+        return [lst for oid in sorted(table) for lst in table[oid] if lst.ability.trigger.subject != "self"]  # type: ignore[union-attr]
 
 
 def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
@@ -130,8 +145,21 @@ def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
     return True
 
 
+class Before:
+    """Listeners of the look-back triggers, taken before a group of moves is folded."""
+
+    def __init__(self, index: TriggerIndex, events: Sequence[ev.Event]) -> None:
+        leaving = [e.old for e in events if isinstance(e, ev.ZoneChanged)]
+        names = [name for name, kind in index.kinds.items() if kind.checked == ev.BEFORE]
+        self.watching = {name: index.watchers(name) for name in names}
+        self.owned = {(name, oid): index.own(name, oid) for name in names for oid in leaving}
+
+    def candidates(self, name: str, subject: int) -> list[Listener]:
+        return _in_holder_order(self.owned.get((name, subject), []), self.watching.get(name, []))
+
+
 def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.Event]],
-          before: dict[str, list[Listener]], *, ignoring_lifted: bool = False) -> list[Instance]:
+          before: Before | None, *, ignoring_lifted: bool = False) -> list[Instance]:
     """Instances triggered by a group of simultaneous events, already folded into ``state``.
 
     ``ignoring_lifted``: a legacy ruling (DM-LB-18) under which an ability ignored in the zone a card left
@@ -141,10 +169,11 @@ def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.
     out: list[Instance] = []
     for seq, event in events:
         for name, kind in index.kinds.items():
-            listeners: Iterable[Listener] | None = None
             for subject_id in kind.subjects(event, {}):
-                if listeners is None:
-                    listeners = before.get(name, []) if kind.checked == ev.BEFORE else index.listeners(name)
+                if kind.checked == ev.BEFORE:
+                    listeners = before.candidates(name, subject_id) if before is not None else []
+                else:
+                    listeners = _in_holder_order(index.own(name, subject_id), index.watchers(name))
                 for lst in listeners:
                     inst = _check(state, kind, lst, event, subject_id, seq, leavers, ignoring_lifted)
                     if inst is not None:
@@ -185,6 +214,15 @@ def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, 
     return Instance(lst, holder.controller, holder, subject, seq, kind.checked)
 
 
-def before_listeners(index: TriggerIndex) -> dict[str, list[Listener]]:
-    """The listeners of every look-back trigger, taken before a group is folded."""
-    return {name: index.listeners(name) for name, kind in index.kinds.items() if kind.checked == ev.BEFORE}
+def _in_holder_order(own: list[Listener], watching: list[Listener]) -> list[Listener]:
+    """Matching order: by holder object id, then printed order (a stable sort keeps ability order)."""
+    if not own:
+        return watching
+    if not watching:
+        return own
+    return sorted(own + watching, key=lambda lst: lst.obj)
+
+
+def before_listeners(index: TriggerIndex, events: Sequence[ev.Event]) -> Before:
+    """The look-back listeners a group of events may need, taken before it is folded."""
+    return Before(index, events)
