@@ -33,6 +33,7 @@ $(VENV)/.installed-bench: $(BIN)/python pyproject.toml
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.playouts
 
 clean:
 	rm -rf $(VENV) kifu.db kifu.db-wal kifu.db-shm

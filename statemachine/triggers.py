@@ -57,11 +57,15 @@ class TriggerIndex:
     def __init__(self, pool: CardPool, kinds: dict[str, TriggerKind]) -> None:
         self.pool, self.kinds = pool, kinds
         self.by_name: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
+        # The same listeners split by what they are about: only their holder ("when this ..."), or others.
+        self._own: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
+        self._watch: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
         self._of: dict[int, list[str]] = {}
 
     def rebuild(self, state: GameState) -> None:
-        for table in self.by_name.values():
-            table.clear()
+        for tables in (self.by_name, self._own, self._watch):
+            for table in tables.values():
+                table.clear()
         self._of.clear()
         for oid in sorted(state.objects):
             self.add(state, oid)
@@ -75,12 +79,16 @@ class TriggerIndex:
         for ability in card.abilities:
             t = ability.trigger
             if t is not None and t.where == zone:
-                self.by_name[t.on].setdefault(oid, []).append(Listener(oid, card, ability))
+                lst = Listener(oid, card, ability)
+                self.by_name[t.on].setdefault(oid, []).append(lst)
+                (self._own if t.subject == "self" else self._watch)[t.on].setdefault(oid, []).append(lst)
                 self._of.setdefault(oid, []).append(t.on)
 
     def remove(self, oid: int) -> None:
         for name in self._of.pop(oid, ()):
             self.by_name[name].pop(oid, None)
+            self._own[name].pop(oid, None)
+            self._watch[name].pop(oid, None)
 
     def sync(self, state: GameState, event: ev.Event) -> None:
         """Keep the index in step with the fold, one event at a time."""
@@ -104,17 +112,17 @@ class TriggerIndex:
 
     def own(self, name: str, oid: int) -> list[Listener]:
         """The listeners of ``oid`` itself that are only about ``oid`` ("when this ...")."""
-        table = self.by_name.get(name)
+        table = self._own.get(name)
         found = table.get(oid) if table else None
-        return [lst for lst in found if lst.ability.trigger.subject == "self"] if found else []  # type: ignore[union-attr]
+        return list(found) if found else []
 
     def watchers(self, name: str) -> list[Listener]:
         """Listeners about other objects ("when another creature ...", "when one of your creatures ..."):
         the only ones an event about some object must look through, however many objects are in play."""
-        table = self.by_name.get(name)
+        table = self._watch.get(name)
         if not table:
             return []
-        return [lst for oid in sorted(table) for lst in table[oid] if lst.ability.trigger.subject != "self"]  # type: ignore[union-attr]
+        return [lst for oid in sorted(table) for lst in table[oid]]
 
 
 def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:

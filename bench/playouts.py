@@ -1,0 +1,198 @@
+"""Rules benchmarks: random legal playouts end to end, and trigger matching with 10 vs 200 objects in play.
+
+    python -m bench.playouts [--games N] [--quick]
+
+Prints each figure beside its target in the same run and writes bench/results/playouts.{json,md}.
+Playouts cover every game profile that ships a sample game (``demo.sample_game``); Duel Masters always.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from eventsource import events as ev
+from eventsource.memory import MemoryStore
+from eventsource.sqlite import SQLiteStore
+from eventsource.store import EventStore
+from statemachine.bots import RandomBot
+from statemachine.engine import Engine
+from statemachine.games import PROFILES
+from statemachine.games.duel_masters import DuelMasters
+from statemachine.profile import RulesProfile
+
+RESULTS = Path(__file__).parent / "results"
+ARGENTUM_DECISIONS_PER_S = 3400  # the Argentum engine's published playout rate (JVM)
+MATCHING_RATIO_TARGET = 1.5
+MAX_DECISIONS = 3000
+
+Setup = tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]]
+
+
+def dm_sample(seed: int) -> Setup:
+    from statemachine.demo import DECK_A, DECK_B, PLAYERS
+
+    return DuelMasters(), PLAYERS, [DECK_A, DECK_B]
+
+
+def samples() -> dict[str, Callable[[int], Setup]]:
+    """Every game with a sample game: Duel Masters, and any game folder with demo.sample_game."""
+    out: dict[str, Callable[[int], Setup]] = {"duel_masters": dm_sample}
+    for name, (module, _) in sorted(PROFILES.items()):
+        if name in out:
+            continue
+        try:
+            demo = importlib.import_module(module + ".demo")
+        except ModuleNotFoundError:
+            continue
+        if hasattr(demo, "sample_game"):
+            out[name] = demo.sample_game
+    return out
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.decisions = self.events = self.games = 0
+        self.decide_s = self.total_s = 0.0
+
+
+def play(setup: Setup, store: EventStore, seed: int, tally: Tally) -> None:
+    profile, players, decks = setup
+    t0 = time.perf_counter()
+    engine = Engine.new(profile, players, decks, seed, store=store, game=f"g{seed}")
+    decide = time.perf_counter() - t0
+    bots = [RandomBot(seed * 7 + i) for i in range(len(players))]
+    for _ in range(MAX_DECISIONS):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        choice = bots[legal.player].choose(legal)
+        t = time.perf_counter()
+        engine.decide(choice)
+        decide += time.perf_counter() - t
+        tally.decisions += 1
+    tally.total_s += time.perf_counter() - t0
+    tally.decide_s += decide
+    tally.events += engine.state.seq
+    tally.games += 1
+
+
+def playouts(games: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for name, sample in samples().items():
+        for store_name in ("memory", "sqlite"):
+            tally = Tally()
+            with tempfile.TemporaryDirectory() as tmp:
+                for seed in range(1, games + 1):
+                    store: EventStore = MemoryStore() if store_name == "memory" else SQLiteStore(Path(tmp) / "p.db")
+                    play(sample(seed), store, seed, tally)
+                    store.close()
+            rows.append({
+                "game": name, "store": store_name, "games": tally.games, "decisions": tally.decisions,
+                "events": tally.events,
+                "decisions_per_s": tally.decisions / tally.decide_s,
+                "events_per_s": tally.events / tally.decide_s,
+                "decisions_per_s_with_bots": tally.decisions / tally.total_s,
+            })
+    return rows
+
+
+# -- trigger matching -------------------------------------------------------------------------------------
+
+
+def board(n_objects: int) -> Engine:
+    """A Duel Masters board with ``n_objects`` in the battle zones: the same three abilities watching other
+    creatures (two 雷鳴の守護者ミスト・リエス, one クリーチャーA) whatever ``n``, the rest vanilla creatures and
+    creatures whose abilities are only about themselves (pig)."""
+    from statemachine.scenario import Run, Scenario
+
+    cards = [
+        {"handle": "rias0", "card": "mist_rias", "owner": 0},
+        {"handle": "rias1", "card": "mist_rias", "owner": 1},
+        {"handle": "a", "card": "creature_a", "owner": 0},
+    ]
+    for i in range(n_objects - len(cards)):
+        cards.append({"card": "pig_creature" if i % 2 else "bronze_arm_tribe", "owner": i % 2})
+    for i in range(40):
+        cards.append({"handle": f"deck{i}", "card": "bronze_arm_tribe", "zone": "deck", "owner": i % 2})
+    sc = msgspec.convert({"id": f"matching-{n_objects}", "game": "duel_masters", "setup": {"cards": cards}},
+                         Scenario)
+    return Run(sc, "<bench>").engine
+
+
+def matching_cost(n_objects: int, rounds: int) -> float:
+    """Seconds per event of emit() (fold, index upkeep, matching) over events that trigger nothing:
+    draws, charging mana, tapping and untapping."""
+    engine = board(n_objects)
+    st = engine.state
+    samples: list[float] = []
+    for _ in range(rounds):
+        engine.batch.clear()
+        deck = st.zone("0.deck")
+        if len(deck) < 2:
+            break
+        t = time.perf_counter()
+        from statemachine.games.duel_masters import board as dm
+
+        engine.emit(dm.move(engine, deck[0], "0.hand", dm.DRAW))
+        hand = st.zone("0.hand")
+        engine.emit(dm.move(engine, hand[-1], "0.mana", dm.CHARGE))
+        mana = st.zone("0.mana")[-1]
+        engine.emit(ev.StatusSet(mana, "tapped", 1))
+        engine.emit(ev.StatusSet(mana, "tapped", 0))
+        samples.append((time.perf_counter() - t) / 4)
+    return statistics.median(samples)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.playouts", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=30, help="random games per game and store (default 30)")
+    parser.add_argument("--quick", action="store_true", help="5 games per game and store")
+    args = parser.parse_args(argv)
+    games = 5 if args.quick else args.games
+
+    rows = playouts(games)
+    small = matching_cost(10, 19)
+    large = matching_cost(200, 19)
+    ratio = large / small
+
+    lines = [
+        f"Rules benchmarks — `python -m bench.playouts --games {games}` (random legal playouts by seeded bots)",
+        "",
+        "| game | store | games | decisions | events | decisions/s (decide) | events/s | decisions/s incl. bots "
+        "| target | met |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        met = "yes" if r["decisions_per_s"] >= ARGENTUM_DECISIONS_PER_S else "no"
+        lines.append(
+            f"| {r['game']} | {r['store']} | {r['games']} | {r['decisions']} | {r['events']} | "
+            f"{r['decisions_per_s']:,.0f} | {r['events_per_s']:,.0f} | {r['decisions_per_s_with_bots']:,.0f} | "
+            f"≥ {ARGENTUM_DECISIONS_PER_S:,} (Argentum) | {met} |"
+        )
+    lines += [
+        "",
+        "| trigger matching, per event | 10 objects in play | 200 objects in play | ratio | target | met |",
+        "|---|---|---|---|---|---|",
+        f"| emit (fold + index + matching) | {small * 1e6:.1f} µs | {large * 1e6:.1f} µs | {ratio:.2f}× | "
+        f"≤ {MATCHING_RATIO_TARGET}× | {'yes' if ratio <= MATCHING_RATIO_TARGET else 'no'} |",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "playouts.md").write_text(text + "\n", encoding="utf-8")
+    (RESULTS / "playouts.json").write_text(json.dumps(
+        {"playouts": rows, "matching": {"10": small, "200": large, "ratio": ratio}}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
