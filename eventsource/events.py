@@ -45,7 +45,7 @@ class _Event(Struct, frozen=True, array_like=True, tag_field="k"):
 # -- game lifecycle ---------------------------------------------------------------------------------------
 
 
-class GameStarted(_Event, tag=1):
+class GameStarted(_Event, frozen=True, tag=1):
     """The rules profile, the players and the seed that every random result derives from."""
 
     profile: str
@@ -58,12 +58,12 @@ class GameStarted(_Event, tag=1):
     options: tuple[tuple[str, str], ...] = ()
 
 
-class PlayerLost(_Event, tag=2):
+class PlayerLost(_Event, frozen=True, tag=2):
     player: int
     reason: str
 
 
-class GameEnded(_Event, tag=3):
+class GameEnded(_Event, frozen=True, tag=3):
     winner: int | None
     reason: str
 
@@ -71,7 +71,7 @@ class GameEnded(_Event, tag=3):
 # -- objects and zones ------------------------------------------------------------------------------------
 
 
-class ObjectCreated(_Event, tag=10):
+class ObjectCreated(_Event, frozen=True, tag=10):
     """A card (or token) comes into the game; its printed characteristics are recorded once, here."""
 
     obj: int
@@ -84,7 +84,7 @@ class ObjectCreated(_Event, tag=10):
     face_down: bool = False
 
 
-class ZoneChanged(_Event, tag=11):
+class ZoneChanged(_Event, frozen=True, tag=11):
     """A card moves; it leaves as object ``old`` and arrives as the new object ``new`` (same ``card``)."""
 
     old: int
@@ -99,7 +99,7 @@ class ZoneChanged(_Event, tag=11):
     controller: int | None = None
 
 
-class Stacked(_Event, tag=12):
+class Stacked(_Event, frozen=True, tag=12):
     """Object ``below`` leaves its zone to lie under ``top`` (evolution, boarding, cards put under).
 
     A card under another is in the pseudo-zone ``"under"``; a ZoneChanged with ``src="under"`` takes it out.
@@ -109,7 +109,7 @@ class Stacked(_Event, tag=12):
     below: int
 
 
-class StatusSet(_Event, tag=14):
+class StatusSet(_Event, frozen=True, tag=14):
     """A status of an object: tapped, damage, counters, summoning sickness, evolved, ..."""
 
     obj: int
@@ -117,7 +117,7 @@ class StatusSet(_Event, tag=14):
     value: int
 
 
-class PlayerStat(_Event, tag=15):
+class PlayerStat(_Event, frozen=True, tag=15):
     """A player's counter: life, shields broken, mana pool, PP, EP, ..."""
 
     player: int
@@ -125,7 +125,7 @@ class PlayerStat(_Event, tag=15):
     value: int
 
 
-class Revealed(_Event, tag=16):
+class Revealed(_Event, frozen=True, tag=16):
     """A hidden card is shown to some players; the log proves who knew what, when."""
 
     obj: int
@@ -134,14 +134,14 @@ class Revealed(_Event, tag=16):
     definition: str
 
 
-class Shuffled(_Event, tag=17):
+class Shuffled(_Event, frozen=True, tag=17):
     """A zone's new order, drawn from the game's seeded generator and recorded as its result."""
 
     zone: str
     order: tuple[int, ...]
 
 
-class RandomDrawn(_Event, tag=18):
+class RandomDrawn(_Event, frozen=True, tag=18):
     """One random result (a coin, a die, a random target) drawn from the seeded generator."""
 
     purpose: str
@@ -152,7 +152,7 @@ class RandomDrawn(_Event, tag=18):
 # -- continuous effects -----------------------------------------------------------------------------------
 
 
-class ContinuousEffectStarted(_Event, tag=20):
+class ContinuousEffectStarted(_Event, frozen=True, tag=20):
     """A modification in force from now on; projections compute characteristics from these, never objects.
 
     ``kind`` is one of ``power`` (add ``amount``), ``ignore_abilities``, ``grant_keyword`` / ``remove_keyword``
@@ -168,35 +168,35 @@ class ContinuousEffectStarted(_Event, tag=20):
     until: str = ""
 
 
-class ContinuousEffectEnded(_Event, tag=21):
+class ContinuousEffectEnded(_Event, frozen=True, tag=21):
     effect: int
 
 
 # -- turn structure and priority --------------------------------------------------------------------------
 
 
-class TurnBegan(_Event, tag=30):
+class TurnBegan(_Event, frozen=True, tag=30):
     turn: int
     player: int
 
 
-class StepBegan(_Event, tag=31):
+class StepBegan(_Event, frozen=True, tag=31):
     phase: str
     step: str = ""
 
 
-class PriorityGiven(_Event, tag=32):
+class PriorityGiven(_Event, frozen=True, tag=32):
     player: int
 
 
-class PriorityPassed(_Event, tag=33):
+class PriorityPassed(_Event, frozen=True, tag=33):
     player: int
 
 
 # -- triggers, pending effects and resolution -------------------------------------------------------------
 
 
-class Triggered(_Event, tag=40):
+class Triggered(_Event, frozen=True, tag=40):
     """An ability triggered: its source, the event that caused it and the state it was checked in."""
 
     effect: int
@@ -210,7 +210,7 @@ class Triggered(_Event, tag=40):
     subject: int | None = None  # the object the trigger is about ("that creature"), if any
 
 
-class EffectPending(_Event, tag=41):
+class EffectPending(_Event, frozen=True, tag=41):
     """An effect waits: in a pool (DM), on a stack (Magic), in a chain (Vision) or a queue (Shadowverse)."""
 
     effect: int
@@ -220,20 +220,20 @@ class EffectPending(_Event, tag=41):
     key: tuple[int, ...] = ()  # the policy's ordering key, fixed when the effect became pending
 
 
-class EffectResolving(_Event, tag=42):
+class EffectResolving(_Event, frozen=True, tag=42):
     effect: int
 
 
-class EffectResolved(_Event, tag=43):
+class EffectResolved(_Event, frozen=True, tag=43):
     effect: int
 
 
-class EffectFizzled(_Event, tag=44):
+class EffectFizzled(_Event, frozen=True, tag=44):
     effect: int
     reason: str
 
 
-class ChoiceRequested(_Event, tag=45):
+class ChoiceRequested(_Event, frozen=True, tag=45):
     player: int
     kind: str = msgspec.field(name="choice_kind")  # readable name: "kind" is the event's own kind
     options: tuple[int | str, ...] = ()
@@ -242,7 +242,7 @@ class ChoiceRequested(_Event, tag=45):
     effect: int | None = None
 
 
-class ChoiceMade(_Event, tag=46):
+class ChoiceMade(_Event, frozen=True, tag=46):
     """A player decision: the only input to the rules. Re-adjudication feeds these back and nothing else."""
 
     player: int
@@ -250,7 +250,7 @@ class ChoiceMade(_Event, tag=46):
     args: tuple[int | str, ...] = ()
 
 
-class CostPaid(_Event, tag=47):
+class CostPaid(_Event, frozen=True, tag=47):
     player: int
     cost: str
     amount: int = 0
@@ -258,7 +258,7 @@ class CostPaid(_Event, tag=47):
     effect: int | None = None
 
 
-class Attacked(_Event, tag=49):
+class Attacked(_Event, frozen=True, tag=49):
     """An attack is declared: ``attacker`` attacks a player (``player``) or an object (``target``)."""
 
     attacker: int
@@ -266,7 +266,7 @@ class Attacked(_Event, tag=49):
     target: int | None = None
 
 
-class Chosen(_Event, tag=50):
+class Chosen(_Event, frozen=True, tag=50):
     """Objects chosen by a player for an effect (DM 「選んだ時」 triggers see this)."""
 
     player: int
@@ -274,7 +274,7 @@ class Chosen(_Event, tag=50):
     effect: int | None = None
 
 
-class StateBasedAction(_Event, tag=48):
+class StateBasedAction(_Event, frozen=True, tag=48):
     """The state-based actions performed at one check, as one event."""
 
     actions: tuple[str, ...]
@@ -312,7 +312,7 @@ Event = (
     | Chosen
 )
 
-EVENT_TYPES: Final[tuple[type[_Event], ...]] = tuple(Event.__args__)  # type: ignore[attr-defined]
+EVENT_TYPES: Final[tuple[type[_Event], ...]] = tuple(Event.__args__)
 
 # The schema version of each event kind as written today. A kind missing here is at version 1.
 SCHEMA_VERSIONS: Final[dict[str, int]] = {"ZoneChanged": 2}

@@ -83,6 +83,7 @@ class Pending(Struct, array_like=True):
     captured: tuple[str, ...] = ()
     subject: int | None = None
     resolving: bool = False
+    targets: tuple[int, ...] = ()  # the objects last chosen for it (a ``Chosen`` naming the effect)
 
 
 class PlayerState(Struct, array_like=True):
@@ -168,8 +169,7 @@ def _remove_from_zone(state: GameState, seq: int, oid: int, zone: str, pos: int)
         top = state.objects.get(obj.on) if obj.on is not None else None
         if top is not None:
             top.under.remove(oid)
-        obj.on = None
-        return obj
+        return obj  # ``on`` stays: the look-back view still says what it lay under
     ids = state.zones[zone]
     if 0 <= pos < len(ids) and ids[pos] == oid:
         del ids[pos]
@@ -253,8 +253,13 @@ def evolve(state: GameState, seq: int, event: ev.Event, decision: int = 0) -> Ga
             state.request = None
         case ev.ChoiceRequested():
             state.request = event
-        case ev.CostPaid() | ev.Attacked() | ev.Chosen():
-            pass  # payments, attacks and choices are facts that triggers see; their effects are other events
+        case ev.Chosen(objects=objects, effect=eid):
+            # A choice made for a waiting effect is its target until chosen again (VoP retargeting, VOP-I-23).
+            chosen_for = state.pending.get(eid) if eid is not None else None
+            if chosen_for is not None:
+                chosen_for.targets = objects
+        case ev.CostPaid() | ev.Attacked():
+            pass  # payments and attacks are facts that triggers see; their effects are other events
         case ev.PriorityGiven(player=p):
             state.priority = p
         case ev.PriorityPassed(player=p):
@@ -268,14 +273,14 @@ def evolve(state: GameState, seq: int, event: ev.Event, decision: int = 0) -> Ga
         case ev.ContinuousEffectEnded(effect=eid):
             state.modifiers.pop(eid, None)
         case ev.Stacked(top=top, below=below):
-            obj = state.objects.get(below)
-            if obj is None or top not in state.objects:
+            lower = state.objects.get(below)
+            if lower is None or top not in state.objects:
                 raise ProjectionError(seq, f"cannot put object {below} under object {top}")
-            if obj.zone != UNDER:
-                state.zones[obj.zone].remove(below)
-            elif obj.on is not None and obj.on in state.objects:
-                state.objects[obj.on].under.remove(below)
-            obj.zone, obj.on = UNDER, top
+            if lower.zone != UNDER:
+                state.zones[lower.zone].remove(below)
+            elif lower.on is not None and lower.on in state.objects:
+                state.objects[lower.on].under.remove(below)
+            lower.zone, lower.on = UNDER, top
             state.objects[top].under.append(below)
         case ev.StepBegan(phase=phase, step=step):
             state.phase, state.step = phase, step

@@ -30,7 +30,6 @@ from statemachine.profile import RulesProfile
 from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure
 
-
 SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
 
 
@@ -193,10 +192,10 @@ class Engine:
             if decision.action != req.action:
                 rule, why = self.policy.misplaced(self, decision, req)
                 raise IllegalDecision(decision, rule, why)
-            why = req.accepts(decision.args)
-            if why:
-                rule, why2 = self.policy.refused(self, decision, req, why)
-                raise IllegalDecision(decision, rule, why2)
+            refusal = req.accepts(decision.args)
+            if refusal:
+                rule, why = self.policy.refused(self, decision, req, refusal)
+                raise IllegalDecision(decision, rule, why)
             proc: Procedure | None = None
         else:
             proc = self.policy.decide(self, decision)

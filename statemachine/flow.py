@@ -6,7 +6,8 @@ truth. Advancing emits the events (``TurnBegan``, ``StepBegan``) and runs the st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from transitions import Machine
 
@@ -27,7 +28,9 @@ class TurnFlow:
         self.profile = profile
         self.steps = {s.name: s for s in profile.steps}
         names = [s.name for s in profile.steps]
-        transitions = [{"trigger": "next_step", "source": a, "dest": b} for a, b in zip(names, names[1:], strict=False)]
+        transitions: list[dict[str, Any]] = [
+            {"trigger": "next_step", "source": a, "dest": b} for a, b in pairwise(names)
+        ]
         transitions.append({"trigger": "new_turn", "source": [BEFORE_GAME, *names], "dest": names[0]})
         self.machine = Machine(model=self, states=[BEFORE_GAME, *names], transitions=transitions,
                                initial=BEFORE_GAME, auto_transitions=False, queued=True)

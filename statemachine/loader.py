@@ -68,7 +68,8 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
                 if value not in allowed:
                     raise CardFileError(file, f"{value!r} is not one of {allowed}", card.id, f"{base}.trigger.{fld}")
         for k, cond in enumerate(ability.conditions):
-            _check_entry(file, card.id, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params, "condition")
+            _check_entry(file, card.id, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params,
+                         "condition")
         for k, eff in enumerate(ability.effects):
             _check_entry(file, card.id, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect")
         for k, cost in enumerate(ability.costs):

@@ -11,7 +11,7 @@ projection (``sync``), so the log, not the machine, is the truth.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from transitions import Machine
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from statemachine.engine import Engine
 
 FLOW_STATES = ["idle", "waiting", "resolving", "asking"]
-FLOW_TRANSITIONS = [
+FLOW_TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "wait", "source": ["idle", "waiting"], "dest": "waiting"},
     {"trigger": "resolve", "source": ["idle", "waiting"], "dest": "resolving"},
     {"trigger": "ask", "source": ["resolving", "asking"], "dest": "asking"},

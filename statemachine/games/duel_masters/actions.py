@@ -10,11 +10,10 @@ from projections.characteristics import view
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.engine import Engine
-from statemachine.vocabulary import Procedure
-
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, GRAVEYARD, HAND, HOLD, MANA, SUMMON, zone
 from statemachine.games.duel_masters.pending import POOL
+from statemachine.vocabulary import Procedure
 
 CASTING = "casting"
 

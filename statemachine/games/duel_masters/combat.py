@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.vocabulary import Procedure
-
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.actions import cast_spell, declaration_window, enter_battle
 from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, SHIELDS, zone
+from statemachine.vocabulary import Answer, Procedure
 
 DIRECT_ATTACK = "direct attack"
 
@@ -63,7 +64,8 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
     after_attack(engine, attacker)
 
 
-def block(engine: Engine, defender: int, attacker: int) -> Procedure_int:
+def block(engine: Engine, defender: int, attacker: int) -> Generator[Request, Answer, int | None]:
+    """The defender may block with an untapped blocker; returns the blocker, if any."""
     st = engine.state
     blockers = [o for o in board.creatures(st, defender)
                 if not board.is_tapped(st, o) and "blocker" in view(st, o).chars.keywords]
@@ -139,5 +141,3 @@ def after_attack(engine: Engine, attacker: int) -> None:
     if doomed:
         board.destroy(engine, doomed)
 
-
-Procedure_int = Procedure  # a procedure whose return value is a chosen object id (or None)

@@ -11,12 +11,11 @@ from msgspec import Struct
 
 from eventsource import events as ev
 from projections.characteristics import ObjectView, last_known, view
-from projections.state import GameState
+from projections.state import UNDER, GameState
 from statemachine.context import EffectContext
-from statemachine.vocabulary import NoParams, Procedure, Vocabulary
-
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, DECK, GRAVEYARD, HAND, HOLD, MANA, PUT, zone
+from statemachine.vocabulary import NoParams, Procedure, Vocabulary
 
 DM = Vocabulary("duel_masters")
 
@@ -150,9 +149,10 @@ def tap_all_opponent_creatures(ctx: EffectContext, _: NoParams) -> Procedure:
 @DM.effect("destroy_subject")
 def destroy_subject(ctx: EffectContext, _: NoParams) -> Procedure:
     """Destroy "that creature" — the subject of the trigger, if it is still in the battle zone."""
-    if ctx.subject is not None and ctx.subject in ctx.state.objects:
-        if board.kind_of(ctx.state.objects[ctx.subject].zone) == BATTLE:
-            board.destroy(ctx.engine, [ctx.subject])
+    subject = ctx.subject
+    obj = ctx.state.objects.get(subject) if subject is not None else None
+    if obj is not None and board.kind_of(obj.zone) == BATTLE:
+        board.destroy(ctx.engine, [obj.id])
     return
     yield
 
@@ -480,7 +480,7 @@ def evolve_from_subject(ctx: EffectContext, p: ChooseParams) -> Procedure:
     st = ctx.state
     seen = ctx.view(subject)
     obj = st.objects.get(subject)
-    if obj is not None and obj.zone == board.UNDER:
+    if obj is not None and obj.zone == UNDER:
         seen = view(st, subject)  # the card as it was before it became part of the evolution creature
     if seen is None:
         return

@@ -12,20 +12,23 @@ from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
-from statemachine.loader import load_pool
-from statemachine.policy import ResolutionPolicy
-from statemachine.profile import RulesProfile, StepDef
-from statemachine.vocabulary import Procedure
-
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.actions import (
-    can_cast, can_summon, cast_spell, check_spell_order, summon,
+    can_cast,
+    can_summon,
+    cast_spell,
+    check_spell_order,
+    summon,
 )
 from statemachine.games.duel_masters.board import DECK, HAND, MANA, SHIELDS, zone
 from statemachine.games.duel_masters.combat import attack, can_attack
 from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.pending import PendingPool
 from statemachine.games.duel_masters.triggers import KINDS
+from statemachine.loader import load_pool
+from statemachine.policy import ResolutionPolicy
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
 
 NAME = "duel_masters"
 VERSION = "1.0"
@@ -109,7 +112,8 @@ class DuelMasters(RulesProfile):
             case "untap":
                 mine = [o for z in (MANA, board.BATTLE) for o in st.zone(zone(me, z))]
                 board.set_tapped(engine, mine, False)
-                sick = [ev.StatusSet(o, "sick", 0) for o in st.zone(zone(me, board.BATTLE)) if st.objects[o].status.get("sick")]
+                sick = [ev.StatusSet(o, "sick", 0) for o in st.zone(zone(me, board.BATTLE))
+                        if st.objects[o].status.get("sick")]
                 if sick:
                     engine.emit(*sick)
                 charged = st.stat(me, "charged")

@@ -55,7 +55,7 @@ def _chosen_by(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[s
     # 「相手がこのクリーチャーを選んだ時」: filter {by = "opponent"} names who must have chosen.
     by = flt.get("by", "any")
     assert isinstance(e, ev.Chosen)
-    return by == "any" or (by == "opponent") == (e.player != holder.controller)
+    return bool(by == "any" or (by == "opponent") == (e.player != holder.controller))
 
 
 def _from_under(e: ev.Event, _: dict[str, Any]) -> list[int]:
