@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,14 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/kifu demo
 
-test: $(VENV)/.installed-dev
+# The store tests start a throwaway PostgreSQL server (tests/pgserver.py); install it when it is missing.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1 || { \
+	  echo "installing PostgreSQL from the system's packages"; \
+	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; }
+
+test: $(VENV)/.installed-dev postgres
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev

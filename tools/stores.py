@@ -1,4 +1,4 @@
-"""Opening a store from ``--db``: a SQLite path today; a ``postgresql://`` URL plugs in here later.
+"""Opening a store from ``--db``: a SQLite path, or a ``postgresql://`` (``postgres://``) URL.
 
 ``open_store(location, write=False)`` is how every command that only reads a store opens it: the database must
 already exist and is opened read-only, so listing, exporting, replaying or auditing a game never changes the
@@ -99,10 +99,15 @@ def _open_sqlite(location: str, write: bool) -> EventStore:
 
 
 def _open_postgresql(location: str, write: bool) -> EventStore:
-    raise BadInput("PostgreSQL stores are not available in this build of kifu; use a SQLite path")
+    """A PostgreSQL store: read-only sessions create nothing and refuse writes (as for SQLite)."""
+    try:
+        from eventsource.postgres import PostgresStore
+    except ImportError as exc:  # psycopg is the optional extra ``kifu[postgres]``
+        raise BadInput(f"PostgreSQL stores need psycopg: pip install 'kifu[postgres]' ({exc})") from exc
+    return PostgresStore(location, read_only=not write)
 
 
-# scheme -> opener; the PostgreSQL store registers here when it lands.
+# scheme -> opener
 OPENERS: Final[dict[str, Callable[[str, bool], EventStore]]] = {
     "sqlite": _open_sqlite,
     "postgresql": _open_postgresql,

@@ -1,6 +1,7 @@
 """The store contract: written once, run against every store.
 
-A new backend (PostgreSQL) joins by adding one entry to ``STORES``; every test below then runs against it.
+A new backend joins by adding one entry to ``STORES``; every test below then runs against it. The PostgreSQL
+store runs against a real server started for the session (``tests/conftest.py``), in a schema of its own.
 """
 
 from __future__ import annotations
@@ -15,22 +16,24 @@ from eventsource import events as ev
 from eventsource.errors import ConcurrencyConflict, CorruptLog
 from eventsource.integrity import Verified, verify
 from eventsource.memory import MemoryStore
+from eventsource.postgres import PostgresStore
 from eventsource.records import GENESIS, NewEvent, RawRecord, record_hash
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
 from tests.fixtures.scripted import events_of, record_game, scripted_game
 
-StoreFactory = Callable[[Path], EventStore]
+StoreFactory = Callable[[pytest.FixtureRequest, Path], EventStore]
 
 STORES: dict[str, StoreFactory] = {
-    "memory": lambda tmp: MemoryStore(),
-    "sqlite": lambda tmp: SQLiteStore(tmp / "kifu.db"),
+    "memory": lambda request, tmp: MemoryStore(),
+    "sqlite": lambda request, tmp: SQLiteStore(tmp / "kifu.db"),
+    "postgresql": lambda request, tmp: PostgresStore(request.getfixturevalue("postgres_url")),
 }
 
 
 @pytest.fixture(params=sorted(STORES))
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    with STORES[request.param](tmp_path) as s:
+    with STORES[request.param](request, tmp_path) as s:
         yield s
 
 

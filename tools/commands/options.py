@@ -13,7 +13,7 @@ from tools.stores import DEFAULT_DB
 F = TypeVar("F", bound=Callable[..., object])
 
 
-DB_HELP = "The store: a SQLite path (postgresql:// URLs to come)."
+DB_HELP = "The store: a SQLite path or a postgresql://user@host:port/db URL."
 
 
 def db_option(*, help_text: str = DB_HELP) -> Callable[[F], F]:
@@ -44,3 +44,21 @@ def parse_head(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def head_option(help_text: str) -> Callable[[F], F]:
     return click.option("--head", metavar="HEX", callback=parse_head, help=help_text)
+
+
+def player_option(help_text: str = "Show only what player P (an index or a name) may see.") -> Callable[[F], F]:
+    return click.option("--player", "player", metavar="P", default=None, help=help_text)
+
+
+def resolve_player(names: list[str], wanted: str | None) -> int | None:
+    """A player by index or name (None stays None: the omniscient view); BadInput naming the players."""
+    if wanted is None:
+        return None
+    if wanted in names:
+        return names.index(wanted)
+    if wanted.isdigit() and int(wanted) < len(names):
+        return int(wanted)
+    from tools.errors import BadInput
+
+    known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
+    raise BadInput(f"no player {wanted!r} in this game; players: {known}")

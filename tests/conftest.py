@@ -1,0 +1,40 @@
+"""Suite-wide fixtures: a real, throwaway PostgreSQL server for every test that needs one.
+
+The server is started once per session (``tests.pgserver``) and stopped at the end; each test gets a schema
+of its own in it, so tests never see each other's games. If the server cannot be started, the tests that
+use it fail (an error in this fixture), they are never skipped.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from tests import pgserver
+
+_schemas = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[pgserver.Server]:
+    server = pgserver.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def fresh_schema(server: pgserver.Server) -> str:
+    """A URL whose connections work in a new, empty schema."""
+    name = f"t{next(_schemas)}"
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    return f"{server.url}?options=-csearch_path%3D{name}"
+
+
+@pytest.fixture
+def postgres_url(postgres_server: pgserver.Server) -> str:
+    return fresh_schema(postgres_server)
