@@ -22,7 +22,7 @@ from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
 from eventsource.store import EventStore
-from projections.state import GameState, restore, snapshot
+from projections.state import GameState
 from projections.timeline import Timeline
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.flow import TurnFlow
@@ -202,7 +202,6 @@ class Engine:
             if proc is None:
                 proc = self.profile.act(self, decision)
         start = self.state.seq
-        saved = snapshot(self.state) if self._expect is None else b""
         try:
             self._append(ev.ChoiceMade(decision.player, decision.action, decision.args), decision_start=True)
             self.cause = self.state.seq
@@ -219,7 +218,7 @@ class Engine:
             return []
         except BaseException:
             if self._expect is None:
-                self._rollback(saved)
+                self._rollback()
             raise
 
     # -- emitting -----------------------------------------------------------------------------------------
@@ -320,15 +319,13 @@ class Engine:
         self.batch.clear()
         return out
 
-    def _rollback(self, saved: bytes) -> None:
-        """Forget everything since the decision began: the state, the batch and the procedure in flight."""
+    def _rollback(self) -> None:
+        """Forget everything since the decision began — the state, the batch and the procedure in flight — by
+        restoring from the log, which holds nothing of it. Only a failing decision pays for this."""
         self.batch.clear()
-        self.state = restore(saved)
-        self.flight = None
-        self.request = None
-        if self.state.request is not None:
-            reloaded = Engine.load(self.profile, self.store, self.game)
-            self.state, self.flight, self.request = reloaded.state, reloaded.flight, reloaded.request
+        reloaded = Engine.load(self.profile, self.store, self.game)
+        self.state, self.flight, self.request = reloaded.state, reloaded.flight, reloaded.request
+        self.declarable = []
         self._sync()
 
     def _sync(self) -> None:

@@ -7,15 +7,16 @@ import pytest
 
 from eventsource import events as ev
 from eventsource.sqlite import SQLiteStore
+from projections.state import copy
 from projections.timeline import Timeline
 from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.demo import DECK_A, DECK_B
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import DuelMasters
-from statemachine.loader import CardFileError, parse_cards
 from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.triggers import KINDS
+from statemachine.loader import CardFileError, parse_cards
 from tests.statemachine.helpers import scenario
 
 MANA8 = "\n".join(f'  {{ handle = "m{i}", card = "dark_soldier", owner = OWNER, zone = "mana" }},' for i in range(8))
@@ -284,3 +285,42 @@ def test_a_malformed_card_names_file_card_and_field(card: str, field: str | None
     assert err.value.file == "cards/bad.toml"
     assert err.value.field == field
     assert message in str(err.value)
+
+
+def test_a_decision_that_fails_midway_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever goes wrong inside a decision, the store and the engine are as they were before it."""
+    from statemachine.games.duel_masters import effects
+    from statemachine.vocabulary import Entry
+
+    run = scenario("""
+id = "rollback"
+game = "duel_masters"
+[setup]
+cards = [
+  { handle = "rias", card = "mist_rias", zone = "battle" },
+  { handle = "raiya", card = "raiya", zone = "hand" },
+  { handle = "m", card = "aqua_hulcus", zone = "mana" },
+  { handle = "d", card = "spark_spell", zone = "deck" },
+]
+""")
+    engine = run.engine
+    engine.decide(Decision(0, "summon", (run.obj("raiya"),)))
+    head = engine.store.head(engine.game)
+    state_before = copy(engine.state)
+    assert engine.request is not None and engine.request.kind == "resolve_next"
+
+    def broken(ctx, p):  # type: ignore[no-untyped-def]
+        raise RuntimeError("a bug in an effect")
+        yield
+
+    monkeypatch.setitem(effects.DM.effects, "bounce_own_creature",
+                        Entry("bounce_own_creature", effects.ChooseParams, broken))
+    with pytest.raises(RuntimeError):
+        engine.decide(Decision(0, "resolve", (run.pending_of("raiya"),)))
+    monkeypatch.undo()
+
+    assert engine.store.head(engine.game) == head, "nothing of the failed decision was stored"
+    assert engine.state == state_before, "the engine is back where it was"
+    assert engine.request is not None and engine.request.kind == "resolve_next"
+    engine.decide(Decision(0, "resolve", (run.pending_of("raiya"),)))
+    assert engine.request is not None and engine.request.kind == "target", "the game goes on normally"
