@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 PROFILES: dict[str, tuple[str, str]] = {
     "duel_masters": ("statemachine.games.duel_masters", "DuelMasters"),
+    "magic": ("statemachine.games.magic", "Magic"),
 }
 
 

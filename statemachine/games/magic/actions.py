@@ -1,0 +1,185 @@
+"""What a player with priority does: cast a spell, activate an ability, activate a mana ability, play a land.
+
+Each check names the SPEC id it enforces; an illegal decision raises before anything is appended. Rules the
+seed only refers to (601 casting, 602 activating, 305 lands) carry kifu's own ids (MTG-GAME-..), listed in the
+game's README.
+"""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.cards import AbilityDef, CardDef
+from statemachine.decisions import Decision, IllegalDecision, Request
+from statemachine.engine import Engine
+from statemachine.games.magic import board, mana, targets
+from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STACK, zone
+from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
+from statemachine.games.magic.stack import SPELL, choose_targets, give_priority, stack_key
+from statemachine.games.magic.turn import sorcery_timing
+from statemachine.vocabulary import Procedure
+
+MAX_X = 20
+
+
+def card_of(engine: Engine, oid: int) -> CardDef:
+    return engine.profile.pool[engine.state.facts(oid).definition]
+
+
+def extra_costs(card: CardDef) -> list[AbilityDef]:
+    return [a for a in card.abilities if a.kind == "spell"]
+
+
+def _priority(engine: Engine, player: int) -> Why | None:
+    holder = engine.state.priority
+    if holder != player:
+        who = "nobody" if holder is None else f"player {holder}"
+        return "MTG-P-01", f"only the player with priority may act, and {who} has it"
+    return None
+
+
+# -- casting ------------------------------------------------------------------------------------------------
+
+
+def why_not_cast(engine: Engine, player: int, oid: int) -> Why | None:
+    st = engine.state
+    why = _priority(engine, player)
+    if why:
+        return why
+    if oid not in st.zone(zone(player, HAND)):
+        return "MTG-GAME-CAST", "the card is not in your hand"
+    card = card_of(engine, oid)
+    chars = view(st, oid).chars
+    if "land" in chars.types:
+        return "MTG-P-05", "a land is played (a special action), not cast"
+    if "instant" not in chars.types and "flash" not in chars.keywords and not sorcery_timing(engine, player):
+        # MTG-P-02 allows instants at any time; everything else waits for MTG-P-03.
+        return "MTG-P-03", "a non-instant spell may be cast only in your main phase while the stack is empty"
+    if card.mana is None:
+        return "MTG-C-12", f"{card.name} has no mana cost: a cost that does not exist cannot be paid"
+    costs = [c for a in extra_costs(card) for c in a.costs]
+    why = why_not_costs(engine, player, oid, costs, 0)
+    if why:
+        return why
+    if not mana.affordable(engine, player, mana.parse(card.mana)):
+        return "MTG-C-04", f"you cannot pay {mana.parse(card.mana)}: not enough mana"
+    for a in extra_costs(card):
+        if not targets.has_targets(st, a, None):
+            return "MTG-GAME-TARGET", f"{card.name} has no legal target"
+    return None
+
+
+def cast(engine: Engine, player: int, oid: int) -> Procedure:
+    """601.2: the card goes on the stack, then X, targets, costs (mana abilities first); the caster then
+    receives priority (MTG-P-17). Costs paid here are events of this spell (MTG-C-10)."""
+    st = engine.state
+    card = card_of(engine, oid)
+    eid = st.next_effect
+    moved = board.move(engine, oid, STACK, board.CAST, controller=player)
+    engine.emit(moved, ev.EffectPending(eid, STACK, player, card.name, stack_key(engine, moved.new, SPELL, moved.card)))
+    spell = moved.new
+    abilities = extra_costs(card)
+    costs = [c for a in abilities for c in a.costs]
+    x = 0
+    if life_x(costs):
+        top = max(0, min(board.life(st, player), MAX_X))
+        answer = yield Request(player, "x", "choose X (the life you pay)", tuple(range(top + 1)), effect=eid,
+                               rule="MTG-C-05")
+        x = int(answer[0])
+        engine.emit(ev.StatusSet(spell, "x", x))
+    yield from choose_targets(engine, player, eid, abilities, spell)
+    paid = yield from mana.pay(engine, player, mana.parse(card.mana or "0"), eid)
+    assert paid, "checked before the decision was accepted"
+    yield from pay_costs(engine, player, spell, costs, eid, x)
+    yield from give_priority(engine, player)  # MTG-P-17
+
+
+# -- activating ---------------------------------------------------------------------------------------------
+
+
+def activated(engine: Engine, oid: int) -> list[tuple[int, AbilityDef]]:
+    """The activated abilities (mana abilities included) an object has now, with their positions."""
+    v = view(engine.state, oid)
+    return [(i, a) for i, a in enumerate(card_of(engine, oid).abilities)
+            if a.kind == "activated" and a.id in v.chars.abilities]
+
+
+def why_not_activate(engine: Engine, player: int, oid: int, index: int) -> Why | None:
+    st = engine.state
+    if not board.on_battlefield(st, oid) or st.objects[oid].controller != player:
+        return "MTG-P-04", "only a permanent you control on the battlefield has abilities you may activate"
+    found = dict(activated(engine, oid))
+    ability = found.get(index)
+    if ability is None:
+        return "MTG-P-04", "that permanent has no such activated ability"
+    if mana.is_mana_ability(ability):
+        return None  # MTG-P-06: checked by the caller (priority or a payment in progress)
+    why = _priority(engine, player)
+    if why:
+        return why  # MTG-P-04: any time you have priority
+    why = why_not_costs(engine, player, oid, ability.costs, 0)
+    if why:
+        return why
+    if not targets.has_targets(st, ability, None):
+        return "MTG-GAME-TARGET", f"{ability.label} has no legal target"
+    return None
+
+
+def activate(engine: Engine, player: int, oid: int, index: int) -> Procedure:
+    """602.2: the ability goes on the stack, targets are chosen, costs paid; then its controller receives
+    priority (MTG-P-17)."""
+    st = engine.state
+    ability = card_of(engine, oid).abilities[index]
+    eid = st.next_effect
+    engine.emit(ev.EffectPending(eid, STACK, player, ability.label,
+                                 stack_key(engine, oid, index, st.objects[oid].card)))
+    yield from choose_targets(engine, player, eid, [ability], None)
+    yield from pay_costs(engine, player, oid, ability.costs, eid, 0)
+    yield from give_priority(engine, player)
+
+
+def activate_mana(engine: Engine, player: int, oid: int, color: str | None) -> Procedure:
+    """A mana ability while holding priority (MTG-P-06): no stack, and the player keeps priority."""
+    src = next(s for s in mana.sources(engine, player) if s.obj == oid)
+    yield from mana.activate(engine, player, src, color)
+
+
+def why_not_mana(engine: Engine, player: int, oid: int, color: str | None) -> Why | None:
+    why = _priority(engine, player)
+    if why:
+        return "MTG-P-06", "mana abilities are activated with priority or while paying mana"
+    src = next((s for s in mana.sources(engine, player) if s.obj == oid), None)
+    if src is None:
+        if board.on_battlefield(engine.state, oid) and board.is_tapped(engine.state, oid):
+            return "MTG-C-06", "a tapped permanent cannot pay a cost that taps it"
+        return "MTG-P-06", "that is not a mana ability you can activate now"
+    if color is not None and color not in src.colors:
+        return "MTG-P-06", f"it cannot make {color} mana"
+    return None
+
+
+# -- special action: playing a land ---------------------------------------------------------------------------
+
+
+def why_not_play(engine: Engine, player: int, oid: int) -> Why | None:
+    st = engine.state
+    why = _priority(engine, player)
+    if why:
+        return why
+    if oid not in st.zone(zone(player, HAND)) or "land" not in view(st, oid).chars.types:
+        return "MTG-P-05", "only a land card in your hand can be played"
+    if not sorcery_timing(engine, player):
+        return "MTG-P-05", "a land is played only in your main phase while you have priority and the stack is empty"
+    if st.stat(player, LANDS_PLAYED) >= 1:
+        return "MTG-P-05", "you have already played a land this turn (305.2)"
+    return None
+
+
+def play_land(engine: Engine, player: int, oid: int) -> Procedure:
+    engine.emit(board.move(engine, oid, zone(player, BATTLEFIELD), board.PLAY, controller=player),
+                ev.PlayerStat(player, LANDS_PLAYED, engine.state.stat(player, LANDS_PLAYED) + 1))
+    yield from give_priority(engine, player)  # MTG-P-17: after a special action
+
+
+def illegal(decision: Decision, why: Why) -> IllegalDecision:
+    return IllegalDecision(decision, why[0], why[1])

@@ -1,0 +1,287 @@
+"""The Magic effect steps and conditions the card files are written in.
+
+Each step is a generator over an ``EffectContext``; ``ctx.bound["targets"]`` holds the chosen targets (players
+as ``-1 - player``) and a step acts only on those still legal (608.2b). Anything that refers to an object that
+has left the battlefield reads it as it last existed there, from the look-back projection (last known
+information, ``ctx.view``), never from a copy the card kept.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.context import EffectContext
+from statemachine.decisions import Request
+from statemachine.games.magic import board, mana, targets
+from statemachine.games.magic.board import GRAVEYARD, HAND, LIFE, STACK, zone
+from statemachine.games.magic.vocab import MTG
+from statemachine.vocabulary import NoParams, Procedure
+
+
+def target(ctx: EffectContext, index: int) -> int | None:
+    """The ``index``-th target if it is still legal, else None."""
+    chosen: list[int] = ctx.bound.get("targets", [])
+    specs: list[targets.TargetParams] = ctx.bound.get("specs", [])
+    if index >= len(chosen) or index >= len(specs):
+        return None
+    ref = chosen[index]
+    return ref if targets.legal(ctx.state, specs[index], ref, ctx.bound.get("spell")) else None
+
+
+def lose_life(ctx: EffectContext, player: int, amount: int) -> ev.PlayerStat:
+    return ev.PlayerStat(player, LIFE, board.life(ctx.state, player) - amount)
+
+
+class TargetRef(Struct, frozen=True, forbid_unknown_fields=True):
+    target: int = 0
+
+
+# -- targets ------------------------------------------------------------------------------------------------
+
+
+@MTG.effect("target", targets.TargetParams)
+def target_step(ctx: EffectContext, _: targets.TargetParams) -> Procedure:
+    """Names a target (chosen as the spell or ability was put on the stack); nothing happens at resolution."""
+    return
+    yield
+
+
+# -- damage and life ----------------------------------------------------------------------------------------
+
+
+class DamageParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: int = 1
+    target: int = 0
+
+
+def deal_damage(ctx: EffectContext, ref: int, amount: int) -> None:
+    st = ctx.state
+    player = board.ref_player(ref)
+    if amount <= 0:
+        return
+    if player is not None:
+        ctx.engine.emit(lose_life(ctx, player, amount))
+    elif ref in st.objects:
+        ctx.engine.emit(ev.StatusSet(ref, "damage", st.objects[ref].status.get("damage", 0) + amount))
+
+
+@MTG.effect("damage", DamageParams)
+def damage(ctx: EffectContext, p: DamageParams) -> Procedure:
+    """N damage to the target (lethal damage is a state-based action, checked after the resolution)."""
+    ref = target(ctx, p.target)
+    if ref is not None:
+        deal_damage(ctx, ref, p.amount)
+    return
+    yield
+
+
+@MTG.effect("damage_by_sacrificed_power", TargetRef)
+def damage_by_sacrificed_power(ctx: EffectContext, p: TargetRef) -> Procedure:
+    """《投げ飛ばし》: damage equal to the sacrificed creature's power — the creature as it last existed on the
+    battlefield (last known information from the look-back projection, modifications included)."""
+    spell = ctx.bound.get("spell")
+    sacrificed = ctx.state.objects[spell].status.get("sacrificed") if spell in ctx.state.objects else None
+    seen = ctx.view(sacrificed) if sacrificed is not None else None
+    ref = target(ctx, p.target)
+    if seen is None or ref is None:
+        return
+    ctx.bound["reference_power"] = seen.power
+    deal_damage(ctx, ref, seen.power)
+    return
+    yield
+
+
+class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: int = 1
+    target: int = 0
+
+
+@MTG.effect("drain", AmountParams)
+def drain(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """Target player loses N life and you gain N life."""
+    ref = target(ctx, p.target)
+    player = board.ref_player(ref) if ref is not None else None
+    if player is None:
+        return
+    if player == ctx.controller:
+        return  # loses N and gains N: no change
+    ctx.engine.emit(lose_life(ctx, player, p.amount),
+                    ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + p.amount))
+    return
+    yield
+
+
+@MTG.effect("gain_life", AmountParams)
+def gain_life(ctx: EffectContext, p: AmountParams) -> Procedure:
+    ctx.engine.emit(ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + p.amount))
+    return
+    yield
+
+
+# -- creatures ----------------------------------------------------------------------------------------------
+
+
+class PumpParams(Struct, frozen=True, forbid_unknown_fields=True):
+    power: int = 0
+    toughness: int = 0
+    target: int = 0
+
+
+def pump_events(ctx: EffectContext, oid: int, power: int, toughness: int, first: int) -> list[ev.Event]:
+    out: list[ev.Event] = []
+    eid = first
+    for kind, amount in (("power", power), ("toughness", toughness)):
+        if amount:
+            out.append(ev.ContinuousEffectStarted(eid, ctx.source, kind, oid, amount=amount, until="end_of_turn"))
+            eid += 1
+    return out
+
+
+@MTG.effect("pump", PumpParams)
+def pump(ctx: EffectContext, p: PumpParams) -> Procedure:
+    """Target creature gets +P/+T until end of turn (a continuous effect, computed by the projection)."""
+    ref = target(ctx, p.target)
+    if ref is not None:
+        ctx.engine.emit(*pump_events(ctx, ref, p.power, p.toughness, ctx.state.next_effect))
+    return
+    yield
+
+
+@MTG.effect("all_creatures_minus_x")
+def all_creatures_minus_x(ctx: EffectContext, _: NoParams) -> Procedure:
+    """《毒の濁流》: all creatures get -X/-X until end of turn, X being the life paid as the spell was cast."""
+    spell = ctx.bound.get("spell")
+    x = ctx.state.objects[spell].status.get("x", 0) if spell in ctx.state.objects else 0
+    if not x:
+        return
+    events: list[ev.Event] = []
+    eid = ctx.state.next_effect
+    for oid in board.creatures(ctx.state):
+        more = pump_events(ctx, oid, -x, -x, eid)
+        eid += len(more)
+        events += more
+    if events:
+        ctx.engine.emit(*events)
+    return
+    yield
+
+
+@MTG.effect("destroy", TargetRef)
+def destroy(ctx: EffectContext, p: TargetRef) -> Procedure:
+    ref = target(ctx, p.target)
+    if ref is not None and ref >= 0:
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, [ref], board.DESTROY))
+    return
+    yield
+
+
+# -- the stack ----------------------------------------------------------------------------------------------
+
+
+def counter_spell(ctx: EffectContext, spell: int, why: str) -> None:
+    st = ctx.state
+    pend = next((p for p in st.pending.values() if p.holder == STACK and len(p.key) > 1 and p.key[1] == spell
+                 and p.source < 0), None)
+    if pend is not None:
+        ctx.engine.emit(ev.EffectFizzled(pend.effect, why))
+    ctx.engine.emit(board.move(ctx.engine, spell, zone(st.objects[spell].owner, GRAVEYARD), board.COUNTERED))
+
+
+@MTG.effect("counter", TargetRef)
+def counter(ctx: EffectContext, p: TargetRef) -> Procedure:
+    """Counter target spell: it leaves the stack for its owner's graveyard without resolving."""
+    ref = target(ctx, p.target)
+    if ref is not None:
+        seen = ctx.view(ctx.source)
+        counter_spell(ctx, ref, f"countered by {seen.chars.name if seen is not None else 'a spell'}")
+    return
+    yield
+
+
+class UnlessParams(Struct, frozen=True, forbid_unknown_fields=True):
+    mana: str = "3"
+    target: int = 0
+
+
+@MTG.effect("counter_unless_pays", UnlessParams)
+def counter_unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
+    """《マナ漏出》: counter target spell unless its controller pays. The controller may activate mana abilities
+    now, in the middle of the resolution, though nobody has priority (MTG-P-06, MTG-P-13)."""
+    ref = target(ctx, p.target)
+    if ref is None:
+        return
+    payer = ctx.state.objects[ref].controller
+    cost = mana.parse(p.mana)
+    paid = yield from mana.pay(ctx.engine, payer, cost, ctx.effect, optional=True,
+                               prompt=f"pay {cost}, or your spell is countered")
+    if not paid and ref in ctx.state.objects:
+        counter_spell(ctx, ref, f"countered: {cost} was not paid")
+
+
+# -- cards --------------------------------------------------------------------------------------------------
+
+
+class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 1
+    who: str = "you"  # "you" or "active" (the player whose turn it is)
+
+
+@MTG.effect("draw", DrawParams)
+def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
+    board.draw(ctx.engine, ctx.state.active if p.who == "active" else ctx.controller, p.count)
+    return
+    yield
+
+
+class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 1
+    target: int = 0
+
+
+@MTG.effect("discard", DiscardParams)
+def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
+    """Target player discards N cards of their choice (as many as they have, if fewer)."""
+    ref = target(ctx, p.target)
+    player = board.ref_player(ref) if ref is not None else None
+    if player is None:
+        return
+    for k in range(p.count):  # one card at a time, each chosen among the cards left
+        hand = ctx.state.zone(zone(player, HAND))
+        if not hand:
+            return
+        answer = yield Request(player, "discard", f"discard a card ({k + 1} of {p.count})", tuple(hand),
+                               effect=ctx.effect, rule="MTG-GAME-DISCARD")
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, [int(answer[0])], board.DISCARD))
+
+
+class ManaParams(Struct, frozen=True, forbid_unknown_fields=True):
+    color: str = "C"  # W U B R G C, or "any"
+    amount: int = 1
+
+
+@MTG.effect(mana.ADD_MANA, ManaParams)
+def add_mana(ctx: EffectContext, p: ManaParams) -> Procedure:
+    """A mana ability's effect; it is carried out by ``mana.activate`` (mana abilities do not resolve)."""
+    return
+    yield
+
+
+# -- conditions ---------------------------------------------------------------------------------------------
+
+
+@MTG.condition("source_untapped")
+def source_untapped(ctx: EffectContext, _: NoParams) -> bool:
+    """"if this is untapped" (《ハウリング・マイン》): the source as it is now, or as it last existed."""
+    seen = ctx.view(ctx.source)
+    return seen is not None and board.kind_of(seen.zone) == board.BATTLEFIELD and not seen.tapped
+
+
+@MTG.condition(mana.WITH_PRIORITY)
+def with_priority(ctx: EffectContext, _: NoParams) -> bool:
+    """"Activate only as an instant": a timing restriction, enforced where mana sources are listed."""
+    return True
+
+
+__all__ = ["MTG", "view"]

@@ -1,0 +1,257 @@
+"""Mana: costs written as symbols ("1R", "UU", "0"), the mana pool, and the mana abilities that fill it.
+
+The pool is a set of player counters (``PlayerStat`` ``mana.W`` ... ``mana.C``). A mana ability is an activated
+ability that adds mana (605.1a, not in the seed; SPEC Part 4 #20): it does not use the stack and may be activated
+whenever a player has priority or is asked to pay mana, even mid-cast or mid-resolution (MTG-P-06).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import NamedTuple
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.cards import AbilityDef, CardDef
+from statemachine.decisions import Request
+from statemachine.engine import Engine
+from statemachine.games.magic import board
+from statemachine.vocabulary import Answer
+
+COLORS = ("W", "U", "B", "R", "G")
+KINDS = (*COLORS, "C")
+ANY = "any"
+ADD_MANA = "add_mana"
+
+Paying = Generator[Request, Answer, bool]
+"""A procedure that may ask and ends telling whether the payment was made."""
+
+
+class ManaCost(NamedTuple):
+    generic: int
+    pips: tuple[str, ...]  # one entry per coloured symbol, e.g. ("U", "U")
+
+    @property
+    def total(self) -> int:
+        return self.generic + len(self.pips)
+
+    def __str__(self) -> str:
+        return "".join(f"{{{p}}}" for p in ([str(self.generic)] if self.generic or not self.pips else [])
+                       + list(self.pips))
+
+
+def parse(symbols: str) -> ManaCost:
+    """"2WW" -> 2 generic + W W; "0" -> a cost of zero. Raises ValueError on anything else."""
+    digits = "".join(c for c in symbols if c.isdigit())
+    pips = tuple(c for c in symbols if not c.isdigit())
+    if not symbols or any(p not in KINDS for p in pips) or (digits and not symbols.startswith(digits)):
+        raise ValueError(f"not a mana cost: {symbols!r}")
+    return ManaCost(int(digits) if digits else 0, pips)
+
+
+def key(kind: str) -> str:
+    return f"mana.{kind}"
+
+
+def pool(engine: Engine, player: int) -> dict[str, int]:
+    st = engine.state
+    return {k: st.stat(player, key(k)) for k in KINDS if st.stat(player, key(k))}
+
+
+def describe(amounts: dict[str, int]) -> str:
+    return "".join(f"{{{k}}}" * n for k, n in amounts.items()) or "nothing"
+
+
+def spend_plan(amounts: dict[str, int], cost: ManaCost) -> dict[str, int] | None:
+    """Which mana of the pool pays ``cost``: coloured symbols first, generic from colourless, then colours
+    in WUBRG order (a fixed rule: which mana pays generic is not a timing question). None if it cannot."""
+    left = dict(amounts)
+    spend: dict[str, int] = {}
+    for p in cost.pips:
+        if left.get(p, 0) <= 0:
+            return None
+        left[p] -= 1
+        spend[p] = spend.get(p, 0) + 1
+    need = cost.generic
+    for k in ("C", *COLORS):
+        take = min(need, left.get(k, 0))
+        if take:
+            spend[k] = spend.get(k, 0) + take
+            left[k] -= take
+            need -= take
+    return spend if need == 0 else None
+
+
+# -- mana abilities ---------------------------------------------------------------------------------------
+
+
+def card_of(engine: Engine, oid: int) -> CardDef:
+    return engine.profile.pool[engine.state.facts(oid).definition]
+
+
+def is_mana_ability(ability: AbilityDef) -> bool:
+    """605.1a: an activated ability without a target that adds mana."""
+    return ability.kind == "activated" and any(e.name == ADD_MANA for e in ability.effects) and not any(
+        e.name == "target" for e in ability.effects)
+
+
+def produced(ability: AbilityDef) -> tuple[str, ...]:
+    for e in ability.effects:
+        if e.name == ADD_MANA:
+            color = str(e.params.get("color", "C"))
+            return COLORS if color == ANY else (color,)
+    return ()
+
+
+class Source(NamedTuple):
+    obj: int
+    index: int  # the ability's position on its card
+    colors: tuple[str, ...]
+    plain: bool  # one mana for at most {T} and life: what ``auto`` may use (never a sacrifice or a discard)
+
+
+WITH_PRIORITY = "with_priority"  # "activate only as an instant": not in the middle of a payment
+
+
+def sources(engine: Engine, player: int, *, paying: bool = False) -> list[Source]:
+    """Mana abilities ``player`` could activate now (``paying``: in the middle of a payment): their costs can
+    be paid (MTG-C-04..07)."""
+    from statemachine.games.magic.costs import why_not_costs
+
+    out: list[Source] = []
+    st = engine.state
+    for oid in board.permanents(st, player):
+        v = view(st, oid)
+        card = card_of(engine, oid)
+        for i, ability in enumerate(card.abilities):
+            if not is_mana_ability(ability) or ability.id not in v.chars.abilities:
+                continue
+            if any(c.name == WITH_PRIORITY for c in ability.conditions) and (paying or st.priority != player):
+                continue
+            if why_not_costs(engine, player, oid, ability.costs, 0) is None:
+                amount = next((int(e.params.get("amount", 1)) for e in ability.effects if e.name == ADD_MANA), 1)
+                plain = amount == 1 and all(c.name in ("tap", "life") for c in ability.costs)
+                out.append(Source(oid, i, produced(ability), plain))
+    return out
+
+
+def tap_plan(engine: Engine, player: int, cost: ManaCost) -> list[tuple[Source, str]] | None:
+    """The mana abilities to activate (and the colour each makes) so that pool + new mana pays ``cost``.
+
+    A small bipartite matching of coloured symbols to units of mana (the pool's first, then sources), the
+    rest of the units paying generic; None if ``cost`` cannot be paid at all (MTG-C-04).
+    """
+    units: list[tuple[tuple[str, ...], Source | None]] = []
+    for k, n in pool(engine, player).items():
+        units += [((k,), None)] * n
+    for s in sources(engine, player):
+        if s.plain:
+            units.append((s.colors, s))
+    owner: list[int | None] = [None] * len(units)  # unit -> pip index
+
+    def assign(pip: int, seen: set[int]) -> bool:
+        for u, (colors, _) in enumerate(units):
+            if cost.pips[pip] in colors and u not in seen:
+                seen.add(u)
+                holder = owner[u]
+                if holder is None or assign(holder, seen):
+                    owner[u] = pip
+                    return True
+        return False
+
+    for pip in range(len(cost.pips)):
+        if not assign(pip, set()):
+            return None
+    free = [u for u in range(len(units)) if owner[u] is None]
+    if len(free) < cost.generic:
+        return None
+    plan: list[tuple[Source, str]] = []
+    for u, pip in enumerate(owner):
+        src = units[u][1]
+        if pip is not None and src is not None:
+            plan.append((src, cost.pips[pip]))
+    for u in free[: cost.generic]:
+        colors, src = units[u]
+        if src is not None:
+            plan.append((src, colors[0]))
+    return plan
+
+
+def affordable(engine: Engine, player: int, cost: ManaCost) -> bool:
+    return tap_plan(engine, player, cost) is not None
+
+
+def activate(engine: Engine, player: int, src: Source, color: str | None) -> Generator[Request, Answer, None]:
+    """Activate a mana ability: pay its costs, add its mana. It does not use the stack (MTG-P-06)."""
+    from statemachine.games.magic.costs import pay_costs
+
+    ability = card_of(engine, src.obj).abilities[src.index]
+    chosen = color
+    if chosen is None:
+        if len(src.colors) == 1:
+            chosen = src.colors[0]
+        else:
+            answer = yield Request(player, "mana_color", "choose the colour of mana to add", src.colors,
+                                   rule="MTG-P-06")
+            chosen = str(answer[0])
+    yield from pay_costs(engine, player, src.obj, ability.costs, None, 0)
+    amount = 1
+    for e in ability.effects:
+        if e.name == ADD_MANA:
+            amount = int(e.params.get("amount", 1))
+    engine.emit(ev.PlayerStat(player, key(chosen), engine.state.stat(player, key(chosen)) + amount))
+
+
+def pay(engine: Engine, player: int, cost: ManaCost, effect: int | None, *, optional: bool = False,
+        prompt: str = "") -> Paying:
+    """Pay ``cost`` from the pool, letting the player activate mana abilities first (MTG-P-06, 601.2g-h).
+
+    With the pool already covering a required cost it is paid at once (nothing to choose). Otherwise the player
+    picks a mana ability to activate, ``auto`` (kifu activates the ones ``tap_plan`` names), ``pay``, or — when
+    paying is optional ("unless its controller pays") — ``decline``.
+    """
+    while True:
+        plan = spend_plan(pool(engine, player), cost)
+        if plan is not None and not optional:
+            break
+        options: list[int | str] = []
+        if plan is not None:
+            options.append("pay")
+        elif affordable(engine, player, cost):
+            options.append("auto")
+        options += list(dict.fromkeys(s.obj for s in sources(engine, player, paying=True)))
+        if optional:
+            options.append("decline")
+        if not options:
+            return False
+        answer = yield Request(player, "pay_mana", prompt or f"pay {cost}: activate mana abilities, then pay",
+                               tuple(options), effect=effect, rule="MTG-P-06", action="mana")
+        choice = answer[0]
+        if choice == "decline":
+            return False
+        if choice == "pay":
+            break
+        if choice == "auto":
+            auto = tap_plan(engine, player, cost)
+            assert auto is not None
+            for src, color in auto:
+                yield from activate(engine, player, src, color)
+            if optional:
+                break
+            continue
+        src = next(s for s in sources(engine, player, paying=True) if s.obj == choice)
+        yield from activate(engine, player, src, None)
+    spend = spend_plan(pool(engine, player), cost)
+    assert spend is not None
+    events: list[ev.Event] = [ev.PlayerStat(player, key(k), engine.state.stat(player, key(k)) - n)
+                              for k, n in spend.items()]
+    engine.emit(*events, ev.CostPaid(player, "mana", cost.total, (), effect))
+    return True
+
+
+def empty_pools(engine: Engine) -> None:
+    """500.4: mana empties from each pool at the end of each step and phase."""
+    st = engine.state
+    events = [ev.PlayerStat(p, key(k), 0) for p in range(len(st.players)) for k in KINDS if st.stat(p, key(k))]
+    if events:
+        engine.emit(*events)

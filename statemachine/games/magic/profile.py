@@ -1,0 +1,178 @@
+"""The Magic rules profile: setup, the turn, what the player with priority may do.
+
+Seed 002 (SPEC 1.3): costs (MTG-C) and timing and priority (MTG-P, CR 117). The stack is the resolution policy
+(``stack``); the turn's steps and turn-based actions are in ``turn``; costs in ``costs``; mana in ``mana``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from eventsource import events as ev
+from eventsource.randomness import shuffled
+from projections.characteristics import view
+from statemachine.cards import CardPool
+from statemachine.decisions import Decision, IllegalDecision, Legal
+from statemachine.engine import Engine
+from statemachine.games.magic import actions, board, mana
+from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
+from statemachine.games.magic.board import DECK, HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
+from statemachine.games.magic.stack import Stack
+from statemachine.games.magic.triggers import KINDS
+from statemachine.games.magic.turn import STEPS, enter_step
+from statemachine.games.magic.vocab import MTG
+from statemachine.loader import CardFileError, load_pool
+from statemachine.policy import ResolutionPolicy
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
+
+NAME = "magic"
+VERSION = "1.0"
+CARDS = Path(__file__).parent / "cards"
+
+
+def check_pool(pool: CardPool) -> CardPool:
+    """Mana symbols and the total cost must agree; a card without symbols has no mana cost (MTG-C-12)."""
+    for card in pool.cards.values():
+        if card.mana is None:
+            if card.cost is not None:
+                raise CardFileError(NAME, "a card without mana symbols has no mana cost (leave cost out)", card.id,
+                                    "$.cost")
+            continue
+        try:
+            total = mana.parse(card.mana).total
+        except ValueError as exc:
+            raise CardFileError(NAME, str(exc), card.id, "$.mana") from exc
+        if card.cost != total:
+            raise CardFileError(NAME, f"mana {card.mana!r} totals {total}, not cost {card.cost}", card.id, "$.cost")
+    return pool
+
+
+@cache
+def card_pool() -> CardPool:
+    return check_pool(load_pool(NAME, VERSION, CARDS.glob("*.toml"), MTG, KINDS))
+
+
+class Magic(RulesProfile):
+    name = NAME
+    version = VERSION
+    vocabulary = MTG
+    trigger_kinds = KINDS
+    steps = STEPS
+
+    def __init__(self, pool: CardPool | None = None) -> None:
+        self.pool = check_pool(pool) if pool is not None else card_pool()
+
+    def make_policy(self) -> ResolutionPolicy:
+        return Stack()
+
+    # -- setup ----------------------------------------------------------------------------------------------
+
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]:
+        if len(players) != 2 or len(decks) != 2:
+            raise ValueError("kifu plays two-player Magic (SPEC Part 4 #2): two players, each with a deck")
+        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
+                                              self.pool.digest, tuple(sorted(options.items())))]
+        oid = 1
+        for p, deck in enumerate(decks):
+            for pos, card_id in enumerate(deck):
+                card = self.pool[card_id]
+                out.append(ev.ObjectCreated(oid, oid, card.id, p, zone(p, DECK), pos, card.printed(), True))
+                oid += 1
+        return out
+
+    def begin(self, engine: Engine) -> Procedure:
+        """Shuffle, 20 life each, draw seven; player 0 takes the first turn (no mulligans)."""
+        st = engine.state
+        for p in range(len(st.players)):
+            deck = zone(p, DECK)
+            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+        engine.emit(*[ev.PlayerStat(p, LIFE, STARTING_LIFE) for p in range(len(st.players))])
+        for p in range(len(st.players)):
+            board.draw(engine, p, HAND_SIZE)
+        return
+        yield
+
+    def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
+        return enter_step(engine, step)
+
+    # -- decisions ------------------------------------------------------------------------------------------
+
+    def actions(self, engine: Engine) -> Legal:
+        """The player with priority: pass, or cast, activate, play a land, activate a mana ability."""
+        st = engine.state
+        me = st.priority
+        if me is None:
+            return Legal(None)
+        out: list[Decision] = [Decision(me, "pass")]
+        for o in st.zone(zone(me, HAND)):
+            if "land" in view(st, o).chars.types:
+                if actions.why_not_play(engine, me, o) is None:
+                    out.append(Decision(me, "play", (o,)))
+            elif actions.why_not_cast(engine, me, o) is None:
+                out.append(Decision(me, "cast", (o,)))
+        for o in board.permanents(st, me):
+            for i, ability in actions.activated(engine, o):
+                if mana.is_mana_ability(ability):
+                    if actions.why_not_mana(engine, me, o, None) is None:
+                        out.append(Decision(me, "mana", (o,)))
+                elif actions.why_not_activate(engine, me, o, i) is None:
+                    out.append(Decision(me, "activate", (o, i)))
+        return Legal(me, tuple(out))
+
+    def act(self, engine: Engine, decision: Decision) -> Procedure:
+        me, args = decision.player, decision.args
+        match decision.action:
+            case "cast":
+                oid = _int(decision, 0)
+                why = actions.why_not_cast(engine, me, oid)
+                if why:
+                    raise actions.illegal(decision, why)
+                return actions.cast(engine, me, oid)
+            case "activate":
+                oid, index = _int(decision, 0), (_int(decision, 1) if len(args) > 1 else _first(engine, decision))
+                why = actions.why_not_activate(engine, me, oid, index)
+                if why is None and mana.is_mana_ability(actions.card_of(engine, oid).abilities[index]):
+                    why = actions.why_not_mana(engine, me, oid, None)
+                    if why is None:
+                        return actions.activate_mana(engine, me, oid, None)
+                if why:
+                    raise actions.illegal(decision, why)
+                return actions.activate(engine, me, oid, index)
+            case "mana":
+                oid = _int(decision, 0)
+                color = str(args[1]) if len(args) > 1 else None
+                why = actions.why_not_mana(engine, me, oid, color)
+                if why:
+                    raise actions.illegal(decision, why)
+                return actions.activate_mana(engine, me, oid, color)
+            case "play":
+                oid = _int(decision, 0)
+                why = actions.why_not_play(engine, me, oid)
+                if why:
+                    raise actions.illegal(decision, why)
+                return actions.play_land(engine, me, oid)
+            case _:
+                raise IllegalDecision(decision, "MTG-P-01",
+                                      f"'{decision.action}' is not something a player with priority does")
+
+
+def _int(decision: Decision, i: int) -> int:
+    try:
+        return int(decision.args[i])
+    except (IndexError, ValueError) as exc:
+        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
+
+
+def _first(engine: Engine, decision: Decision) -> int:
+    """With no ability named, the permanent's first activated ability that is not a mana ability."""
+    oid = _int(decision, 0)
+    if oid not in engine.state.objects:
+        raise IllegalDecision(decision, "MTG-P-04", "there is no such permanent")
+    found = [i for i, a in actions.activated(engine, oid) if not mana.is_mana_ability(a)]
+    if not found:
+        raise IllegalDecision(decision, "MTG-P-04", "that permanent has no activated ability to activate")
+    return found[0]

@@ -1,0 +1,70 @@
+"""State-based actions (704, not in the seed; SPEC Part 4 #20): performed as one event whenever a player would
+receive priority, and checked again until none apply (MTG-P-12, MTG-P-20)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.engine import Engine
+from statemachine.games.magic import board
+from statemachine.games.magic.board import DREW_FROM_EMPTY
+
+CANT_LOSE = "cant_lose"  # 《プラチナの天使》: "you can't lose the game"
+
+
+class Found(NamedTuple):
+    actions: list[str]
+    objects: list[int]
+    dies: list[int]  # lethal damage: destroyed (704.5g)
+    falls: list[int]  # toughness 0 or less: put into the graveyard (704.5f)
+    losers: list[tuple[int, str]]
+
+
+def find(engine: Engine) -> Found:
+    st = engine.state
+    found = Found([], [], [], [], [])
+    for p, ps in enumerate(st.players):
+        if ps.lost or board.controls_ability(st, p, CANT_LOSE):
+            continue
+        if board.life(st, p) <= 0:
+            found.losers.append((p, "life total 0 or less (704.5a)"))
+        elif st.stat(p, DREW_FROM_EMPTY) and st.options.get("deck_out") != "off":
+            found.losers.append((p, "drew from an empty library (704.5b)"))
+    for oid in board.creatures(st):
+        v = view(st, oid)
+        toughness = v.chars.toughness or 0
+        if toughness <= 0:
+            found.falls.append(oid)
+        elif v.status.get("damage", 0) >= toughness:
+            found.dies.append(oid)
+    if found.losers:
+        found.actions.append("player loses")
+    if found.falls:
+        found.actions.append("toughness 0 or less")
+        found.objects.extend(found.falls)
+    if found.dies:
+        found.actions.append("lethal damage")
+        found.objects.extend(found.dies)
+    return found
+
+
+def perform(engine: Engine) -> bool:
+    """Perform every state-based action that applies, simultaneously, as one event. True if any was."""
+    found = find(engine)
+    if not found.actions:
+        return False
+    st = engine.state
+    events: list[ev.Event] = [ev.StateBasedAction(tuple(found.actions), tuple(found.objects))]
+    leaving = [(o, board.SBA) for o in found.falls] + [(o, board.DESTROY) for o in found.dies]
+    ids = engine.new_object_ids(len(leaving))
+    events += [board.move(engine, o, board.zone(st.objects[o].owner, board.GRAVEYARD), cause, new_id=nid)
+               for (o, cause), nid in zip(leaving, ids, strict=True)]
+    events += [ev.PlayerLost(p, why) for p, why in found.losers]
+    lost = {p for p, _ in found.losers} | {p for p, ps in enumerate(st.players) if ps.lost}
+    left = [p for p in range(len(st.players)) if p not in lost]
+    if found.losers and len(left) <= 1:
+        events.append(ev.GameEnded(left[0] if left else None, found.losers[0][1]))
+    engine.emit(*events)
+    return True

@@ -1,0 +1,261 @@
+"""The stack with priority (seed 002, CR 117): Magic's resolution policy.
+
+Priority passes in turn order. Before any player receives priority, state-based actions are performed as one
+event, again until none apply, then every triggered ability waiting is put on the stack — the active player's
+first, each player ordering their own — and the two repeat until nothing more happens (MTG-P-09, MTG-P-20).
+When all players pass in succession the top object resolves, or, on an empty stack, the step ends (MTG-P-19).
+The active player receives priority after a resolution (MTG-P-16) and at the start of most steps (MTG-P-14);
+whoever casts, activates or takes a special action receives it afterwards (MTG-P-17). Nobody has priority
+while something resolves (MTG-P-13), in the untap step, or normally in the cleanup step (MTG-P-15).
+
+Every object on the stack is a pending effect with holder ``stack``; its key is ``(position, source object,
+ability index, source card)``: the position orders the stack (the top is the highest), the index is
+``SPELL`` for a spell (the source object is then the card on the stack) and ``TRIGGERED`` for a triggered
+ability.
+"""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from projections.characteristics import current_or_last_known
+from projections.state import GameState, Pending
+from statemachine.cards import AbilityDef, CardDef
+from statemachine.context import EffectContext
+from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.engine import Engine
+from statemachine.games.magic import board, mana, sba, targets
+from statemachine.games.magic.board import BATTLEFIELD, STACK, zone
+from statemachine.policy import ResolutionPolicy
+from statemachine.triggers import Instance
+from statemachine.vocabulary import Procedure
+
+SPELL = -1
+TRIGGERED = -2
+PERMANENT_TYPES = ("creature", "artifact", "enchantment", "land", "planeswalker")
+UNTAP, CLEANUP = "untap", "cleanup"
+PRIORITY_ACTIONS = ("pass", "cast", "activate", "play")
+
+
+def items(state: GameState) -> list[Pending]:
+    """The stack, bottom first: the last is the top (MTG-P-22: the newest resolves first)."""
+    return sorted((p for p in state.pending.values() if p.holder == STACK), key=lambda p: p.key)
+
+
+def waiting(state: GameState) -> list[Pending]:
+    """Triggered abilities not yet put on the stack (MTG-P-08: triggering does nothing by itself)."""
+    return [p for p in state.pending.values() if p.holder == ""]
+
+
+def is_spell(pend: Pending) -> bool:
+    return len(pend.key) > 2 and pend.key[2] == SPELL
+
+
+def source_object(pend: Pending) -> int:
+    return pend.source if pend.source >= 0 else pend.key[1]
+
+
+def stack_key(engine: Engine, source: int, index: int, card: int) -> tuple[int, ...]:
+    return (engine.state.seq + 1, source, index, card)
+
+
+def ability_of(engine: Engine, pend: Pending) -> tuple[CardDef, list[AbilityDef]]:
+    """The card and the abilities that resolve for a stack object: a spell's text, or one ability."""
+    st = engine.state
+    card_id = pend.source_card if pend.source >= 0 else pend.key[3]
+    card = engine.profile.pool[st.cards[card_id].definition]
+    if is_spell(pend):
+        return card, [a for a in card.abilities if a.kind == "spell"]
+    if pend.source >= 0:
+        return card, [card.ability(pend.ability)]
+    return card, [card.abilities[pend.key[2]]]
+
+
+class Stack(ResolutionPolicy):
+    holder = STACK
+
+    def triggered(self, engine: Engine, instances: list[Instance]) -> None:
+        for inst in instances:
+            # MTG-P-08: an ability may trigger at any time, but nothing happens yet: it waits, on no stack,
+            # until a player would receive priority (MTG-P-09).
+            engine.trigger(inst, holder="", label=inst.listener.ability.label)
+
+    def next(self, engine: Engine) -> Procedure | None:
+        st = engine.state
+        if st.priority is not None or st.ended or st.request is not None:
+            return None
+        step = engine.flow.current
+        if step is None or step.name == UNTAP:
+            return None  # MTG-P-15: nobody receives priority in the untap step
+        if step.name == CLEANUP and not (waiting(st) or sba.find(engine).actions):
+            return None  # MTG-P-15: normally nobody receives priority in the cleanup step (514.3a)
+        # MTG-P-14: at the start of a step; MTG-P-16: after a resolution — the active player.
+        return give_priority(engine, st.active)
+
+    def legal(self, engine: Engine) -> Legal | None:
+        if engine.state.priority is None:
+            return None
+        return engine.profile.actions(engine)
+
+    def decide(self, engine: Engine, decision: Decision) -> Procedure | None:
+        if decision.action != "pass":
+            return None
+        holder = engine.state.priority
+        if holder != decision.player:
+            raise IllegalDecision(decision, "MTG-P-01", _no_priority(engine, holder))
+        return pass_priority(engine, decision.player)
+
+    def misplaced(self, engine: Engine, decision: Decision, request: Request) -> tuple[str, str]:
+        if decision.action in PRIORITY_ACTIONS:
+            if any(p.resolving for p in engine.state.pending.values()):
+                return "MTG-P-13", "no player receives priority while a spell or ability is resolving"
+            return "MTG-P-01", f"nobody has priority now: player {request.player} must answer: {request.prompt}"
+        return super().misplaced(engine, decision, request)
+
+    def source_of(self, state: GameState, pend: Pending) -> int | None:
+        return source_object(pend) if pend.source >= 0 or len(pend.key) > 1 else None
+
+    def blocks_step_end(self, engine: Engine) -> bool:
+        return bool(items(engine.state) or waiting(engine.state))
+
+
+def _no_priority(engine: Engine, holder: int | None) -> str:
+    if holder is None:
+        return "nobody has priority now"
+    return f"player {holder} has priority"
+
+
+# -- priority -----------------------------------------------------------------------------------------------
+
+
+def give_priority(engine: Engine, player: int) -> Procedure:
+    """MTG-P-20 (117.5): state-based actions until none apply, then waiting triggers onto the stack; repeat
+    until neither happens; only then does ``player`` receive priority."""
+    while not engine.state.ended:
+        if sba.perform(engine):  # MTG-P-12: one event per check, checked again
+            continue
+        if not waiting(engine.state):
+            break
+        yield from put_triggers(engine)
+    if not engine.state.ended:
+        engine.emit(ev.PriorityGiven(player))
+
+
+def turn_order(engine: Engine, first: int) -> list[int]:
+    n = len(engine.state.players)
+    return [(first + i) % n for i in range(n)]
+
+
+def put_triggers(engine: Engine) -> Procedure:
+    """The active player's waiting abilities go on the stack first, then the others' in turn order; a player
+    with several chooses their order (MTG-P-20, 603.3b). The first put is the last to resolve."""
+    for player in turn_order(engine, engine.state.active):
+        mine = [p.effect for p in waiting(engine.state) if p.controller == player]
+        while mine:
+            if len(mine) == 1:
+                eid = mine[0]
+            else:
+                answer = yield Request(player, "stack_order",
+                                       "choose which of your triggered abilities goes on the stack next "
+                                       "(the first put resolves last)", tuple(mine), rule="MTG-P-20")
+                eid = int(answer[0])
+            mine.remove(eid)
+            yield from put_on_stack(engine, eid)
+
+
+def put_on_stack(engine: Engine, eid: int) -> Procedure:
+    st = engine.state
+    pend = st.pending[eid]
+    _, abilities = ability_of(engine, pend)
+    engine.emit(ev.EffectPending(eid, STACK, pend.controller, pend.label,
+                                 stack_key(engine, pend.source, TRIGGERED, pend.source_card)))
+    yield from choose_targets(engine, pend.controller, eid, abilities, None)
+
+
+def choose_targets(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int | None
+                   ) -> Procedure:
+    """Targets are chosen as the object is put on the stack; with none to choose, a triggered ability is
+    removed from the stack (603.3d)."""
+    chosen: list[int] = []
+    for ability in abilities:
+        for n, spec in enumerate(targets.specs(ability)):
+            options = targets.candidates(engine.state, spec, spell)
+            if not options:
+                engine.emit(ev.EffectFizzled(eid, "no legal target when put on the stack (603.3d)"))
+                return
+            answer = yield Request(player, "target", f"choose target {n + 1} ({spec.what}) for {ability.label}",
+                                   tuple(options), effect=eid, rule="MTG-GAME-TARGET")
+            chosen.append(int(answer[0]))
+    if chosen:
+        engine.emit(ev.Chosen(player, tuple(chosen), eid))
+
+
+def pass_priority(engine: Engine, player: int) -> Procedure:
+    st = engine.state
+    left = mana.pool(engine, player)
+    if left:
+        # MTG-P-18: a player passing with mana in their pool announces what remains.
+        engine.emit(ev.Revealed(board.player_ref(player), tuple(range(len(st.players))), -1,
+                                f"mana pool: {mana.describe(left)}"))
+    engine.emit(ev.PriorityPassed(player))
+    in_game = {p for p, ps in enumerate(st.players) if not ps.lost}
+    if in_game <= set(st.passes):
+        # MTG-P-19: all players passed in succession.
+        stack = items(st)
+        if stack:
+            yield from resolve(engine, stack[-1])  # MTG-P-22: the newest resolves first
+        else:
+            from statemachine.games.magic.turn import end_step
+
+            yield from end_step(engine)
+        return
+    nxt = next(p for p in turn_order(engine, player)[1:] if p in in_game)
+    yield from give_priority(engine, nxt)  # MTG-P-18: the next player in turn order
+
+
+# -- resolving ----------------------------------------------------------------------------------------------
+
+
+def resolve(engine: Engine, pend: Pending) -> Procedure:
+    """Resolve the top object. Nobody receives priority meanwhile (MTG-P-13); abilities it triggers wait
+    (MTG-P-08) until the active player would receive priority again (MTG-P-16, MTG-P-20)."""
+    st = engine.state
+    eid = pend.effect
+    engine.emit(ev.EffectResolving(eid))
+    engine.cause = st.seq
+    card, abilities = ability_of(engine, pend)
+    spell = pend.key[1] if is_spell(pend) else None
+    source = source_object(pend)
+    specs = [s for a in abilities for s in targets.specs(a)]
+    chosen = list(pend.targets)
+    if specs and not any(targets.legal(st, s, t, spell) for s, t in zip(specs, chosen, strict=False)):
+        # 608.2b: a spell or ability whose targets are all illegal does nothing.
+        engine.emit(ev.EffectFizzled(eid, "all its targets are illegal as it resolves (608.2b)"))
+        if spell is not None and spell in st.objects:
+            engine.emit(board.move(engine, spell, zone(st.objects[spell].owner, board.GRAVEYARD), board.COUNTERED))
+        return
+    seen = current_or_last_known(st, source)
+    source_card = seen.card if seen is not None else (pend.source_card if pend.source >= 0 else pend.key[3])
+    vocab = engine.profile.vocabulary
+    for ability in abilities:
+        ctx = EffectContext(engine, controller=pend.controller, source=source, source_card=source_card,
+                            effect=eid, ability=ability.id, subject=pend.subject, captured=pend.captured)
+        ctx.bound["targets"] = chosen
+        ctx.bound["specs"] = specs
+        ctx.bound["spell"] = spell
+        if not all(vocab.check(ctx, c.name, c.params) for c in ability.conditions):
+            engine.emit(ev.EffectFizzled(eid, f"its condition is not met as it resolves (603.4): {ability.label}"))
+            return
+        for step in ability.effects:
+            yield from vocab.run_effect(ctx, step.name, step.params)
+            if eid not in engine.state.pending:
+                return
+    if spell is None:
+        engine.emit(ev.EffectResolved(eid))
+        return
+    obj = engine.state.objects[spell]
+    if set(card.types) & set(PERMANENT_TYPES):
+        moved = board.move(engine, spell, zone(obj.owner, BATTLEFIELD), board.RESOLVED, controller=pend.controller)
+        sick = [ev.StatusSet(moved.new, "sick", 1)] if "creature" in card.types else []
+        engine.emit(moved, *sick, ev.EffectResolved(eid))
+    else:
+        engine.emit(board.move(engine, spell, zone(obj.owner, board.GRAVEYARD), board.RESOLVED), ev.EffectResolved(eid))

@@ -1,0 +1,49 @@
+"""Magic trigger words and the state each is checked in.
+
+"Dies" and "leaves the battlefield" look back at the state just before the move (the creature as it last
+existed on the battlefield); "enters" and "is discarded" read the state just after. "At the beginning of"
+a step is matched by the turn itself as the step begins (``turn.step_triggers``), not by an event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsource import events as ev
+from statemachine.games.magic.board import BATTLEFIELD, DISCARD, GRAVEYARD, HAND, kind_of
+from statemachine.triggers import TriggerKind
+
+
+def _enters(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.new] if isinstance(e, ev.ZoneChanged) and kind_of(e.dst) == BATTLEFIELD else []
+
+
+def _dies(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLEFIELD and kind_of(e.dst) == GRAVEYARD:
+        return [e.old]
+    return []
+
+
+def _leaves(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.old] if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLEFIELD else []
+
+
+def _discarded(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    # Discarding as a cost is discarding too: the payment is part of the spell's event (MTG-C-10).
+    if (isinstance(e, ev.ZoneChanged) and kind_of(e.src) == HAND and kind_of(e.dst) == GRAVEYARD
+            and e.cause == DISCARD):
+        return [e.new]
+    return []
+
+
+def _never(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return []
+
+
+KINDS: dict[str, TriggerKind] = {
+    "enters": TriggerKind("enters", ev.AFTER, _enters),
+    "dies": TriggerKind("dies", ev.BEFORE, _dies),
+    "leaves": TriggerKind("leaves", ev.BEFORE, _leaves),
+    "discarded": TriggerKind("discarded", ev.AFTER, _discarded),
+    "step_begins": TriggerKind("step_begins", ev.AFTER, _never),
+}
