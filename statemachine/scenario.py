@@ -1,9 +1,19 @@
 """Scenario files: set up any board, script the decisions, assert what must hold — a judge's reproduction
 of a situation and a test, in one TOML file (format documented in docs/scenarios.md).
 
+``chain`` compares the effects with holder ``chain`` (an interference, Vision) in order, bottom (the
+originating action) first, resolving ones included, as rows of label, source, ability, controller, targets
+(``@h``, or ``player0``/``player1``) and resolving — only the keys the rows name. ``priority`` is the player who
+holds priority (``"none"`` while nobody does).
+
 Names in a scenario: ``@h`` is the object that card handle ``h`` is now; ``!h`` is the effect pending from the
 card ``h`` (``!h/label`` picks by label when it has several, ``!h#2`` the second); any other string is a
 literal (``yes``, ``no``, ``player``); integers are integers.
+
+Expectations are game-neutral. ``queue`` compares the effects waiting in the holder ``queue`` (an ordered
+queue, Shadowverse) in the order of their recorded sort keys, as an ordered list of rows (label, source, side,
+ability — only the keys the rows name). A setup card may carry ``status`` (object statuses: damage, evolved,
+countdown, ...) and ``toughness`` (a defense modification in force).
 """
 
 from __future__ import annotations
@@ -48,6 +58,8 @@ class CardSpec(Struct, forbid_unknown_fields=True):
     ignored: bool = False  # its abilities are being ignored (a continuous effect)
     power: int = 0  # a power modification in force
     face_down: bool | None = None
+    toughness: int = 0  # a toughness (defense) modification in force
+    status: dict[str, int] = field(default_factory=dict)  # statuses set on it: damage, evolved, countdown...
 
 
 class Setup(Struct, forbid_unknown_fields=True):
@@ -165,6 +177,10 @@ class Run:
             if spec.power:
                 later.append(ev.ContinuousEffectStarted(effect, n, "power", n, amount=spec.power))
                 effect += 1
+            if spec.toughness:
+                later.append(ev.ContinuousEffectStarted(effect, n, "toughness", n, amount=spec.toughness))
+                effect += 1
+            later += [ev.StatusSet(n, k, v) for k, v in sorted(spec.status.items())]
         for n, spec in enumerate(st.cards, start=1):
             for h in spec.under:
                 if h not in self.handles:
@@ -272,6 +288,8 @@ class Run:
         match key:
             case "pending":
                 return _same_rows(self.pending_rows(), want)
+            case "queue":
+                return self._queue(want)
             case "pending_after_resolution" | "pending_after":
                 # The pool just after an effect finished resolving in this step (the last one, or the n-th
                 # with {resolution = n, pool = [...]}), read by time travel.
@@ -340,8 +358,25 @@ class Run:
                 return None if st.ended == want else f"ended is {st.ended}, expected {want}"
             case "winner":
                 return None if st.winner == want else f"winner is {st.winner}, expected {want}"
+            case "chain":
+                return self._chain(want)
+            case "priority":
+                got_p = "none" if st.priority is None else st.priority
+                return None if got_p == want else f"player {got_p} holds priority, expected {want}"
             case _:
                 raise ScenarioError(f"{self.path}: unknown expectation {key!r}")
+
+    def _queue(self, want: list[dict[str, Any]]) -> str | None:
+        """The effects waiting in an ordered queue, in key order, compared row by row."""
+        st = self.engine.state
+        waiting = sorted((p for p in st.pending.values() if p.holder == "queue" and not p.resolving),
+                         key=lambda p: p.key)
+        got = [{"label": p.label, "source": "@" + self.handle_of_card(p.source_card), "ability": p.ability,
+                "side": "A" if p.controller == st.active else "a"} for p in waiting]
+        keys = sorted({k for w in want for k in w}) or ["label", "source"]
+        g = [tuple(r.get(k, "") for k in keys) for r in got]
+        w = [tuple(str(r.get(k, "")) for k in keys) for r in want]
+        return None if g == w else f"queue is {g}, expected {w} (in order, compared on {keys})"
 
     def _event_row(self, r: Record) -> dict[str, Any]:
         row: dict[str, Any] = ev.to_builtins(r.event)
@@ -369,6 +404,24 @@ class Run:
                 i += 1
             return None
         return _contains_all(rows, want, "event")
+
+    def _chain(self, want: list[dict[str, Any]]) -> str | None:
+        """The effects in an interference chain, bottom first, compared row by row on the keys named."""
+        st = self.engine.state
+        entries = sorted((p for p in st.pending.values() if p.holder == "chain"), key=lambda p: (p.key, p.effect))
+
+        def name(o: int) -> str:
+            return f"player{-1 - o}" if o < 0 else "@" + self.handle_of_card(self.card_of.get(o, -1))
+
+        got = [{"label": p.label, "source": "@" + self.handle_of_card(p.source_card), "ability": p.ability,
+                "controller": p.controller, "targets": [name(t) for t in p.targets], "resolving": p.resolving}
+               for p in entries]
+        # Each row is compared on the keys it names; the chain must hold exactly as many entries.
+        w = [{k: str(v) for k, v in r.items()} for r in want]
+        g = [{k: str(r.get(k, "")) for k in x} for r, x in zip(got, w, strict=False)]
+        if len(got) == len(want) and g == w:
+            return None
+        return f"chain is {[{k: str(v) for k, v in r.items()} for r in got]}, expected {w} (bottom first)"
 
     def context(self) -> str:
         st = self.engine.state

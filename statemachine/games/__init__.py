@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 PROFILES: dict[str, tuple[str, str]] = {
     "duel_masters": ("statemachine.games.duel_masters", "DuelMasters"),
     "magic": ("statemachine.games.magic", "Magic"),
+    "shadowverse": ("statemachine.games.shadowverse", "Shadowverse"),
+    "vision": ("statemachine.games.vision", "Vision"),
 }
 
 

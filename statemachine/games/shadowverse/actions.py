@@ -9,11 +9,10 @@ from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.vocabulary import Procedure
-
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, PLAY, leader
 from statemachine.games.shadowverse.fire import fire
+from statemachine.vocabulary import Procedure
 
 OWN_PLAY = ("fanfare", "cast", "enters")
 
@@ -79,12 +78,15 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
         chosen += [f"target={int(a)}" for a in answer]
     spell = "spell" in chars.types
     dst = board.zone(player, CASTING if spell else FIELD)
+    grants = [(m.value, m.amount, m.since) for m in sorted(st.modifiers.values(), key=lambda m: (m.since, m.effect))
+              if m.target == oid and m.kind == "grant_ability"]
     moved = board.move(engine, oid, dst, PLAY)
     queue(engine).declared[moved.card] = tuple(chosen)
     events: list[ev.Event] = [
         ev.PlayerStat(player, "pp", st.stat(player, "pp") - (chars.cost or 0)),
         moved,
         ev.PlayerStat(player, "played_turn", st.stat(player, "played_turn") + 1),
+        ev.PlayerStat(player, "last_played", moved.card),
     ]
     if not spell:
         events.append(ev.StatusSet(moved.new, "sick", 1))
@@ -92,7 +94,15 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
         cd = countdown_of(chars.keywords)
         if cd:
             events.append(ev.StatusSet(moved.new, "countdown", cd))
+    last = st.seq + len(events)
     engine.emit(*events)
+    if grants and moved.new in st.objects:
+        # SV-O-14/31: a granted Fanfare joins the same group, after the printed ones, in grant order.
+        from statemachine.games.shadowverse.fire import granted_instances
+
+        found = granted_instances(engine, moved.new, grants, "fanfare", last)
+        if found:
+            queue(engine).triggered(engine, found)
     queue(engine).declared.pop(moved.card, None)
     yield from queue(engine).settle(engine)
 
@@ -174,7 +184,9 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
     """Declare; Strike, Clash and "another attacks" resolve in full (SV-O-69); then the clash or the hit."""
     st = engine.state
     opp = 1 - player
-    engine.emit(ev.StatusSet(attacker, "attacked", 1),
+    partner = [ev.StatusSet(attacker, "clash_with", target), ev.StatusSet(target, "clash_with", attacker)] \
+        if target is not None else []
+    engine.emit(ev.StatusSet(attacker, "attacked", 1), *partner,
                 ev.Attacked(attacker, opp if target is None else None, target))
     policy = queue(engine)
     yield from policy.settle(engine)

@@ -238,7 +238,12 @@ def damage_cut(state: GameState, target: int) -> int:
 
 def leader_shielded(state: GameState, player: int) -> bool:
     """SV-O-81: "the leader takes no damage while a certain card is on the field", judged at the moment."""
-    return any("leader_no_damage" in view(state, o).chars.keywords for o in field(state, player))
+    for o in field(state, player):
+        v = view(state, o)
+        if "leader_no_damage" in v.chars.keywords or (
+                "leader_no_damage_if_evolved" in v.chars.keywords and v.status.get("evolved")):
+            return True
+    return False
 
 
 def redirect(state: GameState, player: int) -> bool:

@@ -17,11 +17,10 @@ from eventsource import events as ev
 from eventsource.randomness import below
 from projections.characteristics import view
 from statemachine.context import EffectContext
-from statemachine.vocabulary import NoParams, Procedure, Vocabulary
-
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY, DECK, DISCARD, FIELD, HAND, leader
 from statemachine.games.shadowverse.queue import captures
+from statemachine.vocabulary import NoParams, Procedure, Vocabulary
 
 SV = Vocabulary("shadowverse")
 
@@ -72,6 +71,10 @@ def ordered(ctx: EffectContext, selector: str) -> list[int]:
             return [o for o in everything(False, True, (me,)) if o != ctx.source]
         case "enemy_all":
             return everything(True, True, (opp,))
+        case "clash_partner":
+            me_now = ctx.source_now()
+            partner = st.objects[me_now].status.get("clash_with") if me_now is not None else None
+            return [partner] if partner is not None and board.on_field(st, partner) else []
         case _:
             raise ValueError(f"unknown target selector {selector!r}")
 
@@ -339,6 +342,10 @@ def buff(ctx: EffectContext, p: BuffParams) -> Procedure:
 
 def modify(ctx: EffectContext, oid: int, attack: int, defense: int, until: str = "") -> None:
     events: list[ev.Event] = []
+    before = board.defense(ctx.state, oid)
+    if defense < 0 and before + defense <= 0 < before:
+        # SV-O-85: destroyed by a -X/-X, it is judged with its defense before the debuff.
+        events.append(ev.StatusSet(oid, "defense_before_debuff", before))
     eid = ctx.state.next_effect
     if attack:
         events.append(ev.ContinuousEffectStarted(eid, ctx.source, "power", oid, amount=attack, until=until))
@@ -650,4 +657,183 @@ def _bundle(ctx: EffectContext, params: dict[str, object]) -> str:
     return "1"
 
 
-__all__ = ["SV", "ordered", "random_pick"]
+# -- granting -------------------------------------------------------------------------------------------------------
+
+
+class GrantParams(Struct, frozen=True, forbid_unknown_fields=True):
+    ability: str
+
+
+@SV.effect("grant_leader", GrantParams)
+def grant_leader(ctx: EffectContext, p: GrantParams) -> Procedure:
+    """Your leader gains one of this card's abilities (密約の吸血鬼); the leader holds it (SV-O-33)."""
+    st = ctx.state
+    definition = st.cards[ctx.source_card].definition
+    eid = st.next_effect
+    ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "leader_ability", leader(ctx.controller),
+                                               amount=ctx.source_card, value=f"{definition}/{p.ability}"))
+    return
+    yield
+
+
+@SV.effect("grant_fanfare", GrantParams)
+def grant_fanfare(ctx: EffectContext, p: GrantParams) -> Procedure:
+    """Give one of this card's Fanfares to a follower in your hand (ディメンションドミネーター, SV-O-31)."""
+    st = ctx.state
+    options = [o for o in board.hand(st, ctx.controller) if "follower" in view(st, o).chars.types]
+    if not options:
+        return
+    pick = options[0]
+    if len(options) > 1:
+        answer = yield ctx.request(ctx.controller, "target", "choose a follower in your hand", tuple(options))
+        pick = int(answer[0])
+    definition = st.cards[ctx.source_card].definition
+    eid = st.next_effect
+    ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "grant_ability", pick, amount=ctx.source_card,
+                                               value=f"{definition}/{p.ability}"))
+
+
+@SV.effect("destroy_own_amulets")
+def destroy_own_amulets(ctx: EffectContext, _: NoParams) -> Procedure:
+    st = ctx.state
+    for o in board.field(st, ctx.controller):
+        if "amulet" in view(st, o).chars.types:
+            board.destroy(ctx.engine, o)
+    return
+    yield
+
+
+@SV.effect("countdown")
+def countdown(ctx: EffectContext, _: NoParams) -> Procedure:
+    """カウントダウン: one less; at 0 the amulet is destroyed at once and its Last Words triggers now, when the
+    reduction resolves (SV-O-58)."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    left = st.objects[me].status.get("countdown", 0) - 1
+    ctx.engine.emit(ev.StatusSet(me, "countdown", max(left, 0)))
+    if left <= 0:
+        board.destroy(ctx.engine, me)
+    return
+    yield
+
+
+@SV.effect("copy_last_played")
+def copy_last_played(ctx: EffectContext, _: NoParams) -> Procedure:
+    """ローフラッド: a copy of the card the opponent played last, as it was played (SV-O-63/64), into your deck."""
+    st = ctx.state
+    cid = st.stat(ctx.opponent, "last_played")
+    if cid and cid in st.cards:
+        board.create(ctx.engine, st.cards[cid].definition, ctx.controller, DECK)
+    return
+    yield
+
+
+@SV.effect("damage_by_last_defense")
+def damage_by_last_defense(ctx: EffectContext, _: NoParams) -> Procedure:
+    """「破壊される直前の体力」: the look-back defense (SV-O-73), or the defense before a -X/-X that
+    destroyed it (SV-O-85)."""
+    lk = ctx.view(ctx.source)
+    if lk is None:
+        return
+    amount = lk.status.get("defense_before_debuff") or board.defense_of(lk)
+    board.deal_damage(ctx.engine, leader(ctx.opponent), amount, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("buff_by_entered")
+def buff_by_entered(ctx: EffectContext, _: NoParams) -> Procedure:
+    me = ctx.source_now()
+    if me is not None and board.on_field(ctx.state, me):
+        modify(ctx, me, ctx.state.stat(ctx.controller, "entered"), 0)
+    return
+    yield
+
+
+@SV.effect("damage_by_attack")
+def damage_by_attack(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Damage equal to this follower's attack now (SV-O-115: "until end of turn" still applies)."""
+    me = ctx.source_now()
+    if me is not None:
+        board.deal_damage(ctx.engine, leader(ctx.opponent), view(ctx.state, me).power, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("throw_from_hand")
+def throw_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
+    """ゾディアックデーモン: discard the follower chosen at play and deal its attack, as it is in the hand
+    (an Overflow bonus is not on it there, SV-O-112)."""
+    st = ctx.state
+    for t in declared(ctx):
+        if t in st.objects and board.kind_of(st.objects[t].zone) == HAND:
+            amount = view(st, t).power
+            discard(ctx, [t])
+            board.deal_damage(ctx.engine, leader(ctx.opponent), amount, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("max_pp_down", AmountParams)
+def max_pp_down(ctx: EffectContext, p: AmountParams) -> Procedure:
+    st = ctx.state
+    me = ctx.controller
+    top = max(0, st.stat(me, "max_pp") - p.amount)
+    ctx.engine.emit(ev.PlayerStat(me, "max_pp", top), ev.PlayerStat(me, "pp", min(st.stat(me, "pp"), top)))
+    overflow_check(ctx.engine, me)
+    return
+    yield
+
+
+def overflow_check(engine: object, player: int) -> None:
+    """SV-O-113: below 7 maximum PP, the Overflow bonuses end."""
+    from statemachine.engine import Engine
+
+    assert isinstance(engine, Engine)
+    st = engine.state
+    if board.overflow(st, player):
+        return
+    ending = [m.effect for m in st.modifiers.values() if m.until == "overflow"
+              and m.target in st.objects and st.objects[m.target].controller == player]
+    if ending:
+        engine.emit(*[ev.ContinuousEffectEnded(e) for e in ending])
+
+
+class CardsParams(Struct, frozen=True, forbid_unknown_fields=True):
+    cards: list[str]
+
+
+@SV.effect("add_random_token", CardsParams)
+def add_random_token(ctx: EffectContext, p: CardsParams) -> Procedure:
+    """A token from a random range is added revealed (SV-O-122)."""
+    st = ctx.state
+    value = below(st.seed, st.random_draws, len(p.cards))
+    ctx.engine.emit(ev.RandomDrawn("token", len(p.cards), value))
+    oid = board.create(ctx.engine, p.cards[value], ctx.controller, HAND)
+    ctx.engine.emit(ev.Revealed(oid, (ctx.opponent,), st.objects[oid].card, p.cards[value]))
+    return
+    yield
+
+
+@SV.effect("choose_card", CardsParams)
+def choose_card(ctx: EffectContext, p: CardsParams) -> Procedure:
+    """チョイス: the chosen card is added without being revealed (SV-O-120)."""
+    answer = yield ctx.request(ctx.controller, "choice", "choose a card", tuple(p.cards), rule="SV-O-120")
+    board.create(ctx.engine, str(answer[0]), ctx.controller, HAND)
+
+
+@SV.effect("tutor_follower")
+def tutor_follower(ctx: EffectContext, _: NoParams) -> Procedure:
+    """A card added from the deck is not revealed (SV-O-121)."""
+    st = ctx.state
+    options = [o for o in st.zone(board.zone(ctx.controller, DECK)) if "follower" in view(st, o).chars.types]
+    pick = random_pick(ctx, options, "tutor")
+    if pick is not None:
+        ctx.engine.emit(board.move(ctx.engine, pick, board.zone(ctx.controller, HAND), "tutor"))
+    return
+    yield
+
+
+__all__ = ["SV", "ordered", "overflow_check", "random_pick"]

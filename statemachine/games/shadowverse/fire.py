@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from projections.characteristics import ObjectView, view
 from statemachine.engine import Engine
-from statemachine.triggers import Instance, matches_filter
-
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import FIELD
+from statemachine.triggers import Instance, matches_filter
 
 
 def instances(engine: Engine, name: str, *, player: int | None = None, subject: int | None = None,
@@ -43,6 +42,66 @@ def instances(engine: Engine, name: str, *, player: int | None = None, subject: 
             if subj is not None and not matches_filter(subj, t.filter):
                 continue
         out.append(Instance(lst, holder.controller, holder, subj, seq, ev.AFTER))
+    return out + leader_instances(engine, name, player=player, by=seq)
+
+
+def leader_view(engine: Engine, player: int, card: int, definition: str, granted: str, since: int) -> ObjectView:
+    """A leader as the holder of an ability granted to it (a leader is not an object: ``leader(p)``)."""
+    from eventsource import events as ev
+
+    return ObjectView(board.leader(player), card, definition, player, player, board.zone(player, "leader"),
+                      ev.Characteristics("leader", abilities=(granted,)), {}, (), False, False, since)
+
+
+def leader_instances(engine: Engine, name: str, *, player: int | None, by: int) -> list[Instance]:
+    """Abilities granted to a leader (密約の吸血鬼): ``leader_ability`` modifiers naming "card/ability"."""
+    import msgspec
+
+    from eventsource import events as ev
+    from statemachine.triggers import Listener
+
+    st = engine.state
+    out: list[Instance] = []
+    for m in sorted(st.modifiers.values(), key=lambda m: (m.since, m.effect)):
+        if m.kind != "leader_ability" or m.target >= 0:
+            continue
+        owner = board.leader_player(m.target)
+        definition, _, aid = m.value.partition("/")
+        card = engine.profile.pool[definition]
+        ability = card.ability(aid)
+        t = ability.trigger
+        if t is None or t.on != name:
+            continue
+        if player is not None and t.whose == "you" and owner != player:
+            continue
+        if player is not None and t.whose == "opponent" and owner == player:
+            continue
+        granted = msgspec.structs.replace(ability, id=m.value)
+        holder = leader_view(engine, owner, m.amount, definition, m.value, m.since)
+        out.append(Instance(Listener(board.leader(owner), card, granted), owner, holder, None, by, ev.AFTER))
+    return out
+
+
+def granted_instances(engine: Engine, oid: int, grants: list[tuple[str, int, int]], on: str, by: int
+                      ) -> list[Instance]:
+    """Abilities granted to a card (ディメンションドミネーター's Fanfare), as it is now; ``grants`` are
+    (card/ability, granting card, when granted) in grant order (SV-O-14)."""
+    import msgspec
+
+    from eventsource import events as ev
+    from statemachine.triggers import Listener
+
+    st = engine.state
+    out: list[Instance] = []
+    holder = view(st, oid)
+    for value, _card, _since in grants:
+        definition, _, aid = value.partition("/")
+        card = engine.profile.pool[definition]
+        ability = card.ability(aid)
+        if ability.trigger is None or ability.trigger.on != on:
+            continue
+        granted = msgspec.structs.replace(ability, id=value)
+        out.append(Instance(Listener(oid, card, granted), holder.controller, holder, holder, by, ev.AFTER))
     return out
 
 
@@ -61,4 +120,4 @@ def healed(engine: Engine, player: int) -> None:
     fire(engine, "healed", player=player)
 
 
-__all__ = ["fire", "healed", "instances"]
+__all__ = ["fire", "granted_instances", "healed", "instances", "leader_instances"]

@@ -13,20 +13,25 @@ from projections.characteristics import view
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
-from statemachine.loader import load_pool
-from statemachine.policy import ResolutionPolicy
-from statemachine.profile import RulesProfile, StepDef
-from statemachine.vocabulary import Procedure
-
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.actions import (
-    attack, can_attack, can_evolve, can_play, evolve, play, queue,
+    attack,
+    can_attack,
+    can_evolve,
+    can_play,
+    evolve,
+    play,
+    queue,
 )
 from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import instances
 from statemachine.games.shadowverse.queue import OrderedQueue
 from statemachine.games.shadowverse.triggers import KINDS
+from statemachine.loader import load_pool
+from statemachine.policy import ResolutionPolicy
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
 
 NAME = "shadowverse"
 VERSION = "1.0"
@@ -142,7 +147,8 @@ class Shadowverse(RulesProfile):
                             *[ev.StatusSet(o, k, 0) for o in board.field(st, me) for k in ("sick", "attacked")
                               if st.objects[o].status.get(k)])
                 # SV-O-56..58: start-of-turn effects (countdowns last) trigger together and resolve.
-                found = instances(engine, "turn_start", player=me) + instances(engine, "countdown", player=me)
+                found = instances(engine, "turn_start", player=me, where=(FIELD, HAND, DECK)) + instances(
+                    engine, "countdown", player=me)
                 if reached:
                     found += instances(engine, "overflow", player=me)
                 if found:
@@ -157,7 +163,7 @@ class Shadowverse(RulesProfile):
             case "end":
                 from statemachine.games.shadowverse.fire import fire
 
-                fire(engine, "turn_end", player=me)
+                fire(engine, "turn_end", player=me, where=(FIELD, HAND))
                 yield from policy.settle(engine)
                 # SV-O-115: "until the end of the turn" ends only after the end-of-turn effects.
                 ending = [m.effect for m in st.modifiers.values() if m.until == "end_of_turn"]
@@ -240,9 +246,9 @@ class Shadowverse(RulesProfile):
                 if o not in st.objects or not board.on_field(st, o):
                     continue
                 v = view(st, o)
-                if board.defense_of(v) <= 0 or v.status.get("bane"):
-                    if not board.destroy(engine, o) and o in st.objects and st.objects[o].status.get("bane"):
-                        engine.emit(ev.StatusSet(o, "bane", 0))
+                doomed = board.defense_of(v) <= 0 or v.status.get("bane")
+                if doomed and not board.destroy(engine, o) and o in st.objects and st.objects[o].status.get("bane"):
+                    engine.emit(ev.StatusSet(o, "bane", 0))  # SV-O-86: it could not be destroyed
 
 
 def _obj(decision: Decision, i: int) -> int:

@@ -34,13 +34,12 @@ from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
-from statemachine.policy import ResolutionPolicy
-from statemachine.triggers import Instance
-from statemachine.vocabulary import Procedure
-
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CASTING, CEMETERY, FIELD, HAND
 from statemachine.games.shadowverse.triggers import tier
+from statemachine.policy import ResolutionPolicy
+from statemachine.triggers import Instance
+from statemachine.vocabulary import Procedure
 
 QUEUE = "queue"
 GRANTED = "/"  # a granted ability's id is "<granting card>/<ability>" (SV-O-14, SV-O-31)
@@ -84,7 +83,10 @@ def sort_key(engine: Engine, inst: Instance, group: int, n: int, granted: int = 
     ability = inst.listener.ability
     assert ability.trigger is not None
     leader = held_by_leader(ability)
-    printed = next((i for i, a in enumerate(inst.listener.card.abilities) if a.id == ability.id), 0)
+    abilities = inst.listener.card.abilities
+    printed = next((i for i, a in enumerate(abilities) if a.id == ability.id), len(abilities))
+    if GRANTED in ability.id:  # SV-O-14: granted abilities after the printed ones, in the order granted
+        printed, granted = len(abilities), inst.holder.since if leader else granted
     return (
         group,
         tier(ability.trigger.on, ability.trigger.subject, st.options),

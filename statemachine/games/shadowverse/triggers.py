@@ -12,12 +12,24 @@ from typing import Any
 
 from eventsource import events as ev
 from projections.characteristics import ObjectView
-from statemachine.triggers import TriggerKind
-
 from statemachine.games.shadowverse.board import (
-    BURN, CASTING, CEMETERY, DESTROY, DISCARD, DISEMBARK, DRAW, ENTERING, FIELD, HAND, MULLIGAN, PLAY, TRANSFORM,
-    UNDER_CAUSES, kind_of,
+    BURN,
+    CASTING,
+    CEMETERY,
+    DESTROY,
+    DISCARD,
+    DISEMBARK,
+    DRAW,
+    ENTERING,
+    FIELD,
+    HAND,
+    MULLIGAN,
+    PLAY,
+    TRANSFORM,
+    UNDER_CAUSES,
+    kind_of,
 )
+from statemachine.triggers import TriggerKind
 
 __all__ = ["KINDS", "TIERS", "tier"]
 
@@ -164,7 +176,8 @@ TIERS: dict[tuple[str, str], int] = {
     ("damaged", "self"): 0, ("damaged", "other"): 10,
     ("turn_start", "self"): 0, ("turn_end", "self"): 0, ("overflow", "self"): 0,
     ("countdown", "self"): 90,  # SV-O-57: countdowns appear to come last (unverified)
-    ("survived_attack", "self"): 0, ("destroyed_by_attack", "self"): 0, ("healed", "other"): 0, ("to_cemetery", "other"): 10,
+    ("survived_attack", "self"): 0, ("destroyed_by_attack", "self"): 0,
+    ("healed", "other"): 0, ("to_cemetery", "other"): 10,
 }
 
 
