@@ -29,6 +29,7 @@ class ObjectView(Struct, frozen=True):
     abilities_ignored: bool
     since: int
     left_at: int | None = None  # set on a look-back view: the sequence number of the move
+    on: int | None = None  # the object it lies (or lay) under
 
     @property
     def tapped(self) -> bool:
@@ -85,7 +86,7 @@ def _view(obj: GameObject, facts: CardFacts, modifiers: Iterable[Modifier], unde
     chars, ignored = compute(facts.printed, modifiers)
     return ObjectView(
         obj.id, obj.card, facts.definition, obj.owner, obj.controller, obj.zone, chars, dict(obj.status),
-        under, obj.face_down, ignored, obj.since, left_at,
+        under, obj.face_down, ignored, obj.since, left_at, obj.on,
     )
 
 
