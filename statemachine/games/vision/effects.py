@@ -1,9 +1,10 @@
 """The Vision of Phantasm vocabulary: the effect steps and conditions the card files are written in.
 
-Two steps are read when an effect is *used* (announced), not when it resolves: ``cost`` (what using an
-activated effect costs) and ``target`` (what it targets: chosen at announcement, or when an automatic effect
-is placed in the interference). At resolution ``target`` checks that a target is still proper; every other
-step does what it says, in printed order, with the chosen targets in ``ctx.bound["targets"]``.
+The step ``target`` is read when an effect is *used* (announced), not when it resolves: what it targets is
+chosen at announcement, or when an automatic effect is placed in the interference. At resolution ``target``
+checks that a target is still proper; every other step does what it says, in printed order, with the chosen
+targets in ``ctx.bound["targets"]``. An activated effect's ``costs`` (``nodes``, ``rest``) are paid when it is
+used.
 """
 
 from __future__ import annotations
@@ -14,21 +15,19 @@ from eventsource import events as ev
 from projections.state import Pending
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
-from statemachine.vocabulary import NoParams, Procedure, Vocabulary
-
 from statemachine.games.vision import board
 from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
+from statemachine.vocabulary import NoParams, Procedure, Vocabulary
 
 VOP = Vocabulary("vision")
 
-ANNOUNCED = ("cost", "target")  # steps read when the effect is used, not when it resolves
+ANNOUNCED = ("target",)  # steps read when the effect is used, not when it resolves
 RETARGET = "retarget"  # the flag No.148 少女密室 leaves for its player until the end of this interference
 END_OF_INTERFERENCE = "end_of_interference"
 
 
-class CostParams(Struct, frozen=True, forbid_unknown_fields=True):
-    nodes: int = 0  # untapped nodes to tap
-    rest: bool = False  # tap the card itself
+class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 0  # untapped nodes to tap
 
 
 class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -87,11 +86,16 @@ def target_spec(steps: tuple[object, ...]) -> TargetParams | None:
 # -- steps read at announcement -------------------------------------------------------------------------
 
 
-@VOP.effect("cost", CostParams)
-def cost(ctx: EffectContext, p: CostParams) -> Procedure:
-    """Paid when the effect is used (see actions.pay); nothing more happens at resolution."""
-    return
-    yield
+@VOP.cost("nodes", NodesParams)
+def nodes_cost(p: NodesParams) -> int:
+    """Tap this many untapped nodes (paid by actions.announce)."""
+    return p.count
+
+
+@VOP.cost("rest")
+def rest_cost(_: NoParams) -> bool:
+    """Tap the card itself (レスト)."""
+    return True
 
 
 @VOP.effect("target", TargetParams)

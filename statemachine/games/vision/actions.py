@@ -1,0 +1,472 @@
+"""What a Vision of Phantasm player does: set a node, play a card, use an activated effect, attack, defend.
+
+Every one of them is *announced* and not processed (VOP-I-09): the card goes to the shared ``chain`` zone or
+the effect is noted, costs are paid, targets are chosen, and the entry joins the interference; the other
+player then receives priority. What each entry does when the interference resolves is ``resolve_entry``.
+
+Game rules SPEC does not number carry kifu's own ids (VOP-GAME-..), listed in the game's README.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from eventsource import events as ev
+from projections.characteristics import view
+from projections.state import Pending
+from statemachine.cards import AbilityDef, CardDef
+from statemachine.context import EffectContext
+from statemachine.decisions import Decision, IllegalDecision, Request
+from statemachine.engine import Engine
+from statemachine.games.vision import board
+from statemachine.games.vision.board import (
+    AMBUSH,
+    CHAIN,
+    CHARACTER,
+    COMMAND,
+    FIELD,
+    HAND,
+    HASTE,
+    NODE,
+    SPELL_CARD,
+    zone,
+)
+from statemachine.games.vision.effects import (
+    ANNOUNCED,
+    VOP,
+    TargetParams,
+    chain_entries,
+    target_options,
+    target_spec,
+)
+from statemachine.vocabulary import Procedure
+
+PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE, PASS = "play", "node", "attack", "defend", "activate", "pass"
+ANNOUNCEMENTS = (PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE)
+
+Why = tuple[str, str] | None  # (SPEC id, reason) a decision breaks, or None
+
+
+# -- reading the interference -------------------------------------------------------------------------------
+
+
+def unplaced(engine: Engine) -> list[Pending]:
+    """Automatic effects that arose and wait to be placed in the interference, in the order they arose."""
+    return sorted((p for p in engine.state.pending.values() if p.holder == ""), key=lambda p: p.effect)
+
+
+def resolving(engine: Engine) -> bool:
+    """The interference resolution has begun (VOP-I-11): nobody holds priority and something is in it."""
+    st = engine.state
+    return st.priority is None and any(p.holder in (CHAIN, "") for p in st.pending.values())
+
+
+def next_key(engine: Engine) -> tuple[int]:
+    entries = chain_entries(engine)
+    return ((entries[-1].key[0] + 1) if entries and entries[-1].key else 1,)
+
+
+def card_def(engine: Engine, oid: int) -> CardDef:
+    return engine.profile.pool[engine.state.facts(oid).definition]
+
+
+def text_ability(card: CardDef) -> AbilityDef | None:
+    """A command card's text: its "spell" ability, carried out in printed order when the card resolves."""
+    return next((a for a in card.abilities if a.kind == "spell"), None)
+
+
+class Cost(NamedTuple):
+    nodes: int = 0
+    rest: bool = False
+
+
+def cost_of(ability: AbilityDef) -> Cost:
+    """An activated effect's costs: nodes to tap and whether the card itself is tapped."""
+    nodes, rest = 0, False
+    for c in ability.costs:
+        _, params = VOP.cost_entry(c.name, c.params)
+        if c.name == "nodes":
+            nodes += params.count
+        elif c.name == "rest":
+            rest = True
+    return Cost(nodes, rest)
+
+
+# -- who may announce what ----------------------------------------------------------------------------------
+
+
+def why_not_priority(engine: Engine, player: int) -> Why:
+    st = engine.state
+    if st.priority is None:
+        if resolving(engine):
+            return "VOP-I-12", "no new interrupt once the interference resolution has begun"
+        return "VOP-I-07", "nobody holds priority now"
+    if st.priority != player:
+        return "VOP-I-10", f"player {st.priority} holds priority"
+    return None
+
+
+def _own_empty(engine: Engine, player: int, step: str, what: str) -> Why:
+    """Actions that only originate an interference: the turn player's, in one phase, with nothing announced."""
+    st = engine.state
+    if st.active != player:
+        return "VOP-GAME-TIMING", f"{what} only in your own turn"
+    if st.step != step:
+        return "VOP-GAME-TIMING", f"{what} only in the {step} phase"
+    if chain_entries(engine):
+        return "VOP-GAME-TIMING", f"{what} cannot be done as an interrupt (SPEC Part 4 #22, README)"
+    return None
+
+
+def why_not_pay(engine: Engine, player: int, oid: int) -> Why:
+    st = engine.state
+    need = board.keyword_number(st, oid, "node")
+    have = len(st.zone(zone(player, NODE)))
+    if have < need:
+        return "VOP-GAME-COST", f"NODE {need} needs {need} nodes; you have {have}"
+    c = view(st, oid).chars.cost or 0
+    if len(board.untapped_nodes(st, player)) < c:
+        return "VOP-GAME-COST", f"COST {c} needs {c} untapped nodes"
+    return None
+
+
+def why_not_node(engine: Engine, player: int, oid: int) -> Why:
+    st = engine.state
+    if oid not in st.zone(zone(player, HAND)):
+        return "VOP-GAME-NODE", "the card is not in your hand"
+    if st.stat(player, "node_set"):
+        return "VOP-GAME-NODE", "only one node may be set per turn"
+    return _own_empty(engine, player, "node", "setting a node")
+
+
+def why_not_play(engine: Engine, player: int, oid: int) -> Why:
+    st = engine.state
+    if oid not in st.zone(zone(player, HAND)):
+        return "VOP-GAME-PLAY", "the card is not in your hand"
+    chars = view(st, oid).chars
+    command_timing = COMMAND in chars.types or (CHARACTER in chars.types and AMBUSH in chars.keywords)
+    if not command_timing:
+        why = _own_empty(engine, player, "main", "playing a character or spell card")
+        if why:
+            return why
+    why = why_not_pay(engine, player, oid)
+    if why:
+        return why
+    ability = text_ability(card_def(engine, oid))
+    spec = target_spec(ability.effects) if ability is not None and COMMAND in chars.types else None
+    if spec is not None and not target_options(engine, player, spec):
+        return "VOP-GAME-TARGET", "it has no proper target"
+    return None
+
+
+def why_not_activate(engine: Engine, player: int, oid: int, ability_id: str) -> Why:
+    st = engine.state
+    if oid not in st.zone(zone(player, FIELD)):
+        return "VOP-GAME-ACTIVATE", "only a card on your field can use its activated effects"
+    card = card_def(engine, oid)
+    ability = next((a for a in card.abilities if a.id == ability_id and a.kind == "activated"), None)
+    if ability is None or ability.id not in view(st, oid).chars.abilities:
+        return "VOP-GAME-ACTIVATE", f"the card has no activated effect {ability_id!r}"
+    # VOP-I-21 / VOP-I-22: one use per source (per card, whatever the effect: Part 4 #23) per interference.
+    if any(p.source == oid and p.holder == CHAIN for p in st.pending.values()):
+        if board.keyword_number(st, oid, "uses") > 1:
+            return "VOP-I-22", "this card may be used several times, but only once within one interference"
+        return "VOP-I-21", "effects of the same source may be used only once during one interference"
+    ctx = EffectContext(engine, controller=player, source=oid, source_card=st.objects[oid].card, ability=ability.id)
+    for cond in ability.conditions:
+        if not VOP.check(ctx, cond.name, cond.params):
+            return "VOP-GAME-TIMING", f"it cannot be used now ({cond.name})"
+    c = cost_of(ability)
+    if c.rest and board.is_tapped(st, oid):
+        return "VOP-GAME-COST", "the card is already tapped"
+    if len(board.untapped_nodes(st, player)) < c.nodes:
+        return "VOP-GAME-COST", f"it needs {c.nodes} untapped nodes"
+    spec = target_spec(ability.effects)
+    if spec is not None and not target_options(engine, player, spec):
+        return "VOP-GAME-TARGET", "it has no proper target"
+    return None
+
+
+def why_not_attack(engine: Engine, player: int, oid: int) -> Why:
+    st = engine.state
+    why = _own_empty(engine, player, "battle", "declaring an attack")
+    if why:
+        return why
+    if oid not in board.characters(st, player):
+        return "VOP-GAME-ATTACK", "only your character on the field can attack"
+    if board.is_tapped(st, oid):
+        return "VOP-GAME-ATTACK", "a tapped character cannot attack"
+    return None
+
+
+def attack_to_defend(engine: Engine, player: int) -> Pending | None:
+    """The attack ``player`` may defend against: the top of the interference, and against them (VOP-I-19)."""
+    entries = chain_entries(engine)
+    if not entries or entries[-1].ability != ATTACK or entries[-1].controller == player:
+        return None
+    return entries[-1]
+
+
+def why_not_defend(engine: Engine, player: int, oid: int) -> Why:
+    st = engine.state
+    if attack_to_defend(engine, player) is None:
+        if any(p.ability == ATTACK and p.controller != player for p in chain_entries(engine)):
+            return ("VOP-I-19", "defense is only possible as a direct interrupt to the attack; something else "
+                    "has been stacked on it (VOP-I-20: also when playing a character with 奇襲 and 速攻)")
+        return "VOP-I-19", "defense is an interrupt to an attack against you; there is none"
+    if oid in st.zone(zone(player, HAND)):
+        chars = view(st, oid).chars
+        if CHARACTER not in chars.types or AMBUSH not in chars.keywords or HASTE not in chars.keywords:
+            return "VOP-I-20", "only a character with 奇襲 and 速攻 can be played to defend"
+        return why_not_pay(engine, player, oid)
+    if oid not in board.characters(st, player):
+        return "VOP-GAME-DEFEND", "only your character on the field (or one with 奇襲 and 速攻 in hand) can defend"
+    if board.is_tapped(st, oid):
+        return "VOP-GAME-DEFEND", "only an active (untapped) character can defend"
+    return None
+
+
+def available(engine: Engine, player: int) -> list[Decision]:
+    """Every announcement ``player`` (holding priority) may make now."""
+    st = engine.state
+    out: list[Decision] = []
+    hand = st.zone(zone(player, HAND))
+    for o in hand:
+        if why_not_node(engine, player, o) is None:
+            out.append(Decision(player, NODE_SET, (o,)))
+        if why_not_play(engine, player, o) is None:
+            out.append(Decision(player, PLAY, (o,)))
+    for o in st.zone(zone(player, FIELD)):
+        for a in card_def(engine, o).abilities:
+            if a.kind == "activated" and why_not_activate(engine, player, o, a.id) is None:
+                out.append(Decision(player, ACTIVATE, (o, a.id)))
+    for o in board.characters(st, player):
+        if why_not_attack(engine, player, o) is None:
+            out.append(Decision(player, ATTACK, (o,)))
+    if attack_to_defend(engine, player) is not None:
+        for o in [*board.characters(st, player), *hand]:
+            if why_not_defend(engine, player, o) is None:
+                out.append(Decision(player, DEFEND, (o,)))
+    return out
+
+
+# -- announcing -------------------------------------------------------------------------------------------
+
+
+def _obj(decision: Decision, i: int) -> int:
+    try:
+        return int(decision.args[i])
+    except (IndexError, ValueError) as exc:
+        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
+
+
+def act(engine: Engine, decision: Decision) -> Procedure:
+    """Check an announcement and return the procedure that makes it; raise IllegalDecision naming the rule."""
+    p = decision.player
+    if decision.action not in ANNOUNCEMENTS:
+        raise IllegalDecision(decision, "KIFU-ACTION", f"'{decision.action}' is not a Vision of Phantasm action")
+    why = why_not_priority(engine, p)
+    if why is None:
+        oid = _obj(decision, 0)
+        match decision.action:
+            case "node":
+                why = why_not_node(engine, p, oid)
+            case "play":
+                why = why_not_play(engine, p, oid)
+            case "activate":
+                if len(decision.args) < 2:
+                    raise IllegalDecision(decision, "KIFU-ARGS", "activate needs the card and the ability id")
+                why = why_not_activate(engine, p, oid, str(decision.args[1]))
+            case "attack":
+                why = why_not_attack(engine, p, oid)
+            case _:
+                why = why_not_defend(engine, p, oid)
+    if why is not None:
+        raise IllegalDecision(decision, why[0], why[1])
+    return _announce(engine, decision)
+
+
+def _announce(engine: Engine, decision: Decision) -> Procedure:
+    st = engine.state
+    p, oid = decision.player, int(decision.args[0])
+    name = view(st, oid).chars.name
+    match decision.action:
+        case "node":
+            engine.emit(ev.PlayerStat(p, "node_set", 1))
+            yield from announce(engine, p, oid, NODE_SET, "ノードのセット", to_chain=True)
+        case "play":
+            card = card_def(engine, oid)
+            ability = text_ability(card)
+            spec = target_spec(ability.effects) if ability is not None and COMMAND in card.types else None
+            yield from announce(engine, p, oid, PLAY, f"{name}のプレイ", to_chain=True, nodes=view(st, oid).chars.cost
+                                or 0, spec=spec)
+        case "activate":
+            ability = card_def(engine, oid).ability(str(decision.args[1]))
+            c = cost_of(ability)
+            yield from announce(engine, p, oid, ability.id, ability.label, nodes=c.nodes, rest=c.rest,
+                                spec=target_spec(ability.effects))
+        case "attack":
+            board.set_tapped(engine, [oid], True)
+            engine.emit(ev.Attacked(oid, engine.opponent(p)))
+            yield from announce(engine, p, oid, ATTACK, f"{name}の攻撃", subject=oid)
+        case _:
+            attack = attack_to_defend(engine, p)
+            assert attack is not None
+            if oid in st.zone(zone(p, HAND)):  # VOP-I-20: playing a character with 奇襲 and 速攻 to defend
+                yield from announce(engine, p, oid, DEFEND, f"{name}のプレイによる防御", to_chain=True,
+                                    nodes=view(st, oid).chars.cost or 0, subject=attack.subject)
+            else:
+                yield from announce(engine, p, oid, DEFEND, f"{name}の防御", rest=True, subject=attack.subject)
+
+
+def announce(engine: Engine, player: int, source: int, ability: str, label: str, *, to_chain: bool = False,
+             nodes: int = 0, rest: bool = False, subject: int | None = None,
+             spec: TargetParams | None = None) -> Procedure:
+    """VOP-I-09: the action is announced, not processed: costs are paid, a played card waits in the chain
+    zone, targets are chosen; then priority moves to the other player (VOP-I-10)."""
+    st = engine.state
+    if nodes:
+        tapped = board.untapped_nodes(st, player)[:nodes]
+        engine.emit(ev.CostPaid(player, "nodes", nodes, tuple(tapped)), *[ev.StatusSet(o, "tapped", 1) for o in tapped])
+    if rest:
+        engine.emit(ev.CostPaid(player, "rest", 1, (source,)), ev.StatusSet(source, "tapped", 1))
+    if to_chain:
+        moved = board.move(engine, source, CHAIN, board.PLAY, controller=player)
+        engine.emit(moved)
+        source = moved.new
+    eid = st.next_effect
+    engine.emit(ev.Triggered(eid, ability, source, st.objects[source].card, player, engine.cause, ev.AFTER, (),
+                             subject),
+                ev.EffectPending(eid, CHAIN, player, label, next_key(engine)))
+    if spec is not None:
+        yield from choose_targets(engine, eid, spec)
+    engine.emit(ev.PriorityGiven(engine.opponent(player)))
+
+
+def choose_targets(engine: Engine, eid: int, spec: TargetParams) -> Procedure:
+    pend = engine.state.pending[eid]
+    options = target_options(engine, pend.controller, spec, itself=eid)
+    if not options:
+        engine.emit(ev.EffectFizzled(eid, "no proper target (VOP-GAME-TARGET)"))
+        return
+    answer = yield Request(pend.controller, "target", f"choose the target of {pend.label}", tuple(options),
+                           effect=eid, rule="VOP-GAME-TARGET")
+    engine.emit(ev.Chosen(pend.controller, tuple(int(a) for a in answer), eid))
+
+
+def place(engine: Engine, pends: list[Pending]) -> Procedure:
+    """Automatic effects join this interference (VOP-I-17) on top of it: the first to arise resolves first
+    (VOP-I-15; the order of several at once is SPEC Part 4 #25, see README). Each controller then chooses
+    its targets."""
+    base = next_key(engine)[0]
+    abilities = [engine.profile.pool[engine.state.cards[p.source_card].definition].ability(p.ability) for p in pends]
+    for i, (pend, ability) in enumerate(reversed(list(zip(pends, abilities, strict=True)))):
+        engine.emit(ev.EffectPending(pend.effect, CHAIN, pend.controller, ability.label, (base + i,)))
+    for pend, ability in zip(pends, abilities, strict=True):
+        spec = target_spec(ability.effects)
+        if spec is not None and pend.effect in engine.state.pending:
+            yield from choose_targets(engine, pend.effect, spec)
+
+
+# -- resolving --------------------------------------------------------------------------------------------
+
+
+def fizzle(engine: Engine, eid: int, reason: str) -> None:
+    if eid in engine.state.pending:
+        engine.emit(ev.EffectFizzled(eid, reason))
+
+
+def enter_field(engine: Engine, oid: int, controller: int) -> int:
+    """A character enters tapped unless it has 速攻 (Haste: it enters active); a spell card enters active."""
+    st = engine.state
+    chars = view(st, oid).chars
+    moved = board.move(engine, oid, zone(st.objects[oid].owner, FIELD), board.ENTER, controller=controller)
+    rested = CHARACTER in chars.types and HASTE not in chars.keywords
+    engine.emit(moved, *([ev.StatusSet(moved.new, "tapped", 1)] if rested else []))
+    return moved.new
+
+
+def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
+    """What one entry of the interference does when it resolves."""
+    from statemachine.games.vision import combat
+
+    st = engine.state
+    src = pend.source
+    match pend.ability:
+        case "node":
+            if src in st.objects and st.objects[src].zone == CHAIN:
+                engine.emit(board.move(engine, src, zone(st.objects[src].owner, NODE), board.SET_NODE))
+        case "play":
+            if src not in st.objects or st.objects[src].zone != CHAIN:
+                fizzle(engine, pend.effect, "the card is no longer being played")
+                return
+            types = board.types(st, src)
+            if CHARACTER in types or SPELL_CARD in types:
+                enter_field(engine, src, pend.controller)
+            else:
+                ability = text_ability(card_def(engine, src))
+                if ability is not None:
+                    yield from run_steps(engine, pend, ability)
+                if src in engine.state.objects:
+                    board.to_discard(engine, [src], board.RESOLVED)
+        case "attack":
+            combat.resolve_attack(engine, pend)
+        case "defend":
+            combat.resolve_defense(engine, pend)
+        case _:
+            card = engine.profile.pool[st.cards[pend.source_card].definition]
+            yield from run_steps(engine, pend, card.ability(pend.ability))
+
+
+def run_steps(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
+    ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
+                        effect=pend.effect, ability=ability.id, subject=pend.subject)
+    if ability.kind == "triggered":  # an automatic effect's conditions are checked as it resolves (README)
+        for cond in ability.conditions:
+            if not VOP.check(ctx, cond.name, cond.params):
+                fizzle(engine, pend.effect, f"condition {cond.name} not met at resolution")
+                return
+    spec = target_spec(ability.effects)
+    if spec is not None:
+        proper = set(target_options(engine, pend.controller, spec, itself=pend.effect))
+        live = engine.state.pending.get(pend.effect)
+        targets = [t for t in (live.targets if live is not None else ()) if t in proper]
+        if not targets:
+            fizzle(engine, pend.effect, "its target is no longer proper (VOP-GAME-TARGET)")
+            return
+        ctx.bound["targets"] = targets
+    for step in ability.effects:
+        if step.name in ANNOUNCED:
+            continue
+        yield from VOP.run_effect(ctx, step.name, step.params)
+
+
+def _hp(engine: Engine, oid: int) -> int:
+    hp = view(engine.state, oid).chars.toughness
+    return hp if hp is not None else 1 << 30
+
+
+def process_critical(engine: Engine) -> None:
+    """VOP-I-16: 決死状態 and 破棄 are processed first, right after the effect that caused them.
+
+    A character whose damage reaches its HP enters 決死状態 and is then discarded (破棄); a card marked for 破棄
+    by an effect, or a spell card with as many cards set on it as its uses, is discarded (SPEC Part 4 #26).
+    """
+    while True:
+        st = engine.state
+        dying = [o for o in board.characters(st) if not st.objects[o].status.get("kesshi")
+                 and _hp(engine, o) <= st.objects[o].status.get("damage", 0)]
+        if dying:
+            engine.emit(ev.StateBasedAction(("kesshi",), tuple(dying)), *[ev.StatusSet(o, "kesshi", 1) for o in dying])
+        st = engine.state
+        doomed = [o for p in range(len(st.players)) for o in st.zone(zone(p, FIELD))
+                  if st.objects[o].status.get("kesshi") or st.objects[o].status.get("haki")
+                  or 0 < board.keyword_number(st, o, "uses") <= len(st.objects[o].under)]
+        if not doomed:
+            return
+        engine.emit(ev.StateBasedAction(("haki",), tuple(doomed)))
+        board.to_discard(engine, doomed, board.HAKI)
+
+
+__all__ = ["ANNOUNCEMENTS", "PASS", "act", "available", "place", "process_critical", "resolve_entry",
+           "resolving", "unplaced", "why_not_priority"]

@@ -1,0 +1,145 @@
+"""The Vision of Phantasm rules profile: setup, the turn and its phases, and when a player loses.
+
+Each phase's prescribed effects (各フェイズの規定の効果) run with nobody holding priority (VOP-I-06); then the
+turn player receives priority and the phase advances only when every player declines to interrupt in
+succession (VOP-I-08). What the prescribed effects are is not in the seed (SPEC Part 4 #21); kifu's are in
+the README.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from eventsource import events as ev
+from eventsource.randomness import shuffled
+from statemachine.cards import CardPool
+from statemachine.decisions import Decision, Legal
+from statemachine.engine import Engine
+from statemachine.games.vision import actions, board
+from statemachine.games.vision.board import DECK, FIELD, LIFE, NODE, zone
+from statemachine.games.vision.chain import InterferenceChain
+from statemachine.games.vision.effects import TARGET_KINDS, VOP
+from statemachine.games.vision.triggers import KINDS
+from statemachine.loader import CardFileError, load_pool
+from statemachine.policy import ResolutionPolicy
+from statemachine.profile import RulesProfile, StepDef
+from statemachine.vocabulary import Procedure
+
+NAME = "vision"
+VERSION = "1.0"
+CARDS = Path(__file__).parent / "cards"
+
+STEPS = (
+    StepDef("active", "active", False),  # アクティブフェイズ: your nodes and cards become active
+    StepDef("draw", "draw", False),  # ドローフェイズ: draw a card
+    StepDef("node", "node", False),  # ノードフェイズ: you may set one node
+    StepDef("main", "main", False),  # メインフェイズ: play characters and spell cards
+    StepDef("battle", "battle", False),  # 戦闘フェイズ: attack
+    StepDef("end", "end", False),  # エンドフェイズ: damage on characters is removed
+)
+
+HAND_SIZE = 5  # [assumed]
+
+
+def _validate(pool: CardPool) -> CardPool:
+    """Vision data checks the shared loader cannot know: numeric keywords and target kinds."""
+    for card in pool.cards.values():
+        for k in card.keywords:
+            word, sep, n = k.partition(":")
+            if sep and (word not in ("node", "uses") or not n.isdigit()):
+                raise CardFileError(str(CARDS), f"bad keyword {k!r} (node:N or uses:N)", card.id, "$.keywords")
+        for a in card.abilities:
+            for step in a.effects:
+                if step.name == "target" and step.params.get("what", "character") not in TARGET_KINDS:
+                    raise CardFileError(str(CARDS), f"unknown target kind {step.params.get('what')!r}", card.id,
+                                        f"$.abilities[{a.id}]")
+    return pool
+
+
+@cache
+def card_pool() -> CardPool:
+    return _validate(load_pool(NAME, VERSION, CARDS.glob("*.toml"), VOP, KINDS))
+
+
+class Vision(RulesProfile):
+    name = NAME
+    version = VERSION
+    vocabulary = VOP
+    trigger_kinds = KINDS
+    steps = STEPS
+
+    def __init__(self, pool: CardPool | None = None) -> None:
+        self.pool = _validate(pool) if pool is not None else card_pool()
+
+    def make_policy(self) -> ResolutionPolicy:
+        return InterferenceChain()
+
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]:
+        if len(players) != 2 or len(decks) != 2:
+            raise ValueError("Vision of Phantasm is played by two players, each with a deck")
+        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
+                                              self.pool.digest, tuple(sorted(options.items())))]
+        oid = 1
+        for p, deck in enumerate(decks):
+            for pos, card_id in enumerate(deck):
+                card = self.pool[card_id]
+                out.append(ev.ObjectCreated(oid, oid, card.id, p, zone(p, DECK), pos, card.printed(), True))
+                oid += 1
+        return out
+
+    def begin(self, engine: Engine) -> Procedure:
+        st = engine.state
+        for p in range(2):
+            deck = zone(p, DECK)
+            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+        for p in range(2):
+            board.draw(engine, p, HAND_SIZE)
+        return
+        yield
+
+    def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
+        """The phase's prescribed effects; the priority window after them is opened by the chain (VOP-I-08)."""
+        st = engine.state
+        me = st.active
+        match step.name:
+            case "active":
+                board.set_tapped(engine, [o for z in (NODE, FIELD) for o in st.zone(zone(me, z))], False)
+                if st.stat(me, "node_set"):
+                    engine.emit(ev.PlayerStat(me, "node_set", 0))
+            case "draw":
+                if not (st.turn == 1 and me == 0):  # [assumed] the first player skips the first draw
+                    board.draw(engine, me, 1)
+            case "end":
+                healed = [ev.StatusSet(o, "damage", 0) for p in range(2) for o in st.zone(zone(p, FIELD))
+                          if st.objects[o].status.get("damage")]
+                ending = [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == "end_of_turn"]
+                if healed or ending:
+                    engine.emit(*healed, *ending)
+            case _:
+                pass
+        return
+        yield
+
+    def actions(self, engine: Engine) -> Legal:
+        return Legal(None)  # every decision is made holding priority (the chain's legal) or answers a request
+
+    def act(self, engine: Engine, decision: Decision) -> Procedure:
+        return actions.act(engine, decision)
+
+    def check_state(self, engine: Engine) -> None:
+        """A player who has taken LIFE damage loses (VOP-GAME-LIFE); one who had to draw from an empty deck
+        loses, unless a scenario turned that off (option deck_out=off)."""
+        st = engine.state
+        if st.ended or not st.started:
+            return
+        losers = [p for p in range(len(st.players)) if st.stat(p, "damage") >= LIFE]
+        reason = "life"
+        if not losers and st.options.get("deck_out") != "off":
+            losers = [p for p in range(len(st.players)) if st.stat(p, "drew_from_empty")]
+            reason = "deck out"
+        if losers:
+            winner = None if len(losers) == 2 else 1 - losers[0]
+            engine.emit(*[ev.PlayerLost(p, reason) for p in losers], ev.GameEnded(winner, reason))
