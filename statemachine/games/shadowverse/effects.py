@@ -71,6 +71,9 @@ def ordered(ctx: EffectContext, selector: str) -> list[int]:
             return [o for o in everything(False, True, (me,)) if o != ctx.source]
         case "enemy_all":
             return everything(True, True, (opp,))
+        case "random_enemy_follower":
+            pick = random_pick(ctx, board.followers(st, opp), "random enemy follower")
+            return [] if pick is None else [pick]
         case "clash_partner":
             me_now = ctx.source_now()
             partner = st.objects[me_now].status.get("clash_with") if me_now is not None else None
@@ -623,6 +626,8 @@ def board_vehicle(ctx: EffectContext, _: NoParams) -> Procedure:
     st = ctx.state
     pilot = ctx.subject
     if pilot is None or not board.on_field(st, pilot):
+        if ctx.effect is not None:
+            ctx.engine.emit(ev.EffectFizzled(ctx.effect, "the pilot left the field before boarding (SV-O-42)"))
         return
     vehicle = ctx.source_now()
     if vehicle is not None and board.on_field(st, vehicle) and not st.objects[vehicle].under:
