@@ -1,10 +1,12 @@
 """The audit: a judge's report on one game's log, as a list of checks run in order.
 
-Today's checks are ``integrity`` (the hash chain, ``eventsource.integrity.verify``, plus the line-level checks
-of an export) and ``fold`` (the log folds into a consistent game state). The audit issue adds re-adjudication
-and the legality of each decision by appending to ``LATER_CHECKS``; each check returns a :class:`CheckResult`
-and the text and JSON renderings pick it up unchanged. A check runs only if every check before it was clean:
-a later check on a log that failed an earlier one would only restate the first problem.
+The checks, in order: ``integrity`` (the hash chain, ``eventsource.integrity.verify``, plus the line-level
+checks of an export), ``fold`` (the log folds into a consistent game state), ``rules`` (re-adjudication: the
+rules, run again on the recorded set-up, seed and decisions, give exactly the recorded consequences) and
+``legality`` (every recorded decision was legal at its point; each one that was not is a finding naming the
+SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON renderings pick it up
+unchanged. A check runs only if every check before it was clean: a later check on a log that failed an
+earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported twice).
 """
 
 from __future__ import annotations
@@ -34,9 +36,12 @@ class AuditFinding(Struct, frozen=True):
     seq: int  # the sequence number where the log stops being trustworthy
     position: int  # 0-based position of the offending record in the log as read
     message: str
+    rule: str = ""  # the SPEC rule a decision broke (legality)
+    decision: int | None = None  # the decision number it belongs to (rules, legality)
 
     def __str__(self) -> str:
-        return f"{self.kind} at record {self.seq} (position {self.position}): {self.message}"
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{self.kind} at record {self.seq} (position {self.position}): {self.message}{rule}"
 
 
 class CheckResult(Struct, frozen=True):
@@ -44,6 +49,8 @@ class CheckResult(Struct, frozen=True):
     status: Status
     summary: str  # one line for people
     finding: AuditFinding | None = None
+    more: list[AuditFinding] = msgspec.field(default_factory=list)  # further findings of the same check
+    notes: list[str] = msgspec.field(default_factory=list)  # what a person should know (versions, ...)
 
 
 class AuditReport(Struct, frozen=True):
@@ -56,7 +63,7 @@ class AuditReport(Struct, frozen=True):
 
     @property
     def findings(self) -> list[AuditFinding]:
-        return [c.finding for c in self.checks if c.finding is not None]
+        return [f for c in self.checks if c.finding is not None for f in (c.finding, *c.more)]
 
     @property
     def clean(self) -> bool:
@@ -138,10 +145,27 @@ def _state_summary(state: GameState) -> str:
     return ", ".join(parts)
 
 
+def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
+    """Re-adjudication: the first record where the log and the rules disagree."""
+    from tools import auditrules
+
+    return auditrules.check_rules(source, counter)
+
+
+def check_legality(source: LogSource, counter: Counter | None = None) -> CheckResult:
+    """Every decision that was not legal at its point, with the rule it breaks."""
+    from tools import auditrules
+
+    return auditrules.check_legality(source, counter)
+
+
 Check = Callable[[LogSource, Counter | None], CheckResult]
 
-# Checks after integrity, in order. Re-adjudication and legality (issue 7) join this list.
-LATER_CHECKS: Final[list[tuple[str, Check]]] = [("fold", check_fold)]
+# Checks after integrity, in order.
+LATER_CHECKS: Final[list[tuple[str, Check]]] = [
+    ("fold", check_fold), ("rules", check_rules), ("legality", check_legality),
+]
+RULES_CHECKS: Final = frozenset({"rules", "legality"})
 
 
 def passes() -> int:
@@ -149,18 +173,22 @@ def passes() -> int:
     return 1 + len(LATER_CHECKS)
 
 
-def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None) -> AuditReport:
+def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None, *,
+        rules: bool = True) -> AuditReport:
+    """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality."""
     first, verified = check_integrity(source, counter, head=head)
     checks = [first]
     failed: str | None = None if first.status == "ok" else first.check
     for name, check in LATER_CHECKS:
+        if not rules and name in RULES_CHECKS:
+            continue
         if failed is not None:
             checks.append(CheckResult(name, "skipped", f"not run: the log did not pass {failed}"))
             continue
         result = check(source, counter)
         checks.append(result)
-        if result.status != "ok":
-            failed = name
+        if result.status != "ok" and name != "rules":
+            failed = name  # (legality is judged decision by decision, whatever re-adjudication found)
     last = verified.head.hex() if first.status == "ok" else None
     return AuditReport(source.location, source.format, source.game, verified.records, last, checks)
 
@@ -175,12 +203,43 @@ def render_text(report: AuditReport) -> list[str]:
     for c in report.checks:
         label = {"ok": "ok", "finding": "FINDING", "skipped": "skipped"}[c.status]
         lines.append(f"  {c.check:<{width}}  {label:<7}  {c.summary}")
+    notes = [n for c in report.checks for n in c.notes]
+    lines += [f"note: {n}" for n in notes]
     findings = report.findings
     if findings:
         lines += [f"finding: {f}" for f in findings]
     else:
         lines.append(f"clean: {report.records} records, head {report.head}")
-    return lines
+    return [*lines, f"summary: {summary(report)}"]
+
+
+def summary(report: AuditReport) -> str:
+    """A few sentences a person can read: what holds, and the first thing that does not."""
+    by = {c.check: c for c in report.checks}
+    integrity = by["integrity"]
+    if integrity.status != "ok":
+        assert integrity.finding is not None
+        return (f"the log cannot be trusted from record {integrity.finding.seq} on: it is not the log that was "
+                f"recorded ({integrity.finding.kind}); nothing after that point was judged.")
+    text = f"the log is intact ({report.records} records, each chained to the one before)"
+    fold = by.get("fold")
+    if fold is not None and fold.status != "ok":
+        return text + f", but it does not describe a possible game: {fold.summary}."
+    rules, legality = by.get("rules"), by.get("legality")
+    if rules is None:
+        return text + "; the rules were not run (--no-rules)."
+    if rules.status == "ok" and legality is not None and legality.status == "ok":
+        return text + f"; {rules.summary}; and every decision was legal at its point."
+    parts = [text]
+    if rules.finding is not None:
+        parts.append(f"the rules disagree with it first at record {rules.finding.seq}: {rules.finding.message}")
+    if legality is not None and legality.status == "finding":
+        illegal = [f for f in (legality.finding, *legality.more) if f is not None]
+        listed = "; ".join(f"record {f.seq} breaks {f.rule}" for f in illegal)
+        parts.append(f"{len(illegal)} decision{'s' if len(illegal) > 1 else ''} not legal at its point ({listed})")
+    elif legality is not None and legality.status == "ok":
+        parts.append("every decision was legal at its point")
+    return "; ".join(parts) + "."
 
 
 def to_json(report: AuditReport) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import audit, demo, replay, scenario, schema, store
+from tools.commands import audit, demo, inspect, replay, scenario, schema, store, verify
 
 
 class KifuGroup(click.Group):
@@ -56,6 +56,9 @@ for command in (
     store.import_,
     audit.audit,
     replay.replay,
+    verify.verify,
+    inspect.at,
+    inspect.diff,
     demo.demo,
     schema.schema,
     scenario.scenario,

@@ -243,10 +243,8 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
         case ev.RandomDrawn():
             return f"random {event.purpose}: {event.value} (of {event.bound})"
         case ev.Attacked():
-            if event.target is not None:
-                attacked = obj_name(st, mem, event.target)
-            else:
-                attacked = player_name(st, event.player)
+            target = event.target
+            attacked = obj_name(st, mem, target) if target is not None else player_name(st, event.player)
             return f"{obj_name(st, mem, event.attacker)} attacks {attacked}"
         case ev.Chosen():
             text = f"{player_name(st, event.player)} chose {_names(st, mem, event.objects) or 'nothing'}"

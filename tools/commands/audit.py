@@ -21,12 +21,16 @@ log = get_logger("kifu.audit")
 @click.argument("game", required=False)
 @head_option("The game's head hash as published (kifu games prints it); also catches a cut-off end.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool) -> None:
+@click.option("--no-rules", "no_rules", is_flag=True,
+              help="Check integrity and fold only: no re-adjudication, no legality (no rules needed).")
+def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
 
     Runs, in order: integrity (every record is sound and the hash chain holds, so the log is the one whose
-    head hash `kifu games` prints) and fold (every event applies to the state before it). The first problem
-    is reported with its kind, the record where the log stops being trustworthy and its position.
+    head hash `kifu games` prints), fold (every event applies to the state before it), rules (re-adjudication:
+    the rules the log names, run again on its set-up, seed and decisions, give exactly its consequences) and
+    legality (every decision was legal at its point; each one that was not is named with the SPEC rule it
+    breaks). Each problem is reported with its kind, its record and its position, then a summary.
 
     A log that stops early still chains: give --head to check it ends where the published game ends.
     GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that
@@ -37,7 +41,7 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool) ->
             length = source.length() if on_terminal() else 0
             with bar("auditing", length * auditing.passes(), wanted(length)) as advance:
                 counter = Counter(advance)
-                report = auditing.run(source, counter, head)
+                report = auditing.run(source, counter, head, rules=not no_rules)
     except errors.BAD_INPUT_ERRORS as exc:
         if as_json:
             click.echo(json.dumps(auditing.error_json(log_path, errors.describe(exc)), ensure_ascii=False))

@@ -1,0 +1,90 @@
+"""The audit's rules checks: re-adjudication (``rules``) and the legality of each decision (``legality``).
+
+Both come from one walk of the log (``tools.adjudication.readjudicate``), done once per audited source and
+reported as two checks.
+"""
+
+from __future__ import annotations
+
+from eventsource.errors import KifuError
+from eventsource.records import decode
+from tools.adjudication import Adjudication, readjudicate
+from tools.audit import AuditFinding, CheckResult
+from tools.loaded import LoadedLog, LogStore
+from tools.progress import Counter
+from tools.sources import LogSource
+
+_done: dict[int, tuple[LogSource, LoadedLog, Adjudication | str]] = {}
+
+
+def _walk(source: LogSource, counter: Counter | None) -> tuple[LoadedLog, Adjudication | str]:
+    hit = _done.get(id(source))
+    if hit is not None and hit[0] is source:
+        return hit[1], hit[2]
+    raws = []
+    for raw in source.records():
+        raws.append(raw)
+        if counter is not None:
+            counter.tick()
+    if counter is not None:
+        counter.flush()
+    store = LogStore()
+    store.load(source.game, raws)
+    log = LoadedLog(source.location, source.format, source.game, raws, [decode(r) for r in raws], store)
+    result: Adjudication | str
+    try:
+        result = readjudicate(log, log.profile())
+    except KifuError as exc:  # no rules for this game installed, no GameStarted
+        result = str(exc)
+    _done.clear()
+    _done[id(source)] = (source, log, result)
+    return log, result
+
+
+def _position(log: LoadedLog, seq: int) -> int:
+    for i, r in enumerate(log.records):
+        if r.seq == seq:
+            return i
+    return len(log.records)
+
+
+def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
+    log, result = _walk(source, counter)
+    if isinstance(result, str):
+        finding = AuditFinding("rules", "no-rules", 1, 0, f"the log cannot be re-adjudicated: {result}")
+        return CheckResult("rules", "finding", str(finding), finding)
+    notes = list(result.notes)
+    if notes:
+        notes.append("re-adjudication used the installed rules and cards, not the log's")
+    f = result.divergence
+    if f is None:
+        summary = (f"the rules give every one of its {log.last} records from its set-up, seed and "
+                   f"{result.decisions} decisions")
+        return CheckResult("rules", "ok", summary, notes=notes)
+    from tools.verdict import decision_text, event_line
+
+    if f.actual is None and f.seq == f.decision_seq:
+        message = f"{decision_text(log, f)}: {f.message.split(': ', 1)[-1]}"
+    else:
+        message = (f"in {decision_text(log, f)}, the log has {event_line(log, f.seq, f.expected)} "
+                   f"where the rules give {event_line(log, f.seq, f.actual)}")
+    finding = AuditFinding("rules", "divergent", f.seq, _position(log, f.seq), message, decision=f.decision)
+    return CheckResult("rules", "finding", f"diverges at record {f.seq} (decision {f.decision})", finding,
+                       notes=notes)
+
+
+def check_legality(source: LogSource, counter: Counter | None = None) -> CheckResult:
+    log, result = _walk(source, counter)
+    if isinstance(result, str):
+        return CheckResult("legality", "skipped", "not run: no rules to judge the decisions by")
+    found = [
+        AuditFinding("legality", "illegal", i.seq, _position(log, i.seq),
+                     f"{log.lines.get(i.seq, '')}: {i.reason}", rule=i.rule, decision=i.decision)
+        for i in result.illegal
+    ]
+    judged = f"{result.checked} of {result.decisions} decisions judged at their point"
+    if result.unchecked:
+        judged += f" ({len(result.unchecked)} answer a procedure begun at a disputed decision)"
+    if not found:
+        return CheckResult("legality", "ok", f"{judged}, all legal")
+    return CheckResult("legality", "finding", f"{judged}, {len(found)} not legal", found[0], found[1:])

@@ -1,0 +1,164 @@
+"""The state at one point, as data and as text: what ``kifu at`` prints and what ``verify``, ``why`` and the HTML
+view show around a record.
+
+Everything a player may see goes through ``projections.views.player_view``, so ``--player`` hides exactly
+what that function hides; this module only adds the parts of the state it does not carry (the open request,
+the details of each pending effect) and renders it for people. Pending effects are game-neutral: a pool
+(Duel Masters), a stack (Magic), a chain (Vision of Phantasm) or a queue (Shadowverse) is whatever ``holder``
+the rules put them in, listed in the order of their policy's key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.state import GameState, Pending
+from projections.views import can_see, player_view, zone_kind
+from tools.trace import Memory, obj_name, player_name, zone_name
+
+ZONE_ORDER = ("battle", "field", "board", "mana", "hand", "shields", "graveyard", "cemetery", "deck")
+LISTED_ALWAYS = 12  # objects listed in a zone before "and N more" (unless everything is asked for)
+
+
+def pending_order(p: Pending) -> tuple[str, tuple[int, ...], int, int]:
+    return (p.holder, p.key, p.since, p.effect)
+
+
+def pending_data(state: GameState, mem: Memory | None, player: int | None) -> list[dict[str, Any]]:
+    out = []
+    for p in sorted(state.pending.values(), key=pending_order):
+        source = obj_name(state, mem, p.source) if p.source >= 0 else None
+        if source is not None and p.source in state.objects and not can_see(state, player, p.source):
+            source = "a hidden card"
+        out.append({
+            "effect": p.effect, "label": p.label or p.ability, "ability": p.ability, "holder": p.holder or "",
+            "controller": p.controller, "controller_name": player_name(state, p.controller),
+            "source": p.source, "source_name": source, "resolving": p.resolving,
+            "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
+            "key": list(p.key), "targets": list(p.targets),
+        })
+    return out
+
+
+def request_data(state: GameState) -> dict[str, Any] | None:
+    req = state.request
+    if req is None:
+        return None
+    return {"player": req.player, "player_name": player_name(state, req.player), "kind": req.kind,
+            "options": list(req.options), "minimum": req.minimum, "maximum": req.maximum, "effect": req.effect}
+
+
+def board_data(state: GameState, player: int | None = None, mem: Memory | None = None) -> dict[str, Any]:
+    """The board as ``player`` (None: an omniscient judge) may see it, as plain data."""
+    data = player_view(state, player)
+    data["decision"] = state.decision
+    data["active_name"] = player_name(state, state.active) if state.players else None
+    data["priority_name"] = player_name(state, state.priority) if state.priority is not None else None
+    data["request"] = request_data(state)
+    data["pending"] = pending_data(state, mem, player)
+    data["viewer"] = player
+    return data
+
+
+def _zone_sort(name: str) -> tuple[int, int, str]:
+    owner, kind = zone_kind(name)
+    rank = ZONE_ORDER.index(kind) if kind in ZONE_ORDER else len(ZONE_ORDER)
+    return (owner if owner is not None else 99, rank, name)
+
+
+def _card(c: dict[str, Any]) -> str:
+    text = f"{c['name']}#{c['obj']}"
+    marks = []
+    if c.get("power") is not None and c["power"] != 0:
+        marks.append(str(c["power"]))
+    marks += [k if v == 1 else f"{k} {v}" for k, v in c.get("status", {}).items() if not k.startswith("seen_by_")]
+    if c.get("under"):
+        marks.append(f"{c['under']} under")
+    return text + (f" ({', '.join(marks)})" if marks else "")
+
+
+def _zone_line(name: str, content: Any, full: bool) -> str:
+    _, kind = zone_kind(name)
+    if isinstance(content, dict):  # redacted: a count and what this player may see
+        shown = ", ".join(_card(c) for c in content["visible"])
+        hidden = content["count"] - len(content["visible"])
+        return f"{kind:<10} {content['count']}: {hidden} hidden" + (f"; {shown}" if shown else "")
+    if not content:
+        return f"{kind:<10} —"
+    if kind == "deck" and not full:
+        return f"{kind:<10} {len(content)} cards (top: {_card(content[0])}; --all lists them)"
+    listed = content if full else content[:LISTED_ALWAYS]
+    more = f", and {len(content) - len(listed)} more" if len(listed) < len(content) else ""
+    return f"{kind:<10} {len(content)}: " + ", ".join(_card(c) for c in listed) + more
+
+
+def header_lines(data: dict[str, Any]) -> list[str]:
+    where = f"turn {data['turn']}" + (f" ({data['active_name']})" if data["turn"] else " (set-up)")
+    if data["phase"]:
+        where += f" · {data['phase']} phase" + (f", {data['step']} step" if data["step"] else "")
+    lines = [f"record {data['seq']} · {where} · decision {data['decision']}"]
+    if data["ended"]:
+        winner = data["players"][data["winner"]]["name"] if data["winner"] is not None else "nobody"
+        lines.append(f"the game is over: {winner} won")
+    who = data["priority_name"] or "nobody"
+    req = data["request"]
+    if req is not None:
+        count = str(req["minimum"]) if req["minimum"] == req["maximum"] else f"{req['minimum']}..{req['maximum']}"
+        wait = f"{req['player_name']} to choose {req['kind']} ({count})"
+        if req["options"]:
+            wait += " from " + ", ".join(map(str, req["options"]))
+        if req["effect"] is not None:
+            wait += f" for effect #{req['effect']}"
+    else:
+        wait = "a player's action (nothing is being asked)"
+    lines.append(f"priority: {who} · the rules wait for: {wait}")
+    return lines
+
+
+def pending_lines(data: dict[str, Any]) -> list[str]:
+    pend = data["pending"]
+    if not pend:
+        return ["pending: nothing"]
+    lines = []
+    holders = sorted({p["holder"] for p in pend})
+    for holder in holders:
+        lines.append(f"pending in {holder or '(triggered, not yet placed)'}:")
+        for p in (p for p in pend if p["holder"] == holder):
+            text = f"  #{p['effect']} {p['label']} · {p['controller_name']}"
+            if p["source_name"]:
+                text += f" · from {p['source_name']}"
+            if p["triggered_by"]:
+                text += f" · triggered by record {p['triggered_by']} (checked {p['checked']} it)"
+            text += f" · since record {p['since']}"
+            if p["key"]:
+                text += f" · key {p['key']}"
+            if p["targets"]:
+                text += f" · targets {p['targets']}"
+            text += " · RESOLVING" if p["resolving"] else ""
+            lines.append(text)
+    return lines
+
+
+def board_lines(data: dict[str, Any], *, full: bool = False) -> list[str]:
+    """The board as text: header, each player's zones, shared zones, then what is pending."""
+    lines = header_lines(data)
+    zones: dict[str, Any] = data["zones"]
+    by_owner: dict[int | None, list[str]] = {}
+    for name in sorted(zones, key=_zone_sort):
+        by_owner.setdefault(zone_kind(name)[0], []).append(name)
+    for i, p in enumerate(data["players"]):
+        stats = ", ".join(f"{k} {v}" for k, v in p["stats"].items())
+        title = f"{p['name']} ({i})" + (" · to act" if data["turn"] and data["active"] == i else "")
+        title += f" · {stats}" if stats else ""
+        title += f" · LOST: {p['lost']}" if p["lost"] else ""
+        lines.append(title)
+        lines += [f"  {_zone_line(z, zones[z], full)}" for z in by_owner.get(i, [])]
+    shared = by_owner.get(None, [])
+    if shared:
+        lines.append("shared zones")
+        lines += [f"  {_zone_line(z, zones[z], full)}" for z in shared]
+    return lines + pending_lines(data)
+
+
+def zone_title(state: GameState, zone: str) -> str:
+    return zone_name(state, zone)

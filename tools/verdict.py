@@ -1,0 +1,101 @@
+"""Re-adjudication results for people (text) and machines (JSON): what ``kifu verify`` prints and the
+re-adjudication and legality checks of ``kifu audit`` summarise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsource import events as ev
+from tools.adjudication import Adjudication, DivergenceFinding, IllegalFinding
+from tools.board import board_data, board_lines
+from tools.loaded import LoadedLog
+from tools.trace import render
+
+
+def rules_line(log: LoadedLog) -> str:
+    s = log.started
+    assert s is not None
+    return (f"rules: {s.profile} {s.profile_version}, card pool {s.card_pool} {s.card_pool_version} "
+            f"(digest {s.card_pool_digest})")
+
+
+def event_line(log: LoadedLog, seq: int, event: ev.Event | None) -> str:
+    if event is None:
+        return "nothing (no record here)"
+    state = log.state_at(min(seq - 1, log.last))
+    return f"record {seq}: {render(state, event, log.memory)}"
+
+
+def decision_text(log: LoadedLog, f: DivergenceFinding) -> str:
+    if f.decision_seq is None:
+        return "the set-up and opening (before any decision)"
+    return f"decision {f.decision} ({log.line(f.decision_seq)})"
+
+
+def illegal_text(log: LoadedLog, i: IllegalFinding) -> str:
+    return f"{log.line(i.seq)} · decision {i.decision} · breaks {i.rule}: {i.reason}"
+
+
+def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) -> list[str]:
+    lines = [f"verify of {log.location}, game {log.game}", rules_line(log)]
+    if result.notes:
+        lines += [f"NOTE: {n}" for n in result.notes]
+        lines.append("NOTE: the comparison below uses the installed rules and cards, not the log's")
+    else:
+        lines.append("the installed rules and card pool are the ones the log names")
+    lines.append(f"{result.decisions} decisions re-run from the recorded set-up and seed "
+                 f"({result.checked} judged, {len(result.unchecked)} not)")
+    f = result.divergence
+    if f is None:
+        lines.append(f"SAME: all {log.last} records are what the rules give")
+        return lines
+    lines.append(f"DIVERGENT at record {f.seq}, in {decision_text(log, f)}")
+    if f.actual is None and f.expected is not None and f.seq == f.decision_seq:
+        lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
+        lines.append(f"  the rules say:  {f.message.split(': ', 1)[-1]}")
+    else:
+        lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
+        lines.append(f"  the rules give: {event_line(log, f.seq, f.actual)}")
+    if result.illegal:
+        lines.append(f"illegal decisions ({len(result.illegal)}):")
+        lines += [f"  {illegal_text(log, i)}" for i in result.illegal]
+    if result.unchecked:
+        lines.append(f"not judged ({len(result.unchecked)}; their procedure began at a disputed decision): "
+                     f"records {', '.join(map(str, result.unchecked[:20]))}"
+                     + (" ..." if len(result.unchecked) > 20 else ""))
+    before = min(f.seq - 1, log.last)
+    lines.append(f"the state just before record {f.seq} (kifu at {log.location} {before}):")
+    lines += [f"  {line}" for line in board_lines(board_data(log.state_at(before), None, log.memory), full=full)]
+    return lines
+
+
+def _event_json(event: ev.Event | None) -> dict[str, object] | None:
+    return ev.to_builtins(event) if event is not None else None
+
+
+def divergence_json(log: LoadedLog, f: DivergenceFinding | None) -> dict[str, Any] | None:
+    if f is None:
+        return None
+    return {
+        "seq": f.seq, "decision": f.decision, "decision_seq": f.decision_seq, "message": f.message,
+        "expected": _event_json(f.expected), "actual": _event_json(f.actual),
+        "expected_text": event_line(log, f.seq, f.expected), "actual_text": event_line(log, f.seq, f.actual),
+    }
+
+
+def illegal_json(log: LoadedLog, i: IllegalFinding) -> dict[str, Any]:
+    return {"seq": i.seq, "decision": i.decision, "player": i.player, "action": i.action, "args": list(i.args),
+            "rule": i.rule, "reason": i.reason, "text": log.lines.get(i.seq, "")}
+
+
+def verify_json(log: LoadedLog, result: Adjudication) -> dict[str, Any]:
+    s = log.started
+    assert s is not None
+    return {
+        "source": log.location, "game": log.game, "same": result.same, "profile": s.profile,
+        "profile_version": s.profile_version, "card_pool": s.card_pool, "card_pool_version": s.card_pool_version,
+        "card_pool_digest": s.card_pool_digest, "notes": result.notes, "decisions": result.decisions,
+        "checked": result.checked, "unchecked": result.unchecked,
+        "divergence": divergence_json(log, result.divergence),
+        "illegal": [illegal_json(log, i) for i in result.illegal],
+    }
