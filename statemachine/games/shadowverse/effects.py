@@ -336,9 +336,11 @@ class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @SV.effect("buff", BuffParams)
 def buff(ctx: EffectContext, p: BuffParams) -> Procedure:
+    # SV-O-54: "until the start of the turn" means the controller's next turn (≈ the end of the opponent's).
+    until = f"start_of_turn:{ctx.controller}" if p.until == "start_of_turn" else p.until
     for t in ordered(ctx, p.to):
         if not board.is_leader(t):
-            modify(ctx, t, p.attack, p.defense, p.until)
+            modify(ctx, t, p.attack, p.defense, until)
     return
     yield
 
@@ -632,6 +634,8 @@ def board_vehicle(ctx: EffectContext, _: NoParams) -> Procedure:
     vehicle = ctx.source_now()
     if vehicle is not None and board.on_field(st, vehicle) and not st.objects[vehicle].under:
         board_onto(ctx.engine, pilot, vehicle)
+    elif ctx.effect is not None:
+        ctx.engine.emit(ev.EffectFizzled(ctx.effect, "no empty vehicle to board (SV-O-44)"))
     return
     yield
 

@@ -134,7 +134,8 @@ class Shadowverse(RulesProfile):
                 if st.turn == 1 and not st.stat(0, "mulligan_done") and st.options.get("mulligan") != "off":
                     yield from self.mulligan(engine)
                 # SV-O-54: "until the start of the turn" ends before anything else.
-                ending = [m.effect for m in st.modifiers.values() if m.until == "start_of_turn"]
+                expiring = ("start_of_turn", f"start_of_turn:{me}")
+                ending = [m.effect for m in st.modifiers.values() if m.until in expiring]
                 if ending:
                     engine.emit(*[ev.ContinuousEffectEnded(e) for e in ending])
                 # SV-O-55: maximum PP up (to 10), PP refilled; the turn's counters reset.
