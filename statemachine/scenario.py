@@ -6,6 +6,12 @@ originating action) first, resolving ones included, as rows of label, source, ab
 (``@h``, or ``player0``/``player1``) and resolving — only the keys the rows name. ``priority`` is the player who
 holds priority (``"none"`` while nobody does).
 
+``stack`` compares the effects with holder ``stack`` (Magic) in order, bottom first (the top, which resolves
+next, last), as rows of label, source, controller, targets and resolving — only the keys each row names; the
+source of an effect that did not trigger (a spell, an activated ability) is the one the policy names
+(``ResolutionPolicy.source_of``). ``step`` is the current step's name. ``events_exact`` compares the events of
+this step whose kinds the rows name, exactly and in order (nothing of those kinds may come between).
+
 Names in a scenario: ``@h`` is the object that card handle ``h`` is now; ``!h`` is the effect pending from the
 card ``h`` (``!h/label`` picks by label when it has several, ``!h#2`` the second); any other string is a
 literal (``yes``, ``no``, ``player``); integers are integers.
@@ -360,6 +366,16 @@ class Run:
                 return None if st.winner == want else f"winner is {st.winner}, expected {want}"
             case "chain":
                 return self._chain(want)
+            case "stack":
+                return self._stack(want)
+            case "step":
+                return None if st.step == want else f"the step is {st.step!r}, expected {want!r}"
+            case "events_exact":
+                kinds = {w.get("kind") for w in want}
+                rows = [self._event_row(r) for r in new if type(r.event).__name__ in kinds]
+                if len(rows) == len(want) and all(_matches(r, w) for r, w in zip(rows, want, strict=True)):
+                    return None
+                return f"the events of kinds {sorted(map(str, kinds))} are, in order:\n{_rows(rows)}\nexpected {want}"
             case "priority":
                 got_p = "none" if st.priority is None else st.priority
                 return None if got_p == want else f"player {got_p} holds priority, expected {want}"
@@ -422,6 +438,24 @@ class Run:
         if len(got) == len(want) and g == w:
             return None
         return f"chain is {[{k: str(v) for k, v in r.items()} for r in got]}, expected {w} (bottom first)"
+
+    def _stack(self, want: list[dict[str, Any]]) -> str | None:
+        """The stack, bottom first (the top last), compared row by row on the keys each row names."""
+        st = self.engine.state
+        entries = sorted((p for p in st.pending.values() if p.holder == "stack"), key=lambda p: (p.key, p.effect))
+
+        def name(o: int | None) -> str:
+            if o is None:
+                return ""
+            return f"player{-1 - o}" if o < 0 else "@" + self.handle_of_card(self.card_of.get(o, -1))
+
+        got = [{"label": p.label, "source": name(self.engine.policy.source_of(st, p)), "controller": p.controller,
+                "targets": [name(t) for t in p.targets], "resolving": p.resolving} for p in entries]
+        w = [{k: str(v) for k, v in r.items()} for r in want]
+        g = [{k: str(r.get(k, "")) for k in x} for r, x in zip(got, w, strict=False)]
+        if len(got) == len(want) and g == w:
+            return None
+        return f"stack is {[{k: str(v) for k, v in r.items()} for r in got]}, expected {w} (bottom first)"
 
     def context(self) -> str:
         st = self.engine.state

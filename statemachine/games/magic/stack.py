@@ -166,7 +166,7 @@ def put_on_stack(engine: Engine, eid: int) -> Procedure:
     st = engine.state
     pend = st.pending[eid]
     _, abilities = ability_of(engine, pend)
-    engine.emit(ev.EffectPending(eid, STACK, pend.controller, pend.label,
+    engine.emit(ev.EffectPending(eid, STACK, pend.controller, pend.label or abilities[0].label,
                                  stack_key(engine, pend.source, TRIGGERED, pend.source_card)))
     yield from choose_targets(engine, pend.controller, eid, abilities, None)
 
