@@ -45,6 +45,7 @@ class Filters:
     turn: int | None = None
     players: tuple[str, ...] = ()  # indices or names, resolved once the game's players are known
     kinds: frozenset[str] = frozenset()  # class names, as resolve_kind returns them
+    everything: bool = False  # one line per record even for the set-up's many created cards
 
     @property
     def active(self) -> bool:
@@ -360,6 +361,36 @@ class Trace:
     _header_turn: int = -1
     _printed_any: bool = False
     _memory: Memory = field(default_factory=Memory)
+    _created: list[tuple[int, ev.ObjectCreated]] = field(default_factory=list)  # not yet summarised
+
+    def _compact(self) -> bool:
+        return not self.filters.everything and "ObjectCreated" not in self.filters.kinds
+
+    def _summary(self) -> list[str]:
+        """The created cards held back, as one line per zone: "40 cards created in Alice's deck"."""
+        if not self._created:
+            return []
+        out: list[str] = []
+        groups: dict[str, list[tuple[int, ev.ObjectCreated]]] = {}
+        for seq, e in self._created:
+            groups.setdefault(e.zone, []).append((seq, e))
+        for zone, items in groups.items():
+            if len(items) == 1:
+                seq, e = items[0]
+                out.append(f"{seq:>7}  {render(self.state, e, self._memory)}")
+                continue
+            first, last = items[0][0], items[-1][0]
+            span = f"{first}" if first == last else f"{first}-{last}"
+            ids = f"#{items[0][1].obj}" + (f"..#{items[-1][1].obj}" if len(items) > 1 else "")
+            names = sorted({e.printed.name for _, e in items})
+            shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            out.append(f"{span:>7}  {len(items)} cards created in {zone_name(self.state, zone)} ({ids}): {shown}")
+        self._created.clear()
+        return out
+
+    def finish(self) -> list[str]:
+        """Lines still held back when the log ends."""
+        return self._summary()
 
     def _chain(self, raw: RawRecord) -> None:
         if self.broken is None:
@@ -413,14 +444,20 @@ class Trace:
             self.done = True
             return []
         shown = self._passes(turn, event)
-        line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown else None
+        held = shown and isinstance(event, ev.ObjectCreated) and self._compact()
+        line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown and not held else None
         self._memory.note(raw.seq, event)
         apply(self.state, raw.seq, event, raw.decision)
         if isinstance(event, ev.GameStarted) and self.filters.players:
             self._resolve_players()  # a name that is not a player is an error before any output
+        if held:
+            assert isinstance(event, ev.ObjectCreated)
+            lines = [*self._summary(), *self._header(turn)] if turn != self._header_turn else []
+            self._created.append((raw.seq, event))
+            return lines
         if line is None:
             return []
-        return [*self._header(turn), line]
+        return [*self._summary(), *self._header(turn), line]
 
 
 def trace_lines(records: Iterable[RawRecord], filters: Filters | None = None) -> Iterator[str]:
@@ -429,4 +466,5 @@ def trace_lines(records: Iterable[RawRecord], filters: Filters | None = None) ->
     for raw in records:
         yield from trace.feed(raw)
         if trace.done:
-            return
+            break
+    yield from trace.finish()

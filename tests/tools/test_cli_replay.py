@@ -160,7 +160,7 @@ def test_scripted_games_replay_and_audit_clean(tmp_path: Path, seed: int) -> Non
     with SQLiteStore(db) as store:
         record_game(store, "scripted", scripted_game(random.Random(seed), 300))
         length = store.head("scripted")
-    code, out, err = replay(str(db))
+    code, out, err = replay(str(db), "--all")  # one line per record
     assert code == 0, err
     assert sum(1 for line in out.splitlines() if line[:8].strip().isdigit()) == length
     result = CliRunner().invoke(main, ["audit", "--no-rules", str(db)])  # scripted, not played by the rules

@@ -28,20 +28,24 @@ log = get_logger("kifu.replay")
     "--kind", "kinds", multiple=True, metavar="KIND",
     help="Only events of this kind (ZoneChanged, zone_changed, Triggered, ...); repeatable.",
 )
+@click.option("--all", "everything", is_flag=True,
+              help="One line per record, even for the cards the set-up creates (summarised by default).")
 def replay(
-    log_path: str, game: str | None, turn: int | None, players: tuple[str, ...], kinds: tuple[str, ...]
+    log_path: str, game: str | None, turn: int | None, players: tuple[str, ...], kinds: tuple[str, ...],
+    everything: bool,
 ) -> None:
     """Fold a game's log and print it as a trace, one line per event, grouped by turn.
 
     LOG is an exported JSON-lines file or a store (a SQLite file); GAME may be left out when the store holds a
     single game. Each line starts with the record's sequence number; zone changes name the card that moved,
     triggers their source, cause and the state they were checked in, pending effects their holder, then the
-    choices, resolutions and fizzles with their reasons.
+    choices, resolutions and fizzles with their reasons. The cards the set-up creates are summarised in one
+    line per zone (--all prints each).
 
     The hash chain is checked on the way: if it breaks, the trace is still printed, a warning says where, and
     the exit code is 1 (run `kifu audit` for the full report).
     """
-    filters = Filters(turn, players, frozenset(resolve_kind(k) for k in kinds))
+    filters = Filters(turn, players, frozenset(resolve_kind(k) for k in kinds), everything)
     trace = Trace(filters)
     problem: LineProblem | None = None
     inconsistent: Inconsistent | None = None
@@ -64,6 +68,9 @@ def replay(
                 counter.tick()
                 if trace.done:
                     break
+            tail = trace.finish()
+            if tail:
+                out.write("\n".join(tail) + "\n")
             counter.flush()
         out.flush()
     log.info("replayed", source=log_path, game=source.game, records=trace.state.seq)

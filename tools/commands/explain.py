@@ -1,0 +1,44 @@
+"""Debugging triggers: ``kifu why`` and ``kifu why-not``."""
+
+from __future__ import annotations
+
+import click
+
+from tools.explain import why as explain_why
+from tools.explain import why_not as explain_why_not
+from tools.loaded import load_log
+
+
+@click.command("why")
+@click.argument("log_path", metavar="LOG")
+@click.argument("n", type=click.IntRange(min=1), metavar="N")
+@click.option("--game", "game", default=None, metavar="GAME", help="The game, when the store holds several.")
+def why(log_path: str, n: int, game: str | None) -> None:
+    """Why record N happened, for a trigger, a pending effect, a choice for it, its resolution or its fizzle.
+
+    Says which event caused the trigger (and the decision it belongs to), the state it was checked in (just
+    before its event for leave and destroy triggers, just after otherwise), the source and subject as they
+    were checked, the ability's conditions evaluated when it triggered and when it resolved, when it became
+    pending, the choices made for it, and when and how it resolved or fizzled.
+    """
+    for line in explain_why(load_log(log_path, game), n):
+        click.echo(line)
+
+
+@click.command("why-not")
+@click.argument("log_path", metavar="LOG")
+@click.argument("n", type=click.IntRange(min=1), metavar="N")
+@click.argument("card", metavar="CARD")
+@click.argument("ability", required=False, metavar="[ABILITY]")
+@click.option("--game", "game", default=None, metavar="GAME", help="The game, when the store holds several.")
+def why_not(log_path: str, n: int, card: str, ability: str | None, game: str | None) -> None:
+    """Why an ability of CARD did not trigger on record N.
+
+    CARD is an object id (#12 or 12), a card id (jababa_hat) or a card name; ABILITY limits the answer to one
+    ability id. Each ability is checked the way the rules check it: is record N an event its trigger listens
+    for, in which state (before or after), was the card in the zone the ability works from, were its
+    abilities ignored there, does the event concern the right card and controller, does the filter hold —
+    and the first check that fails is the answer.
+    """
+    for line in explain_why_not(load_log(log_path, game), n, card, ability):
+        click.echo(line)
