@@ -135,17 +135,20 @@ def sources(engine: Engine, player: int, *, paying: bool = False) -> list[Source
     return out
 
 
-def tap_plan(engine: Engine, player: int, cost: ManaCost) -> list[tuple[Source, str]] | None:
+def tap_plan(engine: Engine, player: int, cost: ManaCost, *, extra: tuple[str, ...] = (),
+             exclude: int | None = None) -> list[tuple[Source, str]] | None:
     """The mana abilities to activate (and the colour each makes) so that pool + new mana pays ``cost``.
 
-    A small bipartite matching of coloured symbols to units of mana (the pool's first, then sources), the
-    rest of the units paying generic; None if ``cost`` cannot be paid at all (MTG-C-04).
+    A small bipartite matching of coloured symbols to units of mana (the pool's first, plus ``extra`` units,
+    then sources other than ``exclude``), the rest of the units paying generic; None if ``cost`` cannot be
+    paid at all (MTG-C-04).
     """
     units: list[tuple[tuple[str, ...], Source | None]] = []
     for k, n in pool(engine, player).items():
         units += [((k,), None)] * n
+    units += [((k,), None) for k in extra]
     for s in sources(engine, player):
-        if s.plain:
+        if s.plain and s.obj != exclude:
             units.append((s.colors, s))
     owner: list[int | None] = [None] * len(units)  # unit -> pip index
 
@@ -177,21 +180,28 @@ def tap_plan(engine: Engine, player: int, cost: ManaCost) -> list[tuple[Source, 
     return plan
 
 
+def useful_colors(engine: Engine, player: int, cost: ManaCost, src: Source) -> tuple[str, ...]:
+    """The colours ``src`` may make now without leaving ``cost`` unpayable (a payment never dead-ends)."""
+    return tuple(c for c in src.colors if tap_plan(engine, player, cost, extra=(c,), exclude=src.obj) is not None)
+
+
 def affordable(engine: Engine, player: int, cost: ManaCost) -> bool:
     return tap_plan(engine, player, cost) is not None
 
 
-def activate(engine: Engine, player: int, src: Source, color: str | None) -> Generator[Request, Answer, None]:
+def activate(engine: Engine, player: int, src: Source, color: str | None,
+             colors: tuple[str, ...] | None = None) -> Generator[Request, Answer, None]:
     """Activate a mana ability: pay its costs, add its mana. It does not use the stack (MTG-P-06)."""
     from statemachine.games.magic.costs import pay_costs
 
     ability = card_of(engine, src.obj).abilities[src.index]
     chosen = color
+    allowed = colors or src.colors
     if chosen is None:
-        if len(src.colors) == 1:
-            chosen = src.colors[0]
+        if len(allowed) == 1:
+            chosen = allowed[0]
         else:
-            answer = yield Request(player, "mana_color", "choose the colour of mana to add", src.colors,
+            answer = yield Request(player, "mana_color", "choose the colour of mana to add", allowed,
                                    rule="MTG-P-06")
             chosen = str(answer[0])
     yield from pay_costs(engine, player, src.obj, ability.costs, None, 0)
@@ -219,7 +229,9 @@ def pay(engine: Engine, player: int, cost: ManaCost, effect: int | None, *, opti
             options.append("pay")
         elif affordable(engine, player, cost):
             options.append("auto")
-        options += list(dict.fromkeys(s.obj for s in sources(engine, player, paying=True)))
+        usable = {s.obj: s for s in sources(engine, player, paying=True)
+                  if optional or useful_colors(engine, player, cost, s)}
+        options += list(usable)
         if optional:
             options.append("decline")
         if not options:
@@ -239,8 +251,8 @@ def pay(engine: Engine, player: int, cost: ManaCost, effect: int | None, *, opti
             if optional:
                 break
             continue
-        src = next(s for s in sources(engine, player, paying=True) if s.obj == choice)
-        yield from activate(engine, player, src, None)
+        src = usable[int(choice)]
+        yield from activate(engine, player, src, None, None if optional else useful_colors(engine, player, cost, src))
     spend = spend_plan(pool(engine, player), cost)
     assert spend is not None
     events: list[ev.Event] = [ev.PlayerStat(player, key(k), engine.state.stat(player, key(k)) - n)
