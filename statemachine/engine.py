@@ -234,7 +234,8 @@ class Engine:
             folded.append((self.state.seq, e))
         if self.state.started:
             instances = match(self.state, self.index, folded, before,
-                              ignoring_lifted=self.profile.ignoring_lifted_on_leave(self.state))
+                              ignoring_lifted=self.profile.ignoring_lifted_on_leave(self.state),
+                              own_move_only=self.profile.look_back_own_move_only)
             if instances:
                 self.policy.triggered(self, instances)
 

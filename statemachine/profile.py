@@ -34,6 +34,9 @@ class RulesProfile(ABC):
     vocabulary: Vocabulary
     trigger_kinds: dict[str, TriggerKind]
     steps: tuple[StepDef, ...]
+    # Whether an ability whose card left together with others looks back only at its own card's move
+    # (Duel Masters, DM-LB-02/12). Magic's leave abilities see every simultaneous move.
+    look_back_own_move_only: bool = True
 
     @abstractmethod
     def make_policy(self) -> ResolutionPolicy: ...

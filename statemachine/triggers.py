@@ -26,7 +26,7 @@ class TriggerKind(NamedTuple):
     checked: str  # ev.BEFORE or ev.AFTER
     subjects: Callable[[ev.Event, dict[str, Any]], list[int]]  # the objects an event is "about", or []
     # Checks that need the event, the holder and the subject together (who chose, what a card lay under).
-    accept: Callable[[ev.Event, "ObjectView", "ObjectView", dict[str, Any]], bool] | None = None
+    accept: Callable[[ev.Event, ObjectView, ObjectView, dict[str, Any]], bool] | None = None
 
 
 class Listener(NamedTuple):
@@ -167,9 +167,11 @@ class Before:
 
 
 def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.Event]],
-          before: Before | None, *, ignoring_lifted: bool = False) -> list[Instance]:
+          before: Before | None, *, ignoring_lifted: bool = False, own_move_only: bool = True) -> list[Instance]:
     """Instances triggered by a group of simultaneous events, already folded into ``state``.
 
+    ``own_move_only``: a holder that left in the group may look back only at its own move (DM-LB-02, DM-LB-12);
+    a game whose leave abilities "look back in time" for every simultaneous move (Magic) turns it off.
     ``ignoring_lifted``: a legacy ruling (DM-LB-18) under which an ability ignored in the zone a card left
     works again for its own leaving; by default the ignored state is what is looked back at (DM-LB-17).
     """
@@ -183,18 +185,18 @@ def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.
                 else:
                     listeners = _in_holder_order(index.own(name, subject_id), index.watchers(name))
                 for lst in listeners:
-                    inst = _check(state, kind, lst, event, subject_id, seq, leavers, ignoring_lifted)
+                    inst = _check(state, kind, lst, event, subject_id, seq, leavers, ignoring_lifted, own_move_only)
                     if inst is not None:
                         out.append(inst)
     return out
 
 
 def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, subject_id: int, seq: int,
-           leavers: set[int], ignoring_lifted: bool = False) -> Instance | None:
+           leavers: set[int], ignoring_lifted: bool = False, own_move_only: bool = True) -> Instance | None:
     t = lst.ability.trigger
     assert t is not None
     before = kind.checked == ev.BEFORE
-    if before and lst.obj in leavers and lst.obj != subject_id:
+    if own_move_only and before and lst.obj in leavers and lst.obj != subject_id:
         return None  # DM-LB-02 / DM-LB-12: a holder that left looks back only at its own move
     holder = (last_known(state, lst.obj) if lst.obj in leavers else view(state, lst.obj)) if before else (
         view(state, lst.obj) if lst.obj in state.objects else None)

@@ -122,3 +122,33 @@ def test_combat_damage_and_blocks() -> None:
         }},
     ])
     assert r.engine.state.priority == 0
+
+
+def test_a_dies_ability_sees_every_creature_that_died_with_it() -> None:
+    """Leave abilities look back in time at every simultaneous move (CR 603.10a): Toxic Deluge (X = 2) kills
+    Blood Artist and two Bears at once; Blood Artist triggers three times. (Duel Masters limits a leaving
+    holder to its own move, DM-LB-12; the kernel asks each profile.)"""
+    r = run({**BASE, "cards": [
+        {"handle": "artist", "card": "blood_artist", "zone": "battlefield"},
+        {"handle": "b1", "card": "grizzly_bears", "owner": 1, "zone": "battlefield"},
+        {"handle": "b2", "card": "grizzly_bears", "owner": 1, "zone": "battlefield"},
+        {"handle": "deluge", "card": "toxic_deluge", "zone": "hand"},
+        {"handle": "s1", "card": "swamp", "zone": "battlefield"},
+        {"handle": "s2", "card": "swamp", "zone": "battlefield"},
+        {"handle": "s3", "card": "swamp", "zone": "battlefield"},
+    ]}, [
+        {"do": {"player": 0, "action": "cast", "args": ["@deluge"]}},
+        {"do": {"player": 0, "action": "choose", "args": [2]}},
+        {"do": {"player": 0, "action": "mana", "args": ["auto"]}},
+        {"do": {"player": 0, "action": "pass"}},
+        {"do": {"player": 1, "action": "pass"}, "expect": {
+            "events_unordered": [
+                {"kind": "Triggered", "ability": "creature_dies_drain", "count": 3},
+                {"kind": "Triggered", "ability": "creature_dies_drain", "subject": "@artist", "checked": "before"},
+                {"kind": "Triggered", "ability": "creature_dies_drain", "subject": "@b1", "checked": "before"},
+                {"kind": "Triggered", "ability": "creature_dies_drain", "subject": "@b2", "checked": "before"},
+            ],
+            "request": {"player": 0, "kind": "stack_order"},
+        }},
+    ])
+    assert r.engine.state.priority is None

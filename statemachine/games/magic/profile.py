@@ -61,6 +61,7 @@ class Magic(RulesProfile):
     vocabulary = MTG
     trigger_kinds = KINDS
     steps = STEPS
+    look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = check_pool(pool) if pool is not None else card_pool()
