@@ -120,6 +120,7 @@ class OrderedQueue(ResolutionPolicy):
         if self.extra is not None:
             found += self.extra(engine, instances)
         rows: list[tuple[tuple[int, ...], Instance, tuple[str, ...]]] = []
+        found, bundled = _bundle(found)
         for n, (inst, granted) in enumerate(found):
             ctx = self.context(engine, inst)
             ability = inst.listener.ability
@@ -129,7 +130,9 @@ class OrderedQueue(ResolutionPolicy):
             captured = list(self.declared.get(inst.holder.card, ())) if _own_play(ability) else []
             for i, step in enumerate(ability.effects):
                 judge = CAPTURES.get(step.name)
-                if judge is not None:
+                if step.name in BUNDLED:
+                    captured.append(f"{i}:{bundled.get((inst.holder.obj, ability.id), 1)}")
+                elif judge is not None:
                     captured.append(f"{i}:{judge(ctx, step.params)}")
             rows.append((sort_key(engine, inst, group, n, granted), inst, tuple(captured)))
         for key, inst, captured in sorted(rows, key=lambda r: r[0]):
@@ -197,6 +200,24 @@ class OrderedQueue(ResolutionPolicy):
         if decision.action == "resolve":
             raise IllegalDecision(decision, "SV-O-02", "effects resolve in the order they triggered; nobody picks")
         return None
+
+
+BUNDLED = frozenset({"piercing_bundle"})  # SV-O-100: one instance for the whole group, with the count
+
+
+def _bundle(found: list[tuple[Instance, int]]) -> tuple[list[tuple[Instance, int]], dict[tuple[int, str], int]]:
+    """Instances of a bundling ability in one group become one, remembering how many they were (ピアシィ)."""
+    counts: dict[tuple[int, str], int] = {}
+    out: list[tuple[Instance, int]] = []
+    for inst, granted in found:
+        ability = inst.listener.ability
+        if any(e.name in BUNDLED for e in ability.effects):
+            key = (inst.holder.obj, ability.id)
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] > 1:
+                continue
+        out.append((inst, granted))
+    return out, counts
 
 
 def _own_play(ability: AbilityDef) -> bool:
