@@ -1,16 +1,20 @@
-"""The shipped sample game for ``kifu demo``: a seeded Duel Masters game between two bots.
+"""The shipped sample games for ``kifu demo``: a seeded game between two bots, for any game with a sample.
 
-Both decks carry 雷鳴の守護者ミスト・リエス (so abilities of both sides wait in the pool together) and creatures
-whose "is destroyed" abilities are checked by looking back (飛行男, クリーチャーA, ジャババ・ハット).
+Duel Masters is the default: both decks carry 雷鳴の守護者ミスト・リエス (so abilities of both sides wait in the pool
+together) and creatures whose "is destroyed" abilities are checked by looking back (飛行男, クリーチャーA,
+ジャババ・ハット). Other games provide ``statemachine.games.<game>.demo.sample_game(seed)``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import Any
 
 from eventsource.sqlite import SQLiteStore
 from statemachine.bots import RandomBot
 from statemachine.engine import Engine
+from statemachine.games import PROFILES, UnknownProfile
 from statemachine.games.duel_masters import DuelMasters
 
 SEED = 2026
@@ -44,20 +48,48 @@ def play(store: SQLiteStore | None = None, seed: int = SEED, game: str = GAME) -
     return engine
 
 
-def run(db_path: str, echo: Callable[[str], None]) -> str:
-    """Record the sample game in ``db_path`` (replacing an earlier demo game) and return its id."""
+def sample(game: str) -> Callable[[int], Any]:
+    """``sample_game(seed) -> (profile, players, decks)`` of a game."""
+    if game not in PROFILES:
+        raise UnknownProfile(f"no rules profile {game!r} (known: {', '.join(sorted(PROFILES))})")
+    try:
+        module = importlib.import_module(PROFILES[game][0] + ".demo")
+    except ModuleNotFoundError as exc:
+        raise UnknownProfile(f"{game} has no sample game") from exc
+    made: Callable[[int], Any] = module.sample_game
+    return made
+
+
+def play_game(game: str, store: SQLiteStore | None = None, seed: int = SEED, name: str | None = None) -> Engine:
+    """Play the sample game of ``game`` between two bots to its end (or MAX_DECISIONS)."""
+    if game == "duel_masters":
+        return play(store, seed, name or GAME)
+    profile, players, decks = sample(game)(seed)
+    engine = Engine.new(profile, players, decks, seed, store=store, game=name or f"demo-{game}")
+    bots = [RandomBot(seed * 2 + 1 + i) for i in range(len(players))]
+    for _ in range(MAX_DECISIONS):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
+    return engine
+
+
+def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters") -> str:
+    """Record the sample game of ``game`` in ``db_path`` (beside earlier demo games) and return its id."""
     store = SQLiteStore(db_path)
     try:
-        game = GAME
-        n = 1
-        while store.head(game):
+        base = GAME if game == "duel_masters" else f"demo-{game}"
+        name, n = base, 1
+        while store.head(name):
             n += 1
-            game = f"{GAME}-{n}"
-        engine = play(store, game=game)
+            name = f"{base}-{n}"
+        engine = play_game(game, store, SEED, name)
         st = engine.state
-        winner = PLAYERS[st.winner] if st.winner is not None else "nobody"
-        echo(f"kifu demo: Duel Masters, seed {SEED}: {st.seq} events over {st.turn} turns; {winner} won "
-             f"({st.end_reason or 'unfinished'}). Recorded as game {game!r} in {db_path}.")
-        return game
+        players = st.players
+        winner = players[st.winner].name if st.winner is not None else "nobody"
+        echo(f"kifu demo: {game}, seed {SEED}: {st.seq} events over {st.turn} turns; {winner} won "
+             f"({st.end_reason or 'unfinished'}). Recorded as game {name!r} in {db_path}.")
+        return name
     finally:
         store.close()

@@ -31,7 +31,9 @@ def load_demo() -> Any | None:
 
 @click.command("demo")
 @db_option(help_text="Where to record the sample game: a SQLite path.")
-def demo(db: str) -> None:
+@click.option("--game", default="duel_masters", show_default=True,
+              help="Which game's sample to play: duel_masters, magic, vision, shadowverse (as installed).")
+def demo(db: str, game: str) -> None:
     """Play a short sample game into a SQLite log and print a readable trace of it.
 
     The trace shows turns, zone changes, triggers, what was pending, choices and resolutions; the game stays
@@ -44,7 +46,7 @@ def demo(db: str) -> None:
             err=True,
         )
         raise click.exceptions.Exit(errors.BAD_INPUT)
-    result = module.run(db, click.echo)
+    result = module.run(db, click.echo, game=game)
     # ``run`` may print its own trace and return None or an exit code, or return the id of the game it
     # recorded and let the command line print the trace (the rules layer cannot import tools.trace).
     if isinstance(result, str):
