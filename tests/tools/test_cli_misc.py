@@ -76,7 +76,7 @@ def test_demo_runs_the_sample_game_and_can_leave_the_trace_to_the_cli(
 ) -> None:
     calls: list[str] = []
 
-    def run(db_path: str, echo: Any) -> str:
+    def run(db_path: str, echo: Any, game: str = "duel_masters") -> str:
         calls.append(db_path)
         echo("playing the sample game")
         build_store(Path(db_path))
