@@ -377,8 +377,8 @@ class Run:
                     return None
                 return f"the events of kinds {sorted(map(str, kinds))} are, in order:\n{_rows(rows)}\nexpected {want}"
             case "priority":
-                got_p = "none" if st.priority is None else st.priority
-                return None if got_p == want else f"player {got_p} holds priority, expected {want}"
+                holder: int | str = "none" if st.priority is None else st.priority
+                return None if holder == want else f"player {holder} holds priority, expected {want}"
             case _:
                 raise ScenarioError(f"{self.path}: unknown expectation {key!r}")
 

@@ -105,7 +105,7 @@ def produced(ability: AbilityDef) -> tuple[str, ...]:
 
 class Source(NamedTuple):
     obj: int
-    index: int  # the ability's position on its card
+    ability_index: int  # the ability's position on its card
     colors: tuple[str, ...]
     plain: bool  # one mana for at most {T} and life: what ``auto`` may use (never a sacrifice or a discard)
 
@@ -169,10 +169,10 @@ def tap_plan(engine: Engine, player: int, cost: ManaCost, *, extra: tuple[str, .
     if len(free) < cost.generic:
         return None
     plan: list[tuple[Source, str]] = []
-    for u, pip in enumerate(owner):
+    for u, owned in enumerate(owner):
         src = units[u][1]
-        if pip is not None and src is not None:
-            plan.append((src, cost.pips[pip]))
+        if owned is not None and src is not None:
+            plan.append((src, cost.pips[owned]))
     for u in free[: cost.generic]:
         colors, src = units[u]
         if src is not None:
@@ -194,7 +194,7 @@ def activate(engine: Engine, player: int, src: Source, color: str | None,
     """Activate a mana ability: pay its costs, add its mana. It does not use the stack (MTG-P-06)."""
     from statemachine.games.magic.costs import pay_costs
 
-    ability = card_of(engine, src.obj).abilities[src.index]
+    ability = card_of(engine, src.obj).abilities[src.ability_index]
     chosen = color
     allowed = colors or src.colors
     if chosen is None:
