@@ -223,14 +223,16 @@ def _zone_changed(state: GameState, seq: int, event: ev.ZoneChanged) -> None:
     obj = _remove_from_zone(state, seq, old, event.src, event.src_pos)
     objects = state.objects
     del objects[old]
-    modifiers = _drop_modifiers_on(state, old)
-    under_cards = [objects[u].card for u in obj.under if u in objects]
+    # The commonest move has no effect on the object and nothing under it: skip the scans then.
+    modifiers = _drop_modifiers_on(state, old) if state.modifiers else []
+    under = obj.under
+    under_cards = [objects[u].card for u in under if u in objects] if under else []
     state.last_known[old] = LastKnown(obj, modifiers, seq, event.new, under_cards)
     owner = state.cards[event.card].owner
     controller = event.controller if event.controller is not None else owner
     _place(state, GameObject(event.new, event.card, owner, controller, event.dst, seq, event.face_down),
            event.dst_pos)
-    for u in obj.under:  # cards left under a card that moved lie nowhere until the rules move them
+    for u in under:  # cards left under a card that moved lie nowhere until the rules move them
         below = objects.get(u)
         if below is not None:
             below.on = None
