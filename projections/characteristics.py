@@ -1,8 +1,9 @@
 """Computed characteristics: printed characteristics plus the continuous effects in force, in timestamp order.
 
 Nothing is written into objects: an object's power, keywords and abilities are always computed here from the
-modifiers the fold keeps (STYLE 6). The same computation over a ``LastKnown`` gives the look-back view
-(DM-LB-13/14/15: modifications and evolution included; DM-LB-11/17: ignored abilities stay ignored).
+modifiers the fold keeps (STYLE 6). The same computation over a ``LastKnown`` gives the look-back view:
+a card that left is judged as it was just before (DM-LB-13), modifications included (DM-LB-14), evolution
+included (DM-LB-15); ignored abilities stay ignored (DM-LB-11, DM-LB-17).
 """
 
 from __future__ import annotations

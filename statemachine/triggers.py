@@ -3,8 +3,9 @@
 Matching is indexed by trigger name, so its cost per event grows with the number of abilities that listen for
 that kind of event, not with the number of cards in play. A leave or destroy trigger is checked in the state
 just before its event, an enter trigger in the state just after (DM-LB-06, DM-LB-07); each instance records
-which. In a group of simultaneous moves, an ability whose holder left in the same group may look back only at
-its holder's own move (DM-LB-02, DM-LB-12).
+which. Look-back is a rule of matching, whatever the card's text says (DM-LB-04 (1), DM-LB-05). In a group of
+simultaneous moves, an ability whose holder left in the same group may look back only at its holder's own move
+(DM-LB-02, DM-LB-12).
 """
 
 from __future__ import annotations
@@ -217,6 +218,8 @@ def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, 
         return None
     if t.whose == "opponent" and subject.controller == holder.controller:
         return None
+    # DM-LB-08/09: "when a [condition] creature is destroyed" reads the subject as it was before it moved;
+    # DM-LB-10: a holder that is itself the subject counts among "your creatures".
     if not matches_filter(subject, t.filter):
         return None
     if kind.accept is not None and not kind.accept(event, holder, subject, t.filter):

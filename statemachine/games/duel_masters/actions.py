@@ -74,7 +74,8 @@ def evolve_onto(engine: Engine, oid: int, base: int, controller: int, cause: str
 
 
 def process_held(engine: Engine, controller: int, oids: list[int], cause: str) -> Procedure:
-    """Cards used together: all are put on hold at once, then processed one at a time (DM-W-36..38).
+    """Cards used together (DM-W-02 (2), DM-W-35): all are put on hold at once (DM-W-36), then processed one at
+    a time (DM-W-37); while one is processed the others cannot be referred to (DM-W-38).
 
     Held cards lie in their owner's hold zone, where no other effect can count, choose or see them
     (SPEC Part 4 #12, decided in the game's README).
@@ -175,7 +176,11 @@ def check_spell_order(engine: Engine, decision: Decision, oid: int, order: tuple
 
 def declaration_window(engine: Engine) -> Procedure:
     """DM-W-25, DM-W-26, DM-W-28: abilities triggered in a hidden zone at a 「〜する時」 moment are declared
-    now, all at once, or not at all; the turn player declares first (SPEC Part 4 #10, see README)."""
+    now, all at once, or not at all; the turn player declares first (SPEC Part 4 #10, see README).
+
+    Only abilities whose trigger condition (the text before the comma) matched exactly are offered (DM-W-30,
+    enforced by the trigger's filter); the text after the comma may be unsatisfiable now (DM-W-31: it is
+    checked at resolution). An ability not declared is as if it never triggered (DM-W-29)."""
     found = engine.declarable
     engine.declarable = []
     if not found:

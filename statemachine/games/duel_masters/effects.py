@@ -423,8 +423,8 @@ def discard_under(ctx: EffectContext, p: CountParams) -> Procedure:
 
 @DM.effect("use_icons", CountParams)
 def use_icons(ctx: EffectContext, p: CountParams) -> Procedure:
-    """Use N of the icon abilities captured when this triggered (DM-W-21..23): chosen now, from the contents
-    captured then, so they resolve even if the creature bearing the icon is gone."""
+    """Use N of the icon abilities captured when this triggered: chosen now (DM-W-21), from the contents
+    captured then (DM-W-22), so they resolve even if the creature bearing the icon is gone (DM-W-23)."""
     if not ctx.captured:
         return
     n = min(p.count, len(ctx.captured))
