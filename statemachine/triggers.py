@@ -218,7 +218,7 @@ def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, 
         return None
     if t.whose == "opponent" and subject.controller == holder.controller:
         return None
-    # DM-LB-08/09: "when a [condition] creature is destroyed" reads the subject as it was before it moved;
+    # DM-LB-08, DM-LB-09: "when a [condition] creature is destroyed" reads the subject as it was before it moved;
     # DM-LB-10: a holder that is itself the subject counts among "your creatures".
     if not matches_filter(subject, t.filter):
         return None
