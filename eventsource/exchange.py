@@ -91,6 +91,8 @@ def parse_line(text: bytes, lineno: int) -> RawRecord:
         raise CorruptLog(f"not a kifu record: {exc}", line=lineno) from exc
     except UnicodeDecodeError as exc:
         raise CorruptLog(f"not a kifu record: a string is not UTF-8 ({exc.reason})", line=lineno) from exc
+    except RecursionError as exc:  # msgspec's answer to JSON nested deeper than the interpreter's limit
+        raise CorruptLog("not a kifu record: nested too deeply", line=lineno) from exc
     try:
         digest = bytes.fromhex(line.hash)
     except ValueError as exc:

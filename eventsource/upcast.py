@@ -62,12 +62,21 @@ def decode_body(v: int, body: bytes) -> ev.Event:
         event = None  # an old shape that no longer decodes as is: the steps below mend it
     except UnicodeDecodeError as exc:
         raise _not_utf8(exc) from exc
+    except RecursionError as exc:
+        raise _too_deep() from exc
     if event is not None and v == _CURRENT[type(event)]:
         return event
     try:
         return _upcast(v, body)
     except UnicodeDecodeError as exc:
         raise _not_utf8(exc) from exc
+    except RecursionError as exc:
+        raise _too_deep() from exc
+
+
+def _too_deep() -> msgspec.DecodeError:
+    # msgspec raises RecursionError for a body nested deeper than the interpreter's limit
+    return msgspec.DecodeError("the body is nested too deeply to be an event")
 
 
 def _not_utf8(exc: UnicodeDecodeError) -> msgspec.DecodeError:

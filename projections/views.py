@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import msgspec
+
 from eventsource import events as ev
 from projections.characteristics import view
 from projections.state import GameState
@@ -90,5 +92,14 @@ def redact_event(event: ev.Event, player: int | None, state_before: GameState) -
             return ev.Shuffled(event.zone, ())
         case ev.Revealed():
             return event if player in event.to else None
+        case ev.ChoiceRequested() if event.player != player:
+            # Another player's options may name cards hidden from this one (the spells among the top of a
+            # deck, the cards in a hand that may be discarded): those are left out, so the choice shows only
+            # what this player may see.
+            shown = tuple(
+                o for o in event.options
+                if not (isinstance(o, int) and o in state_before.objects and not can_see(state_before, player, o))
+            )
+            return event if len(shown) == len(event.options) else msgspec.structs.replace(event, options=shown)
         case _:
             return event

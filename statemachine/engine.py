@@ -30,6 +30,7 @@ from statemachine.profile import RulesProfile
 from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # the integers an event can hold (eventsource.records)
 SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
 
 
@@ -184,6 +185,11 @@ class Engine:
         """Run one decision. Its events are appended in one transaction, or none at all."""
         if self.state.ended:
             raise IllegalDecision(decision, "KIFU-END", "the game is over")
+        if not 0 <= decision.player < len(self.state.players):
+            raise IllegalDecision(decision, "KIFU-PLAYER", f"there is no player {decision.player} in this game")
+        if any(isinstance(a, int) and not _INT64_MIN <= a <= _INT64_MAX for a in decision.args):
+            # A decision is recorded as it was given (ChoiceMade): an argument no log can hold is no decision.
+            raise IllegalDecision(decision, "KIFU-ARGS", "an argument is out of the range a log can record")
         if self.request is not None:
             req = self.request
             if decision.player != req.player:

@@ -100,6 +100,8 @@ def load_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabu
             raise CardFileError(str(path), f"not valid TOML: {exc}") from exc
         except OSError as exc:
             raise CardFileError(str(path), f"cannot read: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise CardFileError(str(path), f"not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
         for card in parse_cards(data, str(path), vocabulary, trig):
             if card.id in cards:
                 raise CardFileError(str(path), "card id is defined twice", card.id, "$.id")

@@ -123,6 +123,8 @@ def load(path: str | Path) -> Scenario:
         return msgspec.convert(data, Scenario, strict=True)
     except OSError as exc:
         raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: not valid TOML: {exc}") from exc
     except msgspec.ValidationError as exc:
@@ -271,7 +273,11 @@ class Run:
                                       self.context())
             new = self._collect()
             for key, want in step.expect.items():
-                problem = self.check(key, want, new)
+                try:
+                    problem = self.check(key, want, new)
+                except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                    # ``expect`` is free-form in the file: a value of the wrong shape is the file's error.
+                    raise ScenarioError(f"step {n}: expect.{key} cannot be read as an expectation: {exc!r}") from exc
                 if problem:
                     raise Failure(n, f"{key}: {problem}", self.context())
 

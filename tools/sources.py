@@ -55,7 +55,7 @@ _envelope_decoder = msgspec.json.Decoder(_Envelope)
 def _claimed(text: bytes) -> _Envelope | None:
     try:
         return _envelope_decoder.decode(text)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
         return None
 
 

@@ -1,0 +1,43 @@
+"""A short real Duel Masters game between two bots, recorded and exported: the material the fuzzers damage."""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+from eventsource import exchange
+from eventsource.memory import MemoryStore
+from statemachine.bots import RandomBot
+from statemachine.demo import DECK_A, DECK_B, PLAYERS
+from statemachine.engine import Engine
+from statemachine.games.duel_masters import DuelMasters
+
+GAME = "fuzz-dm"
+
+
+def play(decisions: int, seed: int = 11, store: MemoryStore | None = None, game: str = GAME) -> Engine:
+    engine = Engine.new(DuelMasters(), PLAYERS, [list(DECK_A), list(DECK_B)], seed, store=store, game=game)
+    bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    for _ in range(decisions):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
+    return engine
+
+
+@functools.cache
+def exported_lines() -> tuple[bytes, ...]:
+    """The exported game, one record per line (each ending in a newline)."""
+    engine = play(25)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.jsonl"
+        exchange.write(engine.store.read_raw(GAME), path)
+        return tuple(path.read_bytes().splitlines(keepends=True))
+
+
+@functools.cache
+def head_hex() -> str:
+    engine = play(25)
+    return engine.store.games()[0].head.hex()

@@ -1,0 +1,62 @@
+"""Random decisions on a live Duel Masters game: each is refused with IllegalDecision and appends nothing (the
+store's head, the engine's state and the log are as before), or it is legal and is played; never another
+exception."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eventsource.memory import MemoryStore
+from projections.state import snapshot
+from projections.timeline import replay
+from statemachine.bots import RandomBot
+from statemachine.decisions import Decision, IllegalDecision
+from tests.hardening.conftest import tried
+from tests.hardening.gamelog import play
+
+ACTIONS = ["charge", "summon", "cast", "attack", "end_step", "choose", "resolve", "pass", "declare", "block",
+           "", "end", "concede"]
+
+
+@st.composite
+def decisions(draw: st.DrawFn, objects: list[int], players: int) -> Decision:
+    player = draw(st.one_of(st.integers(0, players - 1), st.integers(-3, 5), st.sampled_from([2**63, -(2**70)])))
+    action = draw(st.one_of(st.sampled_from(ACTIONS), st.text(max_size=12)))
+    arg = st.one_of(
+        st.sampled_from(objects or [0]), st.integers(-5, 500), st.sampled_from([2**63, -(2**64), 10**30]),
+        st.sampled_from(["player", "yes", "no", "", "@x"]), st.text(max_size=6),
+    )
+    return Decision(player, action, tuple(draw(st.lists(arg, max_size=4))))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_a_random_decision_is_refused_whole_or_played(seed: int, data: st.DataObject) -> None:
+    store = MemoryStore()
+    engine = play(0, seed=seed, store=store, game="g")
+    bot = RandomBot(seed)
+    for _ in range(30):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        for _ in range(data.draw(st.integers(1, 3))):
+            st_before = snapshot(engine.state)
+            head = store.head("g")
+            log = list(store.read_raw("g"))
+            decision = data.draw(decisions(sorted(engine.state.objects), len(engine.state.players)))
+            tried("decision")
+            try:
+                engine.decide(decision)
+            except IllegalDecision as exc:
+                assert exc.rule and str(exc)
+                assert store.head("g") == head, f"{decision} was refused but appended"
+                assert list(store.read_raw("g")) == log
+                assert snapshot(engine.state) == st_before, f"{decision} was refused but changed the state"
+            else:
+                assert store.head("g") > head
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bot.choose(legal))
+    assert snapshot(replay(store, "g")) == snapshot(engine.state), "the engine's state is not its log's"

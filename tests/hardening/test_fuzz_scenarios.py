@@ -1,0 +1,85 @@
+"""Damaged scenario files through ``kifu scenario run``: a damaged file is refused with a clear error and exit 2,
+or runs and fails an expectation with exit 1 (or still passes, when the damage left a valid scenario); never a
+traceback."""
+
+from __future__ import annotations
+
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from statemachine.scenario import ScenarioError, load
+from tests.hardening.cli import failed_cleanly, kifu
+from tests.hardening.conftest import tried
+from tests.hardening.mutate import mutated
+
+ROOT = Path(__file__).parent.parent / "scenarios"
+FILES = sorted(ROOT.glob("duel_masters/*.toml"))
+DATA: list[dict[str, Any]] = [tomllib.loads(p.read_text(encoding="utf-8")) for p in FILES]
+
+
+def _toml(value: Any) -> str:
+    """A minimal TOML writer for the mutated data (inline tables; what tomllib reads back)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value) if not isinstance(value, float) or value == value else "nan"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value if v is not None) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml(str(k))} = {_toml(v)}" for k, v in value.items() if v is not None) + "}"
+    return '""'
+
+
+def write(data: dict[str, Any], path: Path) -> None:
+    path.write_text("\n".join(f"{_toml(str(k))} = {_toml(v)}" for k, v in data.items() if v is not None) + "\n",
+                    encoding="utf-8")
+
+
+def run(path: Path) -> None:
+    result = kifu("scenario", "run", str(path))
+    try:
+        load(path)
+        valid = True
+    except ScenarioError:
+        valid = False
+    why = failed_cleanly(result, allowed=(0, 1, 2) if valid else (2,))
+    assert why is None, f"kifu scenario run: {why}\n{path.read_text(encoding='utf-8', errors='replace')[:2000]}"
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_damaged_scenario_is_refused_or_run_cleanly(data: st.DataObject) -> None:
+    which = data.draw(st.integers(0, len(DATA) - 1))
+    damaged = data.draw(mutated(DATA[which], max_mutations=2))
+    tried("scenario: structure")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.toml"
+        try:
+            write(damaged, path)
+            tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+            path.write_text("id = [", encoding="utf-8")  # what this writer cannot say becomes bad TOML
+        run(path)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, 10**6), where=st.integers(0, 10**9), bit=st.integers(0, 7), cut=st.booleans())
+def test_a_scenario_file_with_damaged_bytes_is_refused_or_run_cleanly(which: int, where: int, bit: int,
+                                                                      cut: bool) -> None:
+    text = bytearray(FILES[which % len(FILES)].read_bytes())
+    if cut:
+        text = text[: where % len(text)]
+    else:
+        text[where % len(text)] ^= 1 << bit
+    tried("scenario: bytes")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.toml"
+        path.write_bytes(bytes(text))
+        run(path)
