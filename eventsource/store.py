@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from typing import Self
 
 import msgspec
 from msgspec import Struct
@@ -112,7 +113,7 @@ class EventStore(ABC):
         for raw in self.read_raw(game, start, stop):
             yield decode(raw)
 
-    def __enter__(self) -> EventStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

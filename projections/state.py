@@ -218,8 +218,20 @@ def evolve(state: GameState, seq: int, event: ev.Event, decision: int = 0) -> Ga
     return state
 
 
+def _check_move(state: GameState, seq: int, event: ev.ZoneChanged) -> None:
+    """A move names the card it moves, and the card becomes a new object with an id never used before."""
+    moving = state.objects.get(event.old)
+    if moving is not None and moving.card != event.card:
+        raise ProjectionError(seq, f"object {event.old} is card {moving.card}, not card {event.card}")
+    if event.new < state.next_object:
+        raise ProjectionError(
+            seq, f"object id {event.new} is not new: a card that changes zones becomes a new object"
+        )
+
+
 def _zone_changed(state: GameState, seq: int, event: ev.ZoneChanged) -> None:
     old = event.old
+    _check_move(state, seq, event)
     obj = _remove_from_zone(state, seq, old, event.src, event.src_pos)
     objects = state.objects
     del objects[old]
@@ -248,8 +260,14 @@ def _status_set(state: GameState, seq: int, event: ev.StatusSet) -> None:
         target.status.pop(event.key, None)
 
 
+def _player(state: GameState, seq: int, player: int) -> PlayerState:
+    if not 0 <= player < len(state.players):
+        raise ProjectionError(seq, f"there is no player {player} in this game")
+    return state.players[player]
+
+
 def _player_stat(state: GameState, seq: int, event: ev.PlayerStat) -> None:
-    state.players[event.player].stats[event.key] = event.value
+    _player(state, seq, event.player).stats[event.key] = event.value
 
 
 def _triggered(state: GameState, seq: int, event: ev.Triggered) -> None:
@@ -325,7 +343,7 @@ def _effect_ended(state: GameState, seq: int, event: ev.ContinuousEffectEnded) -
 def _stacked(state: GameState, seq: int, event: ev.Stacked) -> None:
     top, below = event.top, event.below
     lower = state.objects.get(below)
-    if lower is None or top not in state.objects:
+    if lower is None or top not in state.objects or top == below:
         raise ProjectionError(seq, f"cannot put object {below} under object {top}")
     if lower.zone != UNDER:
         state.zones[lower.zone].remove(below)
@@ -381,7 +399,7 @@ def _revealed(state: GameState, seq: int, event: ev.Revealed) -> None:
 
 
 def _player_lost(state: GameState, seq: int, event: ev.PlayerLost) -> None:
-    state.players[event.player].lost = event.reason
+    _player(state, seq, event.player).lost = event.reason
 
 
 def _game_ended(state: GameState, seq: int, event: ev.GameEnded) -> None:

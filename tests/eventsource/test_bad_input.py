@@ -124,9 +124,7 @@ def test_a_file_that_is_not_there_is_a_clear_error(tmp_path: Path) -> None:
         list(exchange.read(tmp_path / "nowhere.jsonl"))
 
 
-def test_a_file_whose_chain_is_broken_is_refused_and_nothing_is_imported(
-    store: SQLiteStore, tmp_path: Path
-) -> None:
+def test_a_file_whose_chain_is_broken_is_refused_and_nothing_is_imported(store: SQLiteStore, tmp_path: Path) -> None:
     path, lines = export(tmp_path)
     path.write_bytes(b"".join(lines[:3] + lines[4:]))
     before = snapshot_of(store)
@@ -218,9 +216,7 @@ def test_unknown_event_kind_is_a_kifu_error() -> None:
     ],
     ids=["body-uint64-overflow", "body-int64-underflow", "nested", "decision", "cause"],
 )
-def test_an_event_with_a_huge_integer_is_refused_and_nothing_is_appended(
-    store: SQLiteStore, item: NewEvent
-) -> None:
+def test_an_event_with_a_huge_integer_is_refused_and_nothing_is_appended(store: SQLiteStore, item: NewEvent) -> None:
     before = snapshot_of(store)
     batch = [NewEvent(ev.PriorityGiven(1)), item, NewEvent(ev.PriorityGiven(0))]
     with pytest.raises(InvalidEvent, match="event 2 of the batch"):
@@ -230,9 +226,7 @@ def test_an_event_with_a_huge_integer_is_refused_and_nothing_is_appended(
 
 def test_a_conflicting_append_names_the_game_and_both_ends(store: SQLiteStore) -> None:
     before = snapshot_of(store)
-    with pytest.raises(
-        ConcurrencyConflict, match="game 'g': expected the log to end at sequence 1, but it ends at 3"
-    ):
+    with pytest.raises(ConcurrencyConflict, match="game 'g': expected the log to end at sequence 1, but it ends at 3"):
         store.append("g", [NewEvent(ev.PriorityGiven(1))], expected=1)
     assert snapshot_of(store) == before
 

@@ -72,9 +72,7 @@ def test_the_union_decoder_tells_every_kind_apart(event: ev.Event) -> None:
 def test_tags_are_unique_and_every_kind_is_named() -> None:
     tags = [cls.__struct_config__.tag for cls in ev.EVENT_TYPES]
     assert len(set(tags)) == len(tags)
-    assert {ev.KIND_OF_TAG[ev.TAG_OF[cls.__name__]] for cls in ev.EVENT_TYPES} == {
-        c.__name__ for c in ev.EVENT_TYPES
-    }
+    assert {ev.KIND_OF_TAG[ev.TAG_OF[cls.__name__]] for cls in ev.EVENT_TYPES} == {c.__name__ for c in ev.EVENT_TYPES}
     assert set(ev.__all__) >= {cls.__name__ for cls in ev.EVENT_TYPES}
 
 

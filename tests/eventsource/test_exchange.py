@@ -68,9 +68,7 @@ def test_a_store_exported_and_imported_is_the_same_store(tmp_path: Path) -> None
 
 @PROPERTY
 @given(logs(max_length=40), st.data())
-def test_every_single_byte_change_in_the_file_is_caught_at_its_line(
-    log: list[RawRecord], data: st.DataObject
-) -> None:
+def test_every_single_byte_change_in_the_file_is_caught_at_its_line(log: list[RawRecord], data: st.DataObject) -> None:
     original = exported(log)
     at = data.draw(st.integers(0, len(original) - 1), label="byte")
     new = data.draw(st.integers(0, 255).filter(lambda b: b != original[at]), label="new value")
@@ -89,9 +87,7 @@ def test_every_single_byte_change_in_the_file_is_caught_at_its_line(
 
 @PROPERTY
 @given(logs(), st.data())
-def test_lines_deleted_duplicated_swapped_or_inserted_are_caught(
-    log: list[RawRecord], data: st.DataObject
-) -> None:
+def test_lines_deleted_duplicated_swapped_or_inserted_are_caught(log: list[RawRecord], data: st.DataObject) -> None:
     lines = exported(log).splitlines(keepends=True)
     i = data.draw(st.integers(0, len(lines) - 2), label="line")
     j = data.draw(st.integers(i + 1, len(lines) - 1), label="other line")

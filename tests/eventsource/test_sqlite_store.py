@@ -84,9 +84,7 @@ def test_the_head_is_checked_again_inside_the_transaction(tmp_path: Path) -> Non
         last, prev = a._head("g")
         sealed_by_a = seal("g", last + 1, prev, passes(2, decision=2))
         b.append("g", passes(1, decision=3), expected=2)
-        with pytest.raises(
-            ConcurrencyConflict, match="expected the log to end at sequence 2, but it ends at 3"
-        ):
+        with pytest.raises(ConcurrencyConflict, match="expected the log to end at sequence 2, but it ends at 3"):
             a._write("g", last, sealed_by_a)
         records = list(a.read_raw("g"))
         assert [r.decision for r in records] == [1, 1, 3]
@@ -113,9 +111,7 @@ def test_a_failed_first_write_does_not_leave_the_game_behind(tmp_path: Path) -> 
         with pytest.raises(sqlite3.IntegrityError):
             store._write("new", 0, broken)
         assert store.games() == []
-        assert (
-            store.append("new", passes(2)) == good
-        )  # the game row is created afresh, not from a stale cache
+        assert store.append("new", passes(2)) == good  # the game row is created afresh, not from a stale cache
     with SQLiteStore(tmp_path / "kifu.db") as store:
         assert [g.game for g in store.games()] == ["new"]
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from eventsource import events as ev
@@ -176,9 +177,7 @@ def test_the_writer_that_read_the_head_first_wins(store: EventStore) -> None:
 # -- a batch is stored whole or not at all ---------------------------------------------------------
 
 
-def test_a_failure_while_writing_leaves_the_log_as_it_was(
-    store: EventStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failure_while_writing_leaves_the_log_as_it_was(store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
     store.append("g", passes(2))
     before = everything(store, "g")
 
@@ -189,7 +188,7 @@ def test_a_failure_while_writing_leaves_the_log_as_it_was(
         raise Boom
 
     # Encoding the fourth event of the batch fails after three were sealed.
-    events = [ev.PriorityGiven(0), ev.PriorityGiven(1), ev.PriorityPassed(0), ev.PriorityPassed(1)]
+    events: list[ev.Event] = [ev.PriorityGiven(0), ev.PriorityGiven(1), ev.PriorityPassed(0), ev.PriorityPassed(1)]
     real = ev.encode
     calls = iter(range(100))
     monkeypatch.setattr(ev, "encode", lambda e: explode() if next(calls) == 3 else real(e))
@@ -210,9 +209,7 @@ def test_an_import_that_continues_the_chain_is_stored_as_is(store: EventStore) -
 
 
 def _forged(raws: list[RawRecord], **change: object) -> list[RawRecord]:
-    first = raws[0]
-    fields = {f: getattr(first, f) for f in first.__struct_fields__} | change
-    return [RawRecord(**fields), *raws[1:]]  # type: ignore[arg-type]
+    return [msgspec.structs.replace(raws[0], **change), *raws[1:]]
 
 
 @pytest.mark.parametrize(

@@ -150,7 +150,8 @@ def test_a_card_played_from_hand_is_seen_by_all() -> None:
 def test_in_any_game_a_view_shows_exactly_what_the_player_may_see(seed: int, length: int, player: int) -> None:
     state = fold(events_of(scripted_game(random.Random(seed), length)))
     view = player_view(state, player)
-    visible, hidden = set(), set()
+    visible: set[str] = set()
+    hidden: set[str] = set()
     for zone, ids in state.zones.items():
         entry = view["zones"][zone]
         assert (len(entry) if isinstance(entry, list) else entry["count"]) == len(ids)

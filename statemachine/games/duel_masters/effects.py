@@ -307,6 +307,9 @@ def look_top_take_spell(ctx: EffectContext, p: LookParams) -> Procedure:
     taken here as "as they were")."""
     st = ctx.state
     top = list(st.zone(zone(ctx.controller, DECK)))[: p.count]
+    if top:  # the controller looks: the log records who saw which cards
+        ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
+                          for o in top])
     spells = [o for o in top if "spell" in view(st, o).chars.types]
     yield from choose(ctx, ctx.controller, spells, "you may reveal a spell and put it into your hand", may_=True)
     taken = ctx.bound["chosen"]
