@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint bench clean postgres
+.PHONY: demo test lint bench clean browser postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,18 @@ postgres:
 	  echo "installing PostgreSQL from the system's packages"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; }
 
-test: $(VENV)/.installed-dev postgres
+test: $(VENV)/.installed-dev postgres browser
 	$(BIN)/python -m pytest
+
+# The HTML timeline is tested in headless Chromium from Debian's packages, driven by Playwright (the dev
+# extra). That test fails rather than skips without a browser, so Chromium is installed here when missing.
+# Playwright's own browser download is never used: the test launches /usr/bin/chromium.
+browser: $(VENV)/.installed-dev
+	@[ -x /usr/bin/chromium ] || { \
+	  echo "installing Chromium from the system's packages"; \
+	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	@$(BIN)/python -c "import playwright.sync_api" 2>/dev/null || \
+	  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/pip install -q playwright
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

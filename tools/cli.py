@@ -15,7 +15,7 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify
+from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view
 
 
 class KifuGroup(click.Group):
@@ -61,6 +61,7 @@ for command in (
     inspect.diff,
     explain.why,
     explain.why_not,
+    view.view,
     demo.demo,
     schema.schema,
     scenario.scenario,
