@@ -1,4 +1,4 @@
-"""kifu's side, on its SQLite store: durable append, the raw limit, rebuild, time travel, bytes per event."""
+"""kifu's side, on its SQLite store: the raw limit, rebuild, time travel, bytes per event."""
 
 from __future__ import annotations
 

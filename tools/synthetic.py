@@ -10,8 +10,9 @@ random discards, life changes, and a graveyard shuffled back into an empty deck.
 The log is made the way the engine makes one: each event is folded with :func:`projections.state.evolve` as it
 is emitted, and the simulation reads positions and what is where from that state, so every log folds cleanly.
 A player decision (a ``ChoiceMade``) opens a new decision; its consequences, and the automatic steps after
-them, belong to it (about 20 events each). The game stays bounded: 80 objects, a look-back that is cleared
-each turn, continuous effects that end each turn, and pools that empty before each decision.
+them, belong to it: 14 events each on average, from a 4-event mana charge to a turn change of 20 or more.
+The game stays bounded: 80 objects, a look-back that is cleared each turn, continuous effects that end each
+turn, and pools that empty before each decision.
 
 Everything derives from the seed: game randomness through :mod:`eventsource.randomness` (recorded as
 ``Shuffled`` and ``RandomDrawn`` events), and the simulated players' choices from a generator derived from the
