@@ -12,7 +12,8 @@ source of an effect that did not trigger (a spell, an activated ability) is the 
 (``ResolutionPolicy.source_of``). ``step`` is the current step's name. ``events_exact`` compares the events of
 this step whose kinds the rows name, exactly and in order (nothing of those kinds may come between).
 
-Names in a scenario: ``@h`` is the object that card handle ``h`` is now; ``!h`` is the effect pending from the
+Names in a scenario: ``@h`` is the object that card handle ``h`` is now (a card made during the game, which has
+no handle, is ``@card<id>``, as it is shown); ``!h`` is the effect pending from the
 card ``h`` (``!h/label`` picks by label when it has several, ``!h#2`` the second); any other string is a
 literal (``yes``, ``no``, ``player``); integers are integers.
 
@@ -207,9 +208,14 @@ class Run:
     # -- names ----------------------------------------------------------------------------------------------
 
     def card(self, handle: str) -> int:
-        if handle not in self.handles:
-            raise ScenarioError(f"{self.path}: unknown handle {handle!r}")
-        return self.handles[handle]
+        if handle in self.handles:
+            return self.handles[handle]
+        # A card made during the game has no handle; it is shown, and may be named, as "card<id>".
+        cid = handle.removeprefix("card")
+        if handle.startswith("card") and cid.isdigit() and int(cid) in self.engine.state.cards \
+                and int(cid) not in self.handles.values():
+            return int(cid)
+        raise ScenarioError(f"{self.path}: unknown handle {handle!r}")
 
     def obj(self, handle: str) -> int:
         cid = self.card(handle)
@@ -488,6 +494,9 @@ def _matches(row: dict[str, Any], want: dict[str, Any]) -> bool:
                 return False
         elif isinstance(got, list | tuple) and isinstance(v, list):
             if [str(x) for x in got] != [str(x) for x in v]:
+                return False
+        elif isinstance(got, dict) and isinstance(v, dict):
+            if not _matches(got, v):  # a nested table (printed characteristics): the keys it names
                 return False
         elif got != v:
             return False

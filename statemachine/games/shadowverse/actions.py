@@ -10,11 +10,13 @@ from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
-from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, PLAY, leader
+from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, LIMBO, PLAY, leader
 from statemachine.games.shadowverse.fire import fire
 from statemachine.vocabulary import Procedure
 
 OWN_PLAY = ("fanfare", "cast", "enters")
+PLAY_AS = ("crystallize_", "accelerate_")  # keyword prefixes naming the card a card is played as (SV-O-63)
+PLAYED_AS = "played_as"  # ZoneChanged.cause: the hand card set aside for the card it is played as
 
 
 def queue(engine: Engine):  # type: ignore[no-untyped-def]
@@ -28,11 +30,33 @@ def queue(engine: Engine):  # type: ignore[no-untyped-def]
 # -- playing ----------------------------------------------------------------------------------------------------
 
 
+def alternates(chars: ev.Characteristics) -> list[str]:
+    """The cards a card may be played as (Crystallize, Accelerate), by definition id."""
+    return [k.removeprefix(p) for k in chars.keywords for p in PLAY_AS if k.startswith(p)]
+
+
+def played_as(engine: Engine, player: int, oid: int) -> str | None:
+    """SV-O-63: a Crystallize or Accelerate card is played as a different card from the very start. [ext] It
+    is played so when its controller has PP for the alternate's cost but not for its own; otherwise as itself."""
+    st = engine.state
+    pp = st.stat(player, "pp")
+    chars = view(st, oid).chars
+    if (chars.cost or 0) <= pp:
+        return None
+    for alt in alternates(chars):
+        if (engine.profile.pool[alt].cost or 0) <= pp:
+            return alt
+    return None
+
+
 def can_play(engine: Engine, player: int, oid: int) -> str | None:
     st = engine.state
     if oid not in st.zone(board.zone(player, HAND)):
         return "the card is not in your hand"
     chars = view(st, oid).chars
+    alt = played_as(engine, player, oid)
+    if alt is not None:
+        chars = engine.profile.pool[alt].printed()
     if (chars.cost or 0) > st.stat(player, "pp"):
         return f"not enough PP (cost {chars.cost}, {st.stat(player, 'pp')} PP left)"
     if "spell" not in chars.types and len(board.field(st, player)) >= FIELD_LIMIT:
@@ -60,8 +84,17 @@ def target_options(engine: Engine, player: int, oid: int, selector: str) -> list
 
 def play(engine: Engine, player: int, oid: int) -> Procedure:
     """Play a card from the hand: choose its targets (SV-O-35), pay, put it into play (a spell into
-    ``casting``), then resolve the queue (SV-O-61, SV-O-62)."""
+    ``casting``), then resolve the queue (SV-O-61, SV-O-62).
+
+    A card played as another (Crystallize, Accelerate, SV-O-63) is that other card from the start: the hand
+    card is set aside and the other card, made for it, is what is played — so its type, its abilities and
+    "the card played last" (ローフラッド) are the other card's.
+    """
     st = engine.state
+    alt = played_as(engine, player, oid)
+    if alt is not None:
+        engine.emit(board.move(engine, oid, board.zone(player, LIMBO), PLAYED_AS))
+        oid = board.create(engine, alt, player, LIMBO)
     card = engine.profile.pool[st.facts(oid).definition]
     chars = view(st, oid).chars
     chosen: list[str] = []
@@ -105,6 +138,9 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
             queue(engine).triggered(engine, found)
     queue(engine).declared.pop(moved.card, None)
     yield from queue(engine).settle(engine)
+    if spell and moved.new in st.objects and board.kind_of(st.objects[moved.new].zone) == CASTING:
+        # A spell whose text triggered nothing (or nothing any more) still ends in the cemetery.
+        engine.emit(board.move(engine, moved.new, board.zone(player, board.CEMETERY), "resolved"))
 
 
 def countdown_of(keywords: tuple[str, ...]) -> int:
@@ -184,8 +220,10 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
     """Declare; Strike, Clash and "another attacks" resolve in full (SV-O-69); then the clash or the hit."""
     st = engine.state
     opp = 1 - player
+    # The clash partner (SV-O-67); attacking the leader clears an earlier one.
     partner = [ev.StatusSet(attacker, "clash_with", target), ev.StatusSet(target, "clash_with", attacker)] \
-        if target is not None else []
+        if target is not None else ([ev.StatusSet(attacker, "clash_with", 0)]
+                                    if st.objects[attacker].status.get("clash_with") else [])
     engine.emit(ev.StatusSet(attacker, "attacked", 1), *partner,
                 ev.Attacked(attacker, opp if target is None else None, target))
     policy = queue(engine)
@@ -247,4 +285,5 @@ def board_onto(engine: Engine, pilot: int, vehicle: int) -> None:
     fire(engine, "maneuver", subject=vehicle)  # SV-O-39
 
 
-__all__ = ["attack", "can_attack", "can_evolve", "can_play", "evolve", "evolve_group", "play"]
+__all__ = ["alternates", "attack", "can_attack", "can_evolve", "can_play", "evolve", "evolve_group", "play",
+           "played_as"]

@@ -22,6 +22,7 @@ from projections.views import zone_kind
 from statemachine.engine import Engine
 
 DECK, HAND, FIELD, CEMETERY, BANISHED, CASTING = "deck", "hand", "field", "cemetery", "banished", "casting"
+LIMBO = "limbo"  # outside the game: where a made card waits to be summoned, a card played as another lies
 FIELD_LIMIT = 5
 HAND_LIMIT = 9  # SV-O-102 (option hand_limit; 8 shortly after release)
 START_LIFE = 20
@@ -33,6 +34,7 @@ PLAY, SUMMON, DRAW, BURN, DESTROY, BANISH, TRANSFORM, DISCARD, RETURN, MULLIGAN,
 BOARD = "board"
 UNDER_CAUSES = (BOARD,)  # a pilot boarding a vehicle goes under it: not leaving (SV-O-37)
 ENTERING = (PLAY, SUMMON)  # causes that count as "comes into play" (not TRANSFORM, not DISEMBARK: SV-O-41/96)
+WHILE_ON = "while_source_on_field"  # ContinuousEffectStarted.until: lost when its source leaves (SV-O-80)
 
 
 def zone(player: int, name: str) -> str:
@@ -347,10 +349,19 @@ def _leave(engine: Engine, oid: int, where: str, cause: str) -> None:
         p = obj.controller
         events.append(ev.PlayerStat(p, "destroyed_count", st.stat(p, "destroyed_count") + 1))
     engine.emit(*events)
+    _lost_with(engine, oid)
     # SV-O-40/41: the pilot aboard returns to the field (disembark), not as "coming into play".
     for pilot in pilots:
         if pilot in st.objects and len(st.zone(zone(st.objects[pilot].owner, FIELD))) < FIELD_LIMIT:
             engine.emit(move(engine, pilot, zone(st.objects[pilot].owner, FIELD), DISEMBARK))
+
+
+def _lost_with(engine: Engine, oid: int) -> None:
+    """SV-O-79/80: effects "lost when this card leaves the field" end when it leaves — not a triggered effect,
+    and whatever became of the card's abilities; ``fire.leader_instances`` also judges it at the moment."""
+    ending = [m.effect for m in engine.state.modifiers.values() if m.until == WHILE_ON and m.source == oid]
+    if ending:
+        engine.emit(*[ev.ContinuousEffectEnded(e) for e in ending])
 
 
 def transform(engine: Engine, oid: int, into: str) -> int | None:
@@ -363,6 +374,7 @@ def transform(engine: Engine, oid: int, into: str) -> int | None:
     pos = st.zones[obj.zone].index(oid)
     gone = move(engine, oid, zone(obj.owner, BANISHED), TRANSFORM)
     engine.emit(gone)
+    _lost_with(engine, oid)
     return create(engine, into, obj.controller, FIELD, pos=pos, cause=TRANSFORM)
 
 
@@ -375,7 +387,7 @@ def create(engine: Engine, definition: str, player: int, where: str, *, pos: int
     z = zone(player, where)
     if kind_of(z) == FIELD and cause != TRANSFORM:
         # Made in a side zone, then summoned: entering is a ZoneChanged that "comes into play" triggers see.
-        engine.emit(ev.ObjectCreated(oid, cid, card.id, player, zone(player, "limbo"), 0, card.printed()))
+        engine.emit(ev.ObjectCreated(oid, cid, card.id, player, zone(player, LIMBO), 0, card.printed()))
         if len(st.zone(z)) >= FIELD_LIMIT:
             engine.emit(move(engine, oid, zone(player, BANISHED), "no_room"))
             return -1

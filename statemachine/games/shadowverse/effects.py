@@ -418,19 +418,28 @@ def lose_abilities(ctx: EffectContext, p: ToParams) -> Procedure:
 
 @SV.effect("discard_random", DrawParams)
 def discard_random(ctx: EffectContext, p: DrawParams) -> Procedure:
-    """Discard random card(s). An empty hand when it triggered means "discard nothing" (SV-O-109)."""
+    """Discard random card(s). An empty hand when it triggered means "discard nothing" (SV-O-109).
+
+    The cards are drawn at random when it resolves (SV-O-06), one ``RandomDrawn`` each. How several are then
+    processed is open (SV-O-111, option ``multi_random_discard``): ``left`` (default) discards them together,
+    so their own effects go from the left like any discard (SV-O-108, seed L124); ``random`` discards them one
+    at a time in the order drawn.
+    """
     if captured(ctx, step_index(ctx, "discard_random")) == "empty":
         return
     st = ctx.state
-    for _ in range(p.count):  # SV-O-111 unverified: each pick random (option multi_random_discard)
-        hand = board.hand(st, ctx.controller)
-        if st.options.get("multi_random_discard") == "left":
-            pick: int | None = hand[0] if hand else None
-        else:
-            pick = random_pick(ctx, hand, "discard")
+    one_by_one = st.options.get("multi_random_discard") == "random"
+    picks: list[int] = []
+    for _ in range(p.count):
+        pick = random_pick(ctx, [o for o in board.hand(st, ctx.controller) if o not in picks], "discard")
         if pick is None:
-            return
-        discard(ctx, [pick])
+            break
+        if one_by_one:
+            discard(ctx, [pick])
+        else:
+            picks.append(pick)
+    if picks:
+        discard(ctx, [o for o in board.hand(st, ctx.controller) if o in picks])
     return
     yield
 
@@ -671,16 +680,22 @@ def _bundle(ctx: EffectContext, params: dict[str, object]) -> str:
 
 class GrantParams(Struct, frozen=True, forbid_unknown_fields=True):
     ability: str
+    while_on_field: bool = False  # "lost when this card leaves the field" (SV-O-80)
 
 
 @SV.effect("grant_leader", GrantParams)
 def grant_leader(ctx: EffectContext, p: GrantParams) -> Procedure:
-    """Your leader gains one of this card's abilities (密約の吸血鬼); the leader holds it (SV-O-33)."""
+    """Your leader gains one of this card's abilities (密約の吸血鬼); the leader holds it (SV-O-33).
+
+    With ``while_on_field`` it is lost when this card leaves the field, whatever became of the card's own
+    abilities meanwhile: the leader, in effect, checks whether the card is there (SV-O-80, ``board.WHILE_ON``).
+    """
     st = ctx.state
     definition = st.cards[ctx.source_card].definition
     eid = st.next_effect
     ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "leader_ability", leader(ctx.controller),
-                                               amount=ctx.source_card, value=f"{definition}/{p.ability}"))
+                                               amount=ctx.source_card, value=f"{definition}/{p.ability}",
+                                               until=board.WHILE_ON if p.while_on_field else ""))
     return
     yield
 
@@ -724,6 +739,46 @@ def countdown(ctx: EffectContext, _: NoParams) -> Procedure:
     ctx.engine.emit(ev.StatusSet(me, "countdown", max(left, 0)))
     if left <= 0:
         board.destroy(ctx.engine, me)
+    return
+    yield
+
+
+class ReanimateParams(Struct, frozen=True, forbid_unknown_fields=True):
+    cost: int
+
+
+@SV.effect("reanimate", ReanimateParams)
+def reanimate(ctx: EffectContext, p: ReanimateParams) -> Procedure:
+    """リアニメイト X: summon a copy of the highest-cost follower of cost X or less in your cemetery. The
+    maximum is read at resolution (SV-O-07), a tie is broken at random (SV-O-06); the cemetery keeps its
+    cards (the copy comes into play: it is summoned, not played)."""
+    st = ctx.state
+    grave = [o for o in st.zone(board.zone(ctx.controller, CEMETERY))
+             if "follower" in view(st, o).chars.types and (view(st, o).chars.cost or 0) <= p.cost]
+    if not grave:
+        return
+    top = max(view(st, o).chars.cost or 0 for o in grave)
+    tied = [o for o in grave if (view(st, o).chars.cost or 0) == top]
+    pick = tied[0] if len(tied) == 1 else random_pick(ctx, tied, "reanimate")
+    if pick is not None:
+        board.create(ctx.engine, st.facts(pick).definition, ctx.controller, FIELD)
+    return
+    yield
+
+
+@SV.effect("summon_self")
+def summon_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """A direct summon (直接召喚): this card goes from where it is (the deck) onto the field; it comes into
+    play. Several at once happen in random order (SV-O-59, ``queue``)."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or board.kind_of(st.objects[me].zone) != DECK:
+        return
+    p = st.objects[me].owner
+    if len(board.field(st, p)) >= board.FIELD_LIMIT:
+        return
+    moved = board.move(ctx.engine, me, board.zone(p, FIELD), board.SUMMON)
+    ctx.engine.emit(moved, ev.StatusSet(moved.new, "sick", 1), ev.PlayerStat(p, "entered", st.stat(p, "entered") + 1))
     return
     yield
 

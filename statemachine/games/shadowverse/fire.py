@@ -65,6 +65,8 @@ def leader_instances(engine: Engine, name: str, *, player: int | None, by: int) 
     for m in sorted(st.modifiers.values(), key=lambda m: (m.since, m.effect)):
         if m.kind != "leader_ability" or m.target >= 0:
             continue
+        if m.until == board.WHILE_ON and not board.on_field(st, m.source):
+            continue  # SV-O-80: lost with the card that granted it, judged now
         owner = board.leader_player(m.target)
         definition, _, aid = m.value.partition("/")
         card = engine.profile.pool[definition]

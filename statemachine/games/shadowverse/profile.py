@@ -15,6 +15,7 @@ from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.actions import (
+    alternates,
     attack,
     can_attack,
     can_evolve,
@@ -28,7 +29,7 @@ from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import instances
 from statemachine.games.shadowverse.queue import OrderedQueue
 from statemachine.games.shadowverse.triggers import KINDS
-from statemachine.loader import load_pool
+from statemachine.loader import CardFileError, load_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
@@ -50,7 +51,9 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "attack_timing": ("2021", "simultaneous"),  # SV-O-22 / Part 4 #29
     "leave_timing": ("with_last_words", "after_last_words"),  # SV-O-19
     "count_timing": ("resolution", "trigger"),  # SV-O-08
-    "multi_random_discard": ("random", "left"),  # SV-O-111
+    "multi_random_discard": ("left", "random"),  # SV-O-111
+    "evolve_hand_order": ("after_field", "basic"),  # SV-O-99
+    "enter_timing": ("with_fanfare", "played_only"),  # SV-O-17 / SV-O-116
     "countdown_last": ("on", "off"),  # SV-O-57
     "hand_limit": ("9", "8"),  # SV-O-102
 }
@@ -59,6 +62,15 @@ SWITCHES: dict[str, tuple[str, ...]] = {
 @cache
 def card_pool() -> CardPool:
     return load_pool(NAME, VERSION, CARDS.glob("*.toml"), SV, KINDS)
+
+
+def check_alternates(pool: CardPool) -> None:
+    """The card a Crystallize or Accelerate keyword names must be in the pool (checked at load, STYLE 5)."""
+    for card in pool.cards.values():
+        for alt in alternates(card.printed()):
+            if alt not in pool.cards:
+                raise CardFileError(pool.name, f"it is played as {alt!r}, which is not in the pool", card.id,
+                                    "$.keywords")
 
 
 class Shadowverse(RulesProfile):
@@ -70,6 +82,7 @@ class Shadowverse(RulesProfile):
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = pool if pool is not None else card_pool()
+        check_alternates(self.pool)
 
     def make_policy(self) -> ResolutionPolicy:
         return OrderedQueue()

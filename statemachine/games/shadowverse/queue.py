@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eventsource import events as ev
+from eventsource.randomness import below
 from projections.state import Pending
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
@@ -78,19 +79,23 @@ def category(zone_kind: str, leader: bool) -> int:
     return {HAND: 0, FIELD: 1, CASTING: 1}.get(zone_kind, 2)
 
 
-def sort_key(engine: Engine, inst: Instance, group: int, n: int, granted: int = 0) -> tuple[int, ...]:
+def sort_key(engine: Engine, inst: Instance, group: int, n: int, granted: int = 0, *,
+             played: bool = True) -> tuple[int, ...]:
+    """``played``: the holder came into play by being played now (not summoned, reanimated), for the
+    switch ``enter_timing`` (SV-O-17, SV-O-116)."""
     st = engine.state
     ability = inst.listener.ability
     assert ability.trigger is not None
     leader = held_by_leader(ability)
+    where = board.kind_of(inst.holder.zone)
     abilities = inst.listener.card.abilities
     printed = next((i for i, a in enumerate(abilities) if a.id == ability.id), len(abilities))
     if GRANTED in ability.id:  # SV-O-14: granted abilities after the printed ones, in the order granted
         printed, granted = len(abilities), inst.holder.since if leader else granted
     return (
         group,
-        tier(ability.trigger.on, ability.trigger.subject, st.options),
-        category(board.kind_of(inst.holder.zone), leader),
+        tier(ability.trigger.on, ability.trigger.subject, st.options, where=where, played=played),
+        category(where, leader),
         0 if inst.controller == st.active else 1,
         0 if leader else inst.holder.since + 1,
         printed,
@@ -134,9 +139,11 @@ class OrderedQueue(ResolutionPolicy):
                     captured.append(f"{i}:{bundled.get((inst.holder.obj, ability.id), 1)}")
                 elif judge is not None:
                     captured.append(f"{i}:{judge(ctx, step.params)}")
-            rows.append((sort_key(engine, inst, group, n, granted), inst, tuple(captured)))
-        for key, inst, captured in sorted(rows, key=lambda r: r[0]):
-            engine.trigger(inst, holder=QUEUE, label=inst.listener.ability.label, key=key, captured=captured)
+            played = inst.holder.card in self.declared  # play() declares for the card being played
+            rows.append((sort_key(engine, inst, group, n, granted, played=played), inst, tuple(captured)))
+        rows = _direct_summons_at_random(engine, rows)
+        for key, inst, judged in sorted(rows, key=lambda r: r[0]):
+            engine.trigger(inst, holder=QUEUE, label=inst.listener.ability.label, key=key, captured=judged)
         del st
 
     def context(self, engine: Engine, inst: Instance, effect: int | None = None) -> EffectContext:
@@ -200,6 +207,32 @@ class OrderedQueue(ResolutionPolicy):
         if decision.action == "resolve":
             raise IllegalDecision(decision, "SV-O-02", "effects resolve in the order they triggered; nobody picks")
         return None
+
+
+Row = tuple[tuple[int, ...], Instance, tuple[str, ...]]
+DIRECT = 2  # the category of direct summons (SV-O-10)
+
+
+def _direct_summons_at_random(engine: Engine, rows: list[Row]) -> list[Row]:
+    """SV-O-59: several direct summons that trigger together happen in random order (within one timing and
+    one side, SV-O-11). The order is drawn when they are queued, one ``RandomDrawn`` per place but the last
+    (the game's seed and ``state.random_draws``), and recorded in their sort keys as their position."""
+    st = engine.state
+    out = [r for r in rows if r[0][2] != DIRECT]
+    sets: dict[tuple[int, ...], list[Row]] = {}
+    for r in sorted((r for r in rows if r[0][2] == DIRECT), key=lambda r: r[0]):
+        sets.setdefault(r[0][:4], []).append(r)
+    for direct in sets.values():
+        place = 0
+        while direct:
+            pick = 0
+            if len(direct) > 1:
+                pick = below(st.seed, st.random_draws, len(direct))
+                engine.emit(ev.RandomDrawn("direct summon order", len(direct), pick))
+            key, inst, captured = direct.pop(pick)
+            place += 1
+            out.append(((*key[:4], place, *key[5:]), inst, captured))
+    return out
 
 
 BUNDLED = frozenset({"piercing_bundle"})  # SV-O-100: one instance for the whole group, with the count
