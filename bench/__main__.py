@@ -224,7 +224,10 @@ def notes_of(k: ours.Ours, p: peer.Peer, a: append.Appended, rows: list[Row], n:
         f"{p.events / p.rebuild_wall:,.0f}).",
         f"Time travel: the same seeded random points on both sides, snapshots every {SNAPSHOT_EVERY} records "
         f"built beforehand (kifu: `Timeline.warm`, {k.warm_seconds:.1f} s for {k.snapshots:,} snapshots; "
-        f"eventsourcing: `Snapshot.take` in one pass, {p.warm_seconds:.1f} s).",
+        f"eventsourcing: `Snapshot.take` in one pass, {p.warm_seconds:.1f} s). Milliseconds of CPU time per "
+        "query; on the wall clock kifu took "
+        + ", ".join(f"{t.wall_median:.2f} / {t.wall_p95:.2f} ms at {n:,}" for n, t in sorted(k.travel.items()))
+        + " (median / p95).",
         f"Bytes per event: the database file after a checkpoint and VACUUM, divided by its events; kifu's "
         f"events table alone is {k.bytes_events_table / k.events:.1f} B/event (SQLite dbstat). "
         "eventsourcing keeps no hash chain.",

@@ -6,7 +6,7 @@ import os
 import sqlite3
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -70,6 +70,46 @@ def timed() -> Iterator[Took]:
     wall, cpu = time.perf_counter(), time.process_time()
     yield took
     took.wall, took.cpu = time.perf_counter() - wall, time.process_time() - cpu
+
+
+@dataclass
+class Travel:
+    """Time-travel query times at one log length, in milliseconds: CPU time (the judged figure, for the reason
+    :func:`timed` gives) and the wall clock, one entry per query."""
+
+    length: int
+    cpu: list[float]
+    wall: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.cpu)
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.cpu, 95)
+
+    @property
+    def wall_median(self) -> float:
+        return statistics.median(self.wall)
+
+    @property
+    def wall_p95(self) -> float:
+        return percentile(self.wall, 95)
+
+
+def query_times(length: int, query: Callable[[int], object], points: list[int]) -> Travel:
+    """Run ``query`` at each point (after ten untimed ones that touch the file's pages and the statement
+    cache) and time each run."""
+    for n in points[:10]:
+        query(n)
+    out = Travel(length, [], [])
+    for n in points:
+        with timed() as took:
+            query(n)
+        out.cpu.append(took.cpu * 1000)
+        out.wall.append(took.wall * 1000)
+    return out
 
 
 def percentile(values: list[float], q: float) -> float:

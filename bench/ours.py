@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bench.log import Log, Took, compact, percentile, table_bytes, timed
+from bench.log import Log, Took, Travel, compact, query_times, table_bytes, timed
 from eventsource import events as ev
 from eventsource import randomness
 from eventsource.sqlite import SQLiteStore
@@ -18,20 +17,6 @@ from projections.state import GameState, snapshot
 from projections.timeline import Timeline, replay
 
 GAME = "bench"
-
-
-@dataclass
-class Travel:
-    length: int
-    samples: list[float]  # milliseconds, one per query
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    @property
-    def p95(self) -> float:
-        return percentile(self.samples, 95)
 
 
 @dataclass
@@ -121,15 +106,7 @@ def travel(path: str, length: int, queries: list[int]) -> Travel:
     """State just before each point, through ``Timeline`` with its snapshots already built."""
     store = SQLiteStore(path)
     try:
-        timeline = Timeline(store, GAME)
-        for n in queries[:10]:  # first touches of the file's pages and the statement cache
-            timeline.state_before(n)
-        samples = []
-        for n in queries:
-            start = time.perf_counter()
-            timeline.state_before(n)
-            samples.append((time.perf_counter() - start) * 1000)
-        return Travel(length, samples)
+        return query_times(length, Timeline(store, GAME).state_before, queries)
     finally:
         store.close()
 

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import statistics
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +28,7 @@ from eventsourcing.application import Application, Repository
 from eventsourcing.domain import Aggregate, Snapshot
 from eventsourcing.persistence import JSONTranscoder, Transcoding
 
-from bench.log import Log, Took, compact, percentile, table_bytes, timed
+from bench.log import Log, Took, Travel, compact, query_times, table_bytes, timed
 from eventsource import events as ev
 from eventsource.records import NewEvent
 from projections.state import GameState, evolve, snapshot
@@ -121,17 +120,17 @@ class Peer:
     bytes_events: int = 0
     bytes_events_table: int = 0
     bytes_with_snapshots: int = 0
-    travel: dict[int, list[float]] = field(default_factory=dict)
+    travel: dict[int, Travel] = field(default_factory=dict)
 
     @property
     def rebuild_events_per_s(self) -> float:
         return self.events / self.rebuild_seconds
 
     def median(self, length: int) -> float:
-        return statistics.median(self.travel[length])
+        return self.travel[length].median
 
     def p95(self, length: int) -> float:
-        return percentile(self.travel[length], 95)
+        return self.travel[length].p95
 
 
 def append(path: str, log: Log, n: int) -> uuid.UUID:
@@ -192,18 +191,11 @@ def warm(path: str, game: uuid.UUID) -> float:
         app.close()
 
 
-def travel(path: str, game: uuid.UUID, queries: Sequence[int]) -> list[float]:
+def travel(path: str, game: uuid.UUID, length: int, queries: list[int]) -> Travel:
     """The state just before record ``n`` is the aggregate at version ``n`` (record ``n - 1``, plus one)."""
     app = open_app(path)
     try:
-        for n in queries[:10]:
-            app.repository.get(game, version=n)
-        samples = []
-        for n in queries:
-            start = time.perf_counter()
-            app.repository.get(game, version=n)
-            samples.append((time.perf_counter() - start) * 1000)
-        return samples
+        return query_times(length, lambda n: app.repository.get(game, version=n), queries)
     finally:
         app.close()
 
@@ -238,7 +230,7 @@ def measure(log: Log, tmp: str, path: str, game: uuid.UUID, events: int, lengths
             g = append(where, log, n)
             warm(where, g)
         report(f"eventsourcing: time travel in a log of {n:,} events")
-        out.travel[n] = travel(where, g, queries[n])
+        out.travel[n] = travel(where, g, n, queries[n])
     return out
 
 
