@@ -14,7 +14,8 @@ from msgspec import Struct, field
 
 from eventsource import events as ev
 
-UNDER: Final = "under"  # the pseudo-zone of a card lying under another (evolution sources, boarded cards)
+UNDER: Final = "under"
+SEEN_BY: Final = "seen_by_"  # status marks: "seen_by_<player>" = that player was shown this hidden card  # the pseudo-zone of a card lying under another (evolution sources, boarded cards)
 
 
 class ProjectionError(Exception):
@@ -373,6 +374,11 @@ def _shuffled(state: GameState, seq: int, event: ev.Shuffled) -> None:
     if sorted(event.order) != sorted(state.zones.get(event.zone, [])):
         raise ProjectionError(seq, f"shuffle of {event.zone} does not name exactly the objects in it")
     state.zones[event.zone] = list(event.order)
+    # Whoever had seen a card here no longer knows where it lies: the marks of earlier reveals end.
+    for oid in event.order:
+        marks = [k for k in state.objects[oid].status if k.startswith(SEEN_BY)]
+        for k in marks:
+            del state.objects[oid].status[k]
     state.random_draws += 1
 
 

@@ -12,7 +12,7 @@ import msgspec
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import GameState
+from projections.state import SEEN_BY, GameState
 
 HIDDEN: Final = "?"
 # Zones whose contents nobody sees, and zones only their owner sees.
@@ -73,8 +73,16 @@ def _public(state: GameState, oid: int) -> dict[str, Any]:
     v = view(state, oid)
     return {
         "obj": oid, "name": v.chars.name, "definition": v.definition, "power": v.chars.power,
-        "status": dict(sorted(v.status.items())), "under": len(v.under_cards),
+        "status": {k: n for k, n in sorted(v.status.items()) if not k.startswith(SEEN_BY)},
+        "under": len(v.under_cards),
     }
+
+
+def _sees_destination(event: ev.ZoneChanged, player: int) -> bool:
+    owner, kind = zone_kind(event.dst)
+    if kind in SECRET_ZONES or event.face_down:
+        return False
+    return not (kind in PRIVATE_ZONES and owner != player)
 
 
 def redact_event(event: ev.Event, player: int | None, state_before: GameState) -> ev.Event | None:
@@ -90,6 +98,11 @@ def redact_event(event: ev.Event, player: int | None, state_before: GameState) -
             return event
         case ev.Shuffled():
             return ev.Shuffled(event.zone, ())
+        case ev.ZoneChanged() if not can_see(state_before, player, event.old) and not _sees_destination(
+                event, player):
+            # A hidden card moving to where this player cannot see it (a draw, a card put into a shield):
+            # neither which card nor which earlier object it was may show.
+            return msgspec.structs.replace(event, old=-1, card=-1)
         case ev.Revealed():
             return event if player in event.to else None
         case ev.ChoiceRequested() if event.player != player:

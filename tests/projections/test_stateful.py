@@ -176,6 +176,10 @@ class Reference:
             self.priority = None
         elif isinstance(e, ev.Shuffled):
             self.zones[e.zone] = list(e.order)
+            for oid in e.order:  # a shuffle ends what reveals told about where a card lies
+                status = self.objects[oid]["status"]
+                for key in [k for k in status if k.startswith("seen_by_")]:
+                    del status[key]
             self.draws += 1
         elif isinstance(e, ev.RandomDrawn):
             self.draws += 1
