@@ -52,7 +52,7 @@ def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) ->
     lines.append(f"DIVERGENT at record {f.seq}, in {decision_text(log, f)}")
     if f.actual is None and f.expected is not None and f.seq == f.decision_seq:
         lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
-        lines.append(f"  the rules say:  {f.message.split(': ', 1)[-1]}")
+        lines.append(f"  the rules say:  {f.message.split('this decision: ', 1)[-1]}")
     else:
         lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
         lines.append(f"  the rules give: {event_line(log, f.seq, f.actual)}")
