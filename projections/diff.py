@@ -111,15 +111,15 @@ def diff_states(a: GameState, b: GameState) -> StateDiff:
     pending = []
     for eid in sorted(set(a.pending) | set(b.pending)):
         pa, pb = a.pending.get(eid), b.pending.get(eid)
-        p = pb or pa
-        assert p is not None
-        label = p.label or p.ability
+        pend = pb or pa
+        assert pend is not None
+        label, holder, controller = pend.label or pend.ability, pend.holder, pend.controller
         if pa is None:
-            pending.append(PendingChange(eid, "added", label, p.holder, p.controller))
+            pending.append(PendingChange(eid, "added", label, holder, controller))
         elif pb is None:
-            pending.append(PendingChange(eid, "removed", label, p.holder, p.controller))
+            pending.append(PendingChange(eid, "removed", label, holder, controller))
         elif pb.resolving and not pa.resolving:
-            pending.append(PendingChange(eid, "resolving", label, p.holder, p.controller))
+            pending.append(PendingChange(eid, "resolving", label, holder, controller))
         elif pa.holder != pb.holder:
-            pending.append(PendingChange(eid, "moved", label, p.holder, p.controller))
+            pending.append(PendingChange(eid, "moved", label, holder, controller))
     return StateDiff(a.seq, b.seq, game, moves, reordered, changes, stats, pending)

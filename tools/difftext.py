@@ -26,8 +26,8 @@ def diff_lines(d: StateDiff, before: GameState, after: GameState, mem: Memory | 
         return [*lines, "nothing changed"]
     for name, va, vb in d.game:
         if name in ("active", "priority", "winner"):
-            va, vb = player_name(before, va) if va is not None else "nobody", (
-                player_name(after, vb) if vb is not None else "nobody")  # type: ignore[arg-type]
+            va = player_name(before, va) if isinstance(va, int) else "nobody"
+            vb = player_name(after, vb) if isinstance(vb, int) else "nobody"
         lines.append(f"game: {name} {va} {ARROW} {vb}")
     if d.moves:
         lines.append("by zone:")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from eventsource import events as ev
 from eventsource.errors import KifuError
@@ -152,8 +153,8 @@ class LoadedLog:
             raise BadInput(f"{self.location}: the log does not begin with GameStarted, so it names no rules")
         return started.profile
 
-    def profile(self) -> object:
-        """The installed rules profile the log names (``RulesProfile``; typed loosely to keep imports lazy)."""
+    def profile(self) -> Any:
+        """The installed rules profile the log names (a ``RulesProfile``; imported lazily)."""
         from statemachine.games import profile as make_profile
 
         return make_profile(self.profile_name())
