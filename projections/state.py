@@ -361,6 +361,7 @@ def _step_began(state: GameState, seq: int, event: ev.StepBegan) -> None:
 
 
 def _turn_began(state: GameState, seq: int, event: ev.TurnBegan) -> None:
+    _player(state, seq, event.player)
     state.turn, state.active = event.turn, event.player
     state.phase = state.step = ""
     state.priority = None

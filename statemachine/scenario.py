@@ -38,7 +38,7 @@ from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import Record
 from projections.characteristics import view
-from projections.state import GameState
+from projections.state import GameState, ProjectionError
 from projections.timeline import Timeline
 from statemachine.cards import CardPool
 from statemachine.decisions import Arg, Decision, IllegalDecision
@@ -148,7 +148,10 @@ class Run:
             raise ScenarioError(str(exc)) from exc
         self.handles: dict[str, int] = {}  # handle -> card id
         self.card_of: dict[int, int] = {}  # object id -> card id, for every object ever
-        self.engine = Engine.from_setup(self.profile, self._setup_events(pool), MemoryStore(), sc.id)
+        try:
+            self.engine = Engine.from_setup(self.profile, self._setup_events(pool), MemoryStore(), sc.id)
+        except ProjectionError as exc:
+            raise ScenarioError(f"{path}: the setup is not a consistent board: {exc}") from exc
         self.seen = 0
         self.all_events: list[Record] = []
         self._collect()
@@ -157,6 +160,16 @@ class Run:
 
     def _setup_events(self, pool: CardPool) -> list[ev.Event]:
         sc, st = self.sc, self.sc.setup
+        players = range(len(st.players))
+        if st.active not in players:
+            raise ScenarioError(f"{self.path}: setup.active: there is no player {st.active}")
+        for n, spec in enumerate(st.cards, start=1):
+            if spec.owner not in players:
+                raise ScenarioError(f"{self.path}: setup card {n}: there is no player {spec.owner} to own it")
+        for key in st.stats:
+            who = key.partition(".")[0]
+            if not who.isdigit() or int(who) not in players:
+                raise ScenarioError(f"{self.path}: setup.stats: {key!r} does not name a player (\"0.life\")")
         options = {"deck_out": "off", **sc.options, SCENARIO_OPTION: sc.id}
         out: list[ev.Event] = [ev.GameStarted(sc.game, self.profile.version, tuple(st.players), sc.seed, pool.name,
                                               pool.version, pool.digest, tuple(sorted(options.items())))]
