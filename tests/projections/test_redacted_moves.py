@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from eventsource import events as ev
-from projections.timeline import Timeline
 from projections.state import fold
+from projections.timeline import Timeline
 from projections.views import can_see, redact_event
 from statemachine.demo import play
 
