@@ -14,7 +14,7 @@ from msgspec import Struct, field
 
 from eventsource import events as ev
 
-UNDER: Final = "under"
+UNDER: Final = "under"  # the pseudo-zone of a card lying under another (evolution sources, boarded cards)
 SEEN_BY: Final = "seen_by_"  # status marks: "seen_by_<player>" = that player was shown this hidden card
 
 
