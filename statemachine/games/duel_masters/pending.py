@@ -3,10 +3,11 @@
 Processes happen one at a time; whatever has arisen and is not being carried out waits (DM-W-01, DM-W-02 (1)).
 Each triggering — two abilities of one card on one event included — is its own pending entry (DM-W-04), added
 as it arises (「〜した時」, DM-W-24). Triggered abilities wait, unordered, in one pool; each belongs to the side
-of its source's player (DM-W-08). The turn player resolves all of theirs before the non-turn player may begin (DM-W-13, DM-W-14), and regains
-the right the moment a new one of theirs arrives (DM-W-15). The owner picks which of their own resolves next
-(DM-W-09, DM-W-16), regardless of the order they arrived in (DM-W-10); one never interrupts another
-(DM-W-11). Conditions are checked at resolution (DM-W-17) and an unmet one fizzles the effect (DM-W-18).
+of its source's player (DM-W-08). The turn player resolves all of theirs before the non-turn player may begin
+(DM-W-13, DM-W-14), and regains the right the moment a new one of theirs arrives (DM-W-15). The owner picks
+which of their own resolves next (DM-W-09, DM-W-16), regardless of the order they arrived in (DM-W-10); one
+never interrupts another (DM-W-11). Conditions are checked at resolution (DM-W-17) and an unmet one fizzles
+the effect (DM-W-18).
 """
 
 from __future__ import annotations
