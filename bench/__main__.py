@@ -1,8 +1,10 @@
 """``python -m bench``: every figure of kifu's benchmarks, beside its baseline and target, from one run.
 
-    python -m bench                  # the full run: 1,000,000 events (about 10 minutes on 2 cores)
-    python -m bench --quick          # 100,000 events, fewer samples: a minute or so, results not written
+    python -m bench                  # the full run: 1,000,000 events; 2 minutes on an idle 2-core machine,
+                                     # up to 5 when others keep its disk busy; writes bench/results/latest.*
+    python -m bench --quick          # 100,000 events, fewer samples: half a minute, results not written
     python -m bench --events 300000  # any length; time travel is measured at 10k, 100k and 1M that fit
+    python -m bench --peer-events 1000000  # eventsourcing on the whole log too (several minutes more)
 """
 
 from __future__ import annotations
