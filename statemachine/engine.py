@@ -315,7 +315,7 @@ class Engine:
         proc = self.policy.next(self)
         if proc is not None:
             return proc
-        if self.policy.legal(self) is not None:
+        if self.policy.awaits_decision(self):
             return None
         return self.flow.next(self)
 

@@ -73,6 +73,11 @@ class ResolutionPolicy(ABC):
     def legal(self, engine: Engine) -> Legal | None:
         """The decisions waiting effects call for now (pick the next to resolve, pass priority), if any."""
 
+    def awaits_decision(self, engine: Engine) -> bool:
+        """Whether waiting effects hold the game until a player decides (cheaper than listing what they may do;
+        a policy whose ``legal`` is costly says it directly)."""
+        return self.legal(engine) is not None
+
     @abstractmethod
     def decide(self, engine: Engine, decision: Decision) -> Procedure | None:
         """Check a decision about waiting effects and return what it sets going; None if it is not one."""

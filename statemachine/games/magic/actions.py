@@ -30,6 +30,11 @@ def extra_costs(card: CardDef) -> list[AbilityDef]:
     return [a for a in card.abilities if a.kind == "spell"]
 
 
+def why_not_priority(engine: Engine, player: int) -> Why | None:
+    """Why ``player`` may not act with priority now (MTG-P-01), or None."""
+    return _priority(engine, player)
+
+
 def _priority(engine: Engine, player: int) -> Why | None:
     holder = engine.state.priority
     if holder != player:

@@ -115,10 +115,11 @@ class Magic(RulesProfile):
                     out.append(Decision(me, "play", (o,)))
             elif actions.why_not_cast(engine, me, o) is None:
                 out.append(Decision(me, "cast", (o,)))
+        usable = {s.obj for s in mana.sources(engine, me)} if actions.why_not_priority(engine, me) is None else set()
         for o in board.permanents(st, me):
             for i, ability in actions.activated(engine, o):
                 if mana.is_mana_ability(ability):
-                    if actions.why_not_mana(engine, me, o, None) is None:
+                    if o in usable:  # why_not_mana, with the sources found once for the whole listing
                         out.append(Decision(me, "mana", (o,)))
                 elif actions.why_not_activate(engine, me, o, i) is None:
                     out.append(Decision(me, "activate", (o, i)))

@@ -96,6 +96,9 @@ class Stack(ResolutionPolicy):
             return None
         return engine.profile.actions(engine)
 
+    def awaits_decision(self, engine: Engine) -> bool:
+        return engine.state.priority is not None  # the player with priority acts (listing how is costly)
+
     def decide(self, engine: Engine, decision: Decision) -> Procedure | None:
         if decision.action != "pass":
             return None
