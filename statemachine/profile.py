@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from eventsource import events as ev
+from eventsource.errors import KifuError
 from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
@@ -41,10 +42,27 @@ class RulesProfile(ABC):
     @abstractmethod
     def make_policy(self) -> ResolutionPolicy: ...
 
-    @abstractmethod
+    title: str = "this game"  # the game's name in messages
+    players_per_game: int = 2  # every seed assumes two players (SPEC Part 4 #2)
+
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]:
-        """The recorded setup: the game's start and its cards. Everything after it follows from the rules."""
+        """The recorded setup: the game's start and every card, face down in its owner's deck ("<p>.deck", in
+        the order given). Everything after it follows from the rules."""
+        n = self.players_per_game
+        if len(players) != n or len(decks) != n:
+            raise KifuError(f"{self.title} is played by {n} players, each with a deck")
+        out: list[ev.Event] = [ev.GameStarted(self.name, self.version, tuple(players), seed, self.pool.name,
+                                              self.pool.version, self.pool.digest, tuple(sorted(options.items())))]
+        oid = 1
+        for p, deck in enumerate(decks):
+            for pos, card_id in enumerate(deck):
+                if card_id not in self.pool:
+                    raise KifuError(f"deck {p + 1}, card {pos + 1}: no card {card_id!r} in {self.pool.name}")
+                out.append(ev.ObjectCreated(oid, oid, card_id, p, f"{p}.deck", pos, self.pool[card_id].printed(),
+                                            True))
+                oid += 1
+        return out
 
     @abstractmethod
     def begin(self, engine: Engine) -> Procedure:

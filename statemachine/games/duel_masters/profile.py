@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -66,28 +65,13 @@ class DuelMasters(RulesProfile):
     vocabulary = DM
     trigger_kinds = KINDS
     steps = STEPS
+    title = "Duel Masters"
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = pool if pool is not None else card_pool()
 
     def make_policy(self) -> ResolutionPolicy:
         return PendingPool()
-
-    # -- setup ----------------------------------------------------------------------------------------------
-
-    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
-                     options: dict[str, str]) -> list[ev.Event]:
-        if len(players) != 2 or len(decks) != 2:
-            raise ValueError("Duel Masters is played by two players, each with a deck")
-        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
-                                              self.pool.digest, tuple(sorted(options.items())))]
-        oid = 1
-        for p, deck in enumerate(decks):
-            for pos, card_id in enumerate(deck):
-                card = self.pool[card_id]
-                out.append(ev.ObjectCreated(oid, oid, card.id, p, zone(p, DECK), pos, card.printed(), True))
-                oid += 1
-        return out
 
     def begin(self, engine: Engine) -> Procedure:
         """Shuffle, set five shields, draw five; the first player starts (player 0)."""

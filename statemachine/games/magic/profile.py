@@ -6,7 +6,6 @@ Seed 002 (SPEC 1.3): costs (MTG-C) and timing and priority (MTG-P, CR 117). The 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -61,6 +60,7 @@ class Magic(RulesProfile):
     vocabulary = MTG
     trigger_kinds = KINDS
     steps = STEPS
+    title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
     look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
     def __init__(self, pool: CardPool | None = None) -> None:
@@ -68,22 +68,6 @@ class Magic(RulesProfile):
 
     def make_policy(self) -> ResolutionPolicy:
         return Stack()
-
-    # -- setup ----------------------------------------------------------------------------------------------
-
-    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
-                     options: dict[str, str]) -> list[ev.Event]:
-        if len(players) != 2 or len(decks) != 2:
-            raise ValueError("kifu plays two-player Magic (SPEC Part 4 #2): two players, each with a deck")
-        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
-                                              self.pool.digest, tuple(sorted(options.items())))]
-        oid = 1
-        for p, deck in enumerate(decks):
-            for pos, card_id in enumerate(deck):
-                card = self.pool[card_id]
-                out.append(ev.ObjectCreated(oid, oid, card.id, p, zone(p, DECK), pos, card.printed(), True))
-                oid += 1
-        return out
 
     def begin(self, engine: Engine) -> Procedure:
         """Shuffle, 20 life each, draw seven; player 0 takes the first turn (no mulligans)."""

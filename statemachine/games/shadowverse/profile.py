@@ -3,7 +3,6 @@ and the state check (destruction at 0 defense, defeat at 0 life)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -79,6 +78,7 @@ class Shadowverse(RulesProfile):
     vocabulary = SV
     trigger_kinds = KINDS
     steps = STEPS
+    title = "Shadowverse"
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = pool if pool is not None else card_pool()
@@ -86,22 +86,6 @@ class Shadowverse(RulesProfile):
 
     def make_policy(self) -> ResolutionPolicy:
         return OrderedQueue()
-
-    # -- setup ----------------------------------------------------------------------------------------------
-
-    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
-                     options: dict[str, str]) -> list[ev.Event]:
-        if len(players) != 2 or len(decks) != 2:
-            raise ValueError("Shadowverse is played by two players, each with a deck")
-        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
-                                              self.pool.digest, tuple(sorted(options.items())))]
-        oid = 1
-        for p, deck in enumerate(decks):
-            for pos, card_id in enumerate(deck):
-                out.append(ev.ObjectCreated(oid, oid, card_id, p, zone(p, DECK), pos, self.pool[card_id].printed(),
-                                            True))
-                oid += 1
-        return out
 
     def begin(self, engine: Engine) -> Procedure:
         """SV-O-46: seat 0 goes first. Shuffle, life 20, deal 3; the mulligan opens turn 1 (SV-O-47)."""

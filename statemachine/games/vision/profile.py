@@ -8,7 +8,6 @@ the README.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -69,26 +68,13 @@ class Vision(RulesProfile):
     vocabulary = VOP
     trigger_kinds = KINDS
     steps = STEPS
+    title = "Vision of Phantasm"
 
     def __init__(self, pool: CardPool | None = None) -> None:
         self.pool = _validate(pool) if pool is not None else card_pool()
 
     def make_policy(self) -> ResolutionPolicy:
         return InterferenceChain()
-
-    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
-                     options: dict[str, str]) -> list[ev.Event]:
-        if len(players) != 2 or len(decks) != 2:
-            raise ValueError("Vision of Phantasm is played by two players, each with a deck")
-        out: list[ev.Event] = [ev.GameStarted(NAME, VERSION, tuple(players), seed, self.pool.name, self.pool.version,
-                                              self.pool.digest, tuple(sorted(options.items())))]
-        oid = 1
-        for p, deck in enumerate(decks):
-            for pos, card_id in enumerate(deck):
-                card = self.pool[card_id]
-                out.append(ev.ObjectCreated(oid, oid, card.id, p, zone(p, DECK), pos, card.printed(), True))
-                oid += 1
-        return out
 
     def begin(self, engine: Engine) -> Procedure:
         st = engine.state
