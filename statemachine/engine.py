@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from eventsource import events as ev
+from eventsource import randomness
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
@@ -268,6 +269,19 @@ class Engine:
         if holder:
             self._append(ev.EffectPending(eid, holder, inst.controller, label, key), cause=self.state.seq)
         return eid
+
+    # -- randomness: every result drawn from the recorded seed and recorded as an event ---------------------
+
+    def random_below(self, bound: int, purpose: str) -> int:
+        """A number in ``range(bound)`` from the game's seed, recorded as ``RandomDrawn``."""
+        value = randomness.below(self.state.seed, self.state.random_draws, bound)
+        self.emit(ev.RandomDrawn(purpose, bound, value))
+        return value
+
+    def shuffle(self, zone: str) -> None:
+        """Shuffle a zone from the game's seed; the new order is the recorded ``Shuffled`` event."""
+        order = randomness.shuffled(self.state.seed, self.state.random_draws, list(self.state.zone(zone)))
+        self.emit(ev.Shuffled(zone, order))
 
     def new_object_ids(self, n: int) -> list[int]:
         start = self.state.next_object

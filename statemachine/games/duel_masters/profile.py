@@ -6,7 +6,6 @@ from functools import cache
 from pathlib import Path
 
 from eventsource import events as ev
-from eventsource.randomness import shuffled
 from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
@@ -78,7 +77,7 @@ class DuelMasters(RulesProfile):
         st = engine.state
         for p in range(2):
             deck = zone(p, DECK)
-            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+            engine.shuffle(deck)
         for p in range(2):
             top = list(st.zone(zone(p, DECK)))[:SHIELD_COUNT]
             engine.emit(*board.move_all(engine, [(o, zone(p, SHIELDS)) for o in top], "set_shield"))

@@ -10,7 +10,6 @@ from functools import cache
 from pathlib import Path
 
 from eventsource import events as ev
-from eventsource.randomness import shuffled
 from projections.characteristics import view
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
@@ -74,7 +73,7 @@ class Magic(RulesProfile):
         st = engine.state
         for p in range(len(st.players)):
             deck = zone(p, DECK)
-            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+            engine.shuffle(deck)
         engine.emit(*[ev.PlayerStat(p, LIFE, STARTING_LIFE) for p in range(len(st.players))])
         for p in range(len(st.players)):
             board.draw(engine, p, HAND_SIZE)

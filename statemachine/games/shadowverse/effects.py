@@ -14,7 +14,6 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from eventsource import events as ev
-from eventsource.randomness import below
 from projections.characteristics import view
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
@@ -110,10 +109,7 @@ def random_pick(ctx: EffectContext, options: list[int], purpose: str) -> int | N
     """SV-O-06: a random choice is drawn at resolution, recorded as an event."""
     if not options:
         return None
-    st = ctx.state
-    value = below(st.seed, st.random_draws, len(options))
-    ctx.engine.emit(ev.RandomDrawn(purpose, len(options), value))
-    return options[value]
+    return options[ctx.engine.random_below(len(options), purpose)]
 
 
 # -- conditions (judged when the effect triggers, SV-O-05) --------------------------------------------------
@@ -873,8 +869,7 @@ class CardsParams(Struct, frozen=True, forbid_unknown_fields=True):
 def add_random_token(ctx: EffectContext, p: CardsParams) -> Procedure:
     """A token from a random range is added revealed (SV-O-122)."""
     st = ctx.state
-    value = below(st.seed, st.random_draws, len(p.cards))
-    ctx.engine.emit(ev.RandomDrawn("token", len(p.cards), value))
+    value = ctx.engine.random_below(len(p.cards), "token")
     oid = board.create(ctx.engine, p.cards[value], ctx.controller, HAND)
     ctx.engine.emit(ev.Revealed(oid, (ctx.opponent,), st.objects[oid].card, p.cards[value]))
     return

@@ -7,7 +7,6 @@ from functools import cache
 from pathlib import Path
 
 from eventsource import events as ev
-from eventsource.randomness import shuffled
 from projections.characteristics import view
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
@@ -92,7 +91,7 @@ class Shadowverse(RulesProfile):
         st = engine.state
         for p in range(2):
             deck = zone(p, DECK)
-            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+            engine.shuffle(deck)
         engine.emit(*[e for p in range(2) for e in (
             ev.PlayerStat(p, "life", START_LIFE), ev.PlayerStat(p, "max_life", START_LIFE),
             ev.PlayerStat(p, "ep", 2 if p == 0 else 3), ev.PlayerStat(p, "second", p))])
@@ -116,7 +115,7 @@ class Shadowverse(RulesProfile):
             if back:
                 engine.emit(*board.move_all(engine, [(o, zone(p, DECK)) for o in back], MULLIGAN))
                 deck = zone(p, DECK)
-                engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+                engine.shuffle(deck)
             engine.emit(ev.PlayerStat(p, "returned", len(back)))  # SV-O-50: shown to the opponent
         engine.emit(ev.PlayerStat(0, "mulligan_done", 1))
 

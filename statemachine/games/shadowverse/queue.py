@@ -29,7 +29,6 @@ from collections.abc import Callable
 from typing import Any
 
 from eventsource import events as ev
-from eventsource.randomness import below
 from projections.state import Pending
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
@@ -217,7 +216,6 @@ def _direct_summons_at_random(engine: Engine, rows: list[Row]) -> list[Row]:
     """SV-O-59: several direct summons that trigger together happen in random order (within one timing and
     one side, SV-O-11). The order is drawn when they are queued, one ``RandomDrawn`` per place but the last
     (the game's seed and ``state.random_draws``), and recorded in their sort keys as their position."""
-    st = engine.state
     out = [r for r in rows if r[0][2] != DIRECT]
     sets: dict[tuple[int, ...], list[Row]] = {}
     for r in sorted((r for r in rows if r[0][2] == DIRECT), key=lambda r: r[0]):
@@ -227,8 +225,7 @@ def _direct_summons_at_random(engine: Engine, rows: list[Row]) -> list[Row]:
         while direct:
             pick = 0
             if len(direct) > 1:
-                pick = below(st.seed, st.random_draws, len(direct))
-                engine.emit(ev.RandomDrawn("direct summon order", len(direct), pick))
+                pick = engine.random_below(len(direct), "direct summon order")
             key, inst, captured = direct.pop(pick)
             place += 1
             out.append(((*key[:4], place, *key[5:]), inst, captured))

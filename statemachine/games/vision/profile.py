@@ -12,7 +12,6 @@ from functools import cache
 from pathlib import Path
 
 from eventsource import events as ev
-from eventsource.randomness import shuffled
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
@@ -77,10 +76,9 @@ class Vision(RulesProfile):
         return InterferenceChain()
 
     def begin(self, engine: Engine) -> Procedure:
-        st = engine.state
         for p in range(2):
             deck = zone(p, DECK)
-            engine.emit(ev.Shuffled(deck, shuffled(st.seed, st.random_draws, list(st.zone(deck)))))
+            engine.shuffle(deck)
         for p in range(2):
             board.draw(engine, p, HAND_SIZE)
         return
