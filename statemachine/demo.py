@@ -8,9 +8,11 @@ together) and creatures whose "is destroyed" abilities are checked by looking ba
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from eventsource import events as ev
+from eventsource.records import Record
 from eventsource.sqlite import SQLiteStore
 from statemachine.bots import RandomBot
 from statemachine.engine import Engine
@@ -75,6 +77,29 @@ def play_game(game: str, store: SQLiteStore | None = None, seed: int = SEED, nam
     return engine
 
 
+def highlights(records: Iterable[Record], at: str = "kifu at LOG {seq}") -> str:
+    """What the game shows of the timing rules: look-back triggers, and effects of both sides waiting at once."""
+    waiting: dict[int, int] = {}  # effect -> controller
+    triggers = looked_back = both_sides = 0
+    first_both: int | None = None
+    for r in records:
+        e = r.event
+        if isinstance(e, ev.Triggered):
+            triggers += 1
+            looked_back += e.checked == ev.BEFORE
+        if isinstance(e, ev.EffectPending):
+            waiting[e.effect] = e.controller
+            if len(set(waiting.values())) > 1:
+                both_sides += 1
+                first_both = first_both or r.seq
+        elif isinstance(e, ev.EffectResolved | ev.EffectFizzled):
+            waiting.pop(e.effect, None)
+    both = (f"effects of both players waited together {both_sides} time(s), first after record {first_both} "
+            f"(see: {at.format(seq=first_both)})" if first_both else "effects of both players never waited together")
+    return (f"{triggers} trigger(s), {looked_back} of them checked in the state just before their event "
+            f"(look-back); {both}.")
+
+
 def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters") -> str:
     """Record the sample game of ``game`` in ``db_path`` (beside earlier demo games) and return its id."""
     store = SQLiteStore(db_path)
@@ -90,6 +115,7 @@ def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters") -
         winner = players[st.winner].name if st.winner is not None else "nobody"
         echo(f"kifu demo: {game}, seed {SEED}: {st.seq} events over {st.turn} turns; {winner} won "
              f"({st.end_reason or 'unfinished'}). Recorded as game {name!r} in {db_path}.")
+        echo(highlights(store.read(name), f"kifu at {db_path} {{seq}} --game {name}"))
         return name
     finally:
         store.close()
