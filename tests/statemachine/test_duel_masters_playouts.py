@@ -9,15 +9,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eventsource.integrity import Verified, verify
-from eventsource.memory import MemoryStore
-from eventsource.records import RawRecord
 from eventsource.sqlite import SQLiteStore
-from eventsource.store import EventStore
 from statemachine.bots import RandomBot
-from statemachine.decisions import Decision
-from statemachine.engine import Engine
+from statemachine.decisions import Decision, Legal
 from statemachine.games.duel_masters import DuelMasters, card_pool
+from tests.statemachine.playouts import play, prove
 
 PROFILE = DuelMasters()
 CARDS = sorted(card_pool().cards)
@@ -27,22 +23,9 @@ def random_deck(rng: random.Random) -> list[str]:
     return [rng.choice(CARDS) for _ in range(40)]
 
 
-def playout(store: EventStore, seed: int, bot_seed: int, decks: list[list[str]]) -> tuple[Engine, list[Decision]]:
-    engine = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=store, game="g")
-    bots = [RandomBot(bot_seed), RandomBot(bot_seed + 1)]
-    made: list[Decision] = []
-    for _ in range(3000):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        d = bots[legal.player].choose(legal)
-        engine.decide(d)
-        made.append(d)
-    return engine, made
-
-
-def raw(store: EventStore) -> list[RawRecord]:
-    return list(store.read_raw("g"))
+def bot(rng: random.Random, legal: Legal) -> Decision:
+    """The shipped bot's choice, seeded from the playout's generator."""
+    return RandomBot(rng.randrange(2**32)).choose(legal)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -51,21 +34,8 @@ def test_random_games_end_cleanly_and_replay_byte_for_byte(tmp_path: Path, seed:
                                                            deck_seed: int) -> None:
     rng = random.Random(deck_seed)
     decks = [random_deck(rng), random_deck(rng)]
-    path = tmp_path / f"{seed}-{bot_seed}-{deck_seed}.db"
-    store = SQLiteStore(path)
-    engine, decisions = playout(store, seed, bot_seed, decks)
+    store = SQLiteStore(tmp_path / f"{seed}-{bot_seed}-{deck_seed}.db")
+    engine, decisions = play(PROFILE, store, seed, bot_seed, decks, choose=bot)
     assert engine.state.ended, "a game between two bots ends (a win or a deck out)"
-    records = raw(store)
-    assert isinstance(verify(records), Verified)
-
-    # Re-adjudication: setup + decisions give back every consequence.
-    replayed = Engine.replay(PROFILE, list(store.read("g")))
-    assert replayed.state == engine.state
-
-    # The same decisions from the same seed give the same bytes, hashes included.
-    again = MemoryStore()
-    twin = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=again, game="g")
-    for d in decisions:
-        twin.decide(d)
-    assert raw(again) == records
+    prove(PROFILE, store, engine, decisions, decks, seed)
     store.close()

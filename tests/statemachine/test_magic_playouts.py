@@ -9,15 +9,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eventsource.integrity import Verified, verify
-from eventsource.memory import MemoryStore
-from eventsource.records import RawRecord
 from eventsource.sqlite import SQLiteStore
-from eventsource.store import EventStore
 from statemachine.decisions import Decision, Legal
-from statemachine.engine import Engine
 from statemachine.games.magic import Magic, card_pool
 from statemachine.games.magic.demo import sample_game
+from tests.statemachine.playouts import play, prove
 
 PROFILE = Magic()
 POOL = card_pool()
@@ -40,39 +36,11 @@ def choose(rng: random.Random, legal: Legal) -> Decision:
     return rng.choice(legal.decisions)
 
 
-def playout(store: EventStore, seed: int, bot_seed: int, decks: list[list[str]]) -> tuple[Engine, list[Decision]]:
-    engine = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=store, game="g")
-    rng = random.Random(bot_seed)
-    made: list[Decision] = []
-    for _ in range(MAX_DECISIONS):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        d = choose(rng, legal)
-        engine.decide(d)
-        made.append(d)
-    return engine, made
-
-
-def raw(store: EventStore) -> list[RawRecord]:
-    return list(store.read_raw("g"))
-
-
-def check(tmp: Path, seed: int, bot_seed: int, decks: list[list[str]]) -> None:
-    store = SQLiteStore(tmp / f"{seed}-{bot_seed}-{hash(tuple(decks[0] + decks[1])) & 0xFFFFFF}.db")
-    engine, decisions = playout(store, seed, bot_seed, decks)
+def check(tmp: Path, seed: int, bot_seed: int, deck_seed: int, decks: list[list[str]]) -> None:
+    store = SQLiteStore(tmp / f"{seed}-{bot_seed}-{deck_seed}.db")
+    engine, decisions = play(PROFILE, store, seed, bot_seed, decks, choose=choose, limit=MAX_DECISIONS)
     assert engine.state.ended, "a game between two random players ends (a loss by life or by drawing)"
-    records = raw(store)
-    assert isinstance(verify(records), Verified)
-
-    replayed = Engine.replay(PROFILE, list(store.read("g")))
-    assert replayed.state == engine.state
-
-    again = MemoryStore()
-    twin = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=again, game="g")
-    for d in decisions:
-        twin.decide(d)
-    assert raw(again) == records
+    prove(PROFILE, store, engine, decisions, decks, seed)
     store.close()
 
 
@@ -81,11 +49,11 @@ def check(tmp: Path, seed: int, bot_seed: int, decks: list[list[str]]) -> None:
 def test_random_games_end_cleanly_and_replay_byte_for_byte(tmp_path: Path, seed: int, bot_seed: int,
                                                            deck_seed: int) -> None:
     rng = random.Random(deck_seed)
-    check(tmp_path, seed, bot_seed, [random_deck(rng), random_deck(rng)])
+    check(tmp_path, seed, bot_seed, deck_seed, [random_deck(rng), random_deck(rng)])
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16))
 def test_the_sample_game_plays_and_replays(tmp_path: Path, seed: int, bot_seed: int) -> None:
     _, _, decks = sample_game(seed)
-    check(tmp_path, seed, bot_seed, decks)
+    check(tmp_path, seed, bot_seed, -1, decks)

@@ -8,14 +8,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventsource.integrity import Verified, verify
 from eventsource.memory import MemoryStore
-from eventsource.records import RawRecord
-from eventsource.store import EventStore
 from statemachine.decisions import Decision, Legal
-from statemachine.engine import Engine
 from statemachine.games.shadowverse import Shadowverse, card_pool
 from statemachine.games.shadowverse.demo import sample_game
+from tests.statemachine.playouts import play, prove
 
 PROFILE = Shadowverse()
 # Every card a deck may hold (not the cards that end a game on the spot, which make games too short to test).
@@ -30,36 +27,10 @@ def choose(rng: random.Random, legal: Legal) -> Decision:
     return rng.choice(legal.decisions)
 
 
-def playout(store: EventStore, seed: int, bot_seed: int, decks: list[list[str]]) -> tuple[Engine, list[Decision]]:
-    engine = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=store, game="g")
-    rng = random.Random(bot_seed)
-    made: list[Decision] = []
-    for _ in range(1500):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        d = choose(rng, legal)
-        engine.decide(d)
-        made.append(d)
-    return engine, made
-
-
-def raw(store: EventStore) -> list[RawRecord]:
-    return list(store.read_raw("g"))
-
-
 def check(seed: int, bot_seed: int, decks: list[list[str]]) -> None:
     store = MemoryStore()
-    engine, decisions = playout(store, seed, bot_seed, decks)
-    records = raw(store)
-    assert isinstance(verify(records), Verified)
-    replayed = Engine.replay(PROFILE, list(store.read("g")))
-    assert replayed.state == engine.state
-    again = MemoryStore()
-    twin = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=again, game="g")
-    for d in decisions:
-        twin.decide(d)
-    assert raw(again) == records
+    engine, decisions = play(PROFILE, store, seed, bot_seed, decks, choose=choose, limit=1500)
+    prove(PROFILE, store, engine, decisions, decks, seed)
 
 
 @settings(max_examples=10, deadline=None)

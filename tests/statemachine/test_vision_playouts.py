@@ -8,42 +8,22 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eventsource.integrity import Verified, verify
 from eventsource.memory import MemoryStore
-from eventsource.records import RawRecord
-from eventsource.store import EventStore
-from statemachine.decisions import Decision
 from statemachine.engine import Engine
 from statemachine.games.vision import Vision, card_pool
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.demo import sample_game
+from tests.statemachine.playouts import play, prove
 
 PROFILE = Vision()
 CARDS = sorted(card_pool().cards)
 
 
-def playout(store: EventStore, seed: int, choice_seed: int, decks: list[list[str]],
-            limit: int = 1500) -> tuple[Engine, list[Decision]]:
-    """Seeded choices among ``Engine.legal()``: interrupting as often as passing."""
-    engine = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=store, game="g")
-    rng = random.Random(choice_seed)
-    made: list[Decision] = []
-    for _ in range(limit):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        d = rng.choice(legal.decisions)
-        engine.decide(d)
-        made.append(d)
-        st_ = engine.state
-        # What must hold at every decision: someone decides, and nothing waits outside the chain.
-        assert all(p.holder in ("chain", "") for p in st_.pending.values())
-        assert st_.priority is not None or engine.request is not None or st_.ended
-    return engine, made
-
-
-def raw(store: EventStore) -> list[RawRecord]:
-    return list(store.read_raw("g"))
+def waits_only_in_the_chain(engine: Engine) -> None:
+    """What must hold at every decision: someone decides, and nothing waits outside the chain."""
+    st_ = engine.state
+    assert all(p.holder in ("chain", "") for p in st_.pending.values())
+    assert st_.priority is not None or engine.request is not None or st_.ended
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -52,20 +32,9 @@ def test_random_games_replay_byte_for_byte(seed: int, choice_seed: int, deck_see
     rng = random.Random(deck_seed)
     decks = [[rng.choice(CARDS) for _ in range(30)] for _ in range(2)]
     store = MemoryStore()
-    engine, decisions = playout(store, seed, choice_seed, decks)
-    records = raw(store)
-    assert isinstance(verify(records), Verified)
-
-    replayed = Engine.replay(PROFILE, list(store.read("g")))
-    assert replayed.state == engine.state
-    loaded = Engine.load(PROFILE, store, "g")  # a resolution waiting for a choice is restored from the log
-    assert loaded.state == engine.state and loaded.legal() == engine.legal()
-
-    again = MemoryStore()
-    twin = Engine.new(PROFILE, ["p0", "p1"], decks, seed, store=again, game="g")
-    for d in decisions:
-        twin.decide(d)
-    assert raw(again) == records
+    engine, decisions = play(PROFILE, store, seed, choice_seed, decks, limit=1500,
+                             invariant=waits_only_in_the_chain)
+    prove(PROFILE, store, engine, decisions, decks, seed)
 
 
 def test_sample_game_plays_to_an_end() -> None:
