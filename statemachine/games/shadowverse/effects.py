@@ -378,12 +378,17 @@ class FlagParams(Struct, frozen=True, forbid_unknown_fields=True):
     amount: int = 0
 
 
-@SV.effect("set_flag", FlagParams)
-def set_flag(ctx: EffectContext, p: FlagParams) -> Procedure:
-    for t in ordered(ctx, p.to):
+def modify_each(ctx: EffectContext, targets: str, kind: str, *, amount: int = 0, value: str = "") -> None:
+    """A continuous effect of ``kind`` on each follower or amulet among ``targets`` (never a leader)."""
+    for t in ordered(ctx, targets):
         if not board.is_leader(t):
             eid = ctx.state.next_effect
-            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "set_flag", t, value=p.flag))
+            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, kind, t, amount=amount, value=value))
+
+
+@SV.effect("set_flag", FlagParams)
+def set_flag(ctx: EffectContext, p: FlagParams) -> Procedure:
+    modify_each(ctx, p.to, "set_flag", value=p.flag)
     return
     yield
 
@@ -391,20 +396,14 @@ def set_flag(ctx: EffectContext, p: FlagParams) -> Procedure:
 @SV.effect("damage_cut", AmountParams)
 def damage_cut(ctx: EffectContext, p: AmountParams) -> Procedure:
     """Give a damage reduction to each target (lost if the follower leaves or boards, SV-O-38)."""
-    for t in ordered(ctx, p.to):
-        if not board.is_leader(t):
-            eid = ctx.state.next_effect
-            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "damage_cut", t, amount=p.amount))
+    modify_each(ctx, p.to, "damage_cut", amount=p.amount)
     return
     yield
 
 
 @SV.effect("lose_abilities", ToParams)
 def lose_abilities(ctx: EffectContext, p: ToParams) -> Procedure:
-    for t in ordered(ctx, p.to):
-        if not board.is_leader(t):
-            eid = ctx.state.next_effect
-            ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "ignore_abilities", t))
+    modify_each(ctx, p.to, "ignore_abilities")
     return
     yield
 
