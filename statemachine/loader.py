@@ -11,6 +11,7 @@ import msgspec
 
 from eventsource.errors import KifuError
 from statemachine.cards import CardDef, CardPool
+from statemachine.triggers import SubjectFilter
 from statemachine.vocabulary import Vocabulary
 
 
@@ -43,6 +44,9 @@ def parse_cards(data: dict[str, Any], file: str, vocabulary: Vocabulary, trigger
 
 
 def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -> None:
+    for fld, value in (("id", card.id), ("name", card.name)):
+        if not value.strip():
+            raise CardFileError(file, f"a card needs a non-empty {fld}", card.id or None, f"$.{fld}")
     seen: set[str] = set()
     for n, ability in enumerate(card.abilities):
         base = f"$.abilities[{n}]"
@@ -60,6 +64,12 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
                     file, f"unknown trigger {t.on!r} (known: {', '.join(sorted(triggers))})", card.id,
                     f"{base}.trigger.on",
                 )
+            try:
+                msgspec.convert(t.filter, SubjectFilter, strict=True)
+            except msgspec.ValidationError as exc:
+                msg, _, where = str(exc).partition(" - at ")
+                raise CardFileError(file, f"bad trigger filter: {msg}", card.id,
+                                    f"{base}.trigger.filter{where.strip('`').removeprefix('$')}") from exc
             for fld, value, allowed in (
                 ("subject", t.subject, ("self", "other", "any")),
                 ("whose", t.whose, ("you", "opponent", "any")),

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+import msgspec
+
 from eventsource import events as ev
 from projections.characteristics import ObjectView, last_known, view
 from projections.state import GameState
@@ -124,6 +126,18 @@ class TriggerIndex:
         if not table:
             return []
         return [lst for oid in sorted(table) for lst in table[oid]]
+
+
+class SubjectFilter(msgspec.Struct, frozen=True):
+    """The shapes of the subject conditions ``matches_filter`` reads; card files are checked against it when a
+    pool loads. Other keys belong to a game's trigger kinds (who chose, what a card lay under, ...)."""
+
+    types: list[str] | None = None
+    subtypes: list[str] | None = None
+    colors: list[str] | None = None
+    subtype_contains: str | None = None
+    min_power: int | None = None
+    evolved: bool | None = None
 
 
 def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:

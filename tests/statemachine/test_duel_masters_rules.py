@@ -324,3 +324,22 @@ cards = [
     assert engine.request is not None and engine.request.kind == "resolve_next"
     engine.decide(Decision(0, "resolve", (run.pending_of("raiya"),)))
     assert engine.request is not None and engine.request.kind == "target", "the game goes on normally"
+
+
+@pytest.mark.parametrize(("card", "field"), [('id = ""\nname = "X"', "$.id"), ('id = "x"\nname = " "', "$.name")])
+def test_a_card_without_an_id_or_name_is_refused(card: str, field: str) -> None:
+    import tomllib
+
+    with pytest.raises(CardFileError) as err:
+        parse_cards(tomllib.loads("[[card]]\n" + card), "cards/bad.toml", DM, KINDS)
+    assert err.value.field == field
+
+
+def test_a_trigger_filter_of_the_wrong_shape_is_refused_at_load() -> None:
+    import tomllib
+
+    card = ('[[card]]\nid = "x"\nname = "X"\n[[card.abilities]]\nid = "a"\nlabel = "a"\n'
+            'trigger = { on = "enters", subject = "other", filter = { types = true } }')
+    with pytest.raises(CardFileError) as err:
+        parse_cards(tomllib.loads(card), "cards/bad.toml", DM, KINDS)
+    assert err.value.field == "$.abilities[0].trigger.filter.types"
