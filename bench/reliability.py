@@ -25,6 +25,7 @@ import datetime
 import multiprocessing as mp
 import os
 import platform
+import queue
 import random
 import signal
 import sys
@@ -104,7 +105,7 @@ def _concurrent_writer(backend: Backend, games: list[str], writer: int, decision
     acked: list[tuple[str, int]] = []
     refused: list[tuple[str, int]] = []
     with open_backend(backend) as store:
-        barrier.wait()
+        barrier.wait(timeout=120)  # a writer that failed to open breaks the barrier instead of hanging the rest
         for k in range(decisions):
             order = list(games)
             rng.shuffle(order)
@@ -126,6 +127,20 @@ def _concurrent_writer(backend: Backend, games: list[str], writer: int, decision
     out.put((writer, acked, refused))
 
 
+def _result(out: Any, procs: list[Any], timeout: float = 600.0) -> Any:
+    """The next writer's report; a writer that died without one is reported at once, not after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return out.get(timeout=1)
+        except queue.Empty:
+            dead = [p for p in procs if p.exitcode not in (None, 0)]
+            if dead:
+                raise Broken(f"writer process {dead[0].pid} died with exit code {dead[0].exitcode}") from None
+            if time.monotonic() > deadline:
+                raise Broken(f"no writer reported within {timeout:.0f} s") from None
+
+
 @dataclass
 class ConcurrencyResult:
     backend: str
@@ -144,14 +159,20 @@ def concurrency(backend: Backend, *, games: int, writers: int, decisions: int, s
     names = [f"{prefix}-{g}" for g in range(games)]
     barrier = ctx.Barrier(writers)
     out = ctx.Queue()
-    procs = [ctx.Process(target=_concurrent_writer, args=(backend, names, w, decisions, size, barrier, out))
+    procs = [ctx.Process(target=_concurrent_writer, args=(backend, names, w, decisions, size, barrier, out),
+                         daemon=True)
              for w in range(writers)]
     started = time.perf_counter()
     for p in procs:
         p.start()
-    results = [out.get(timeout=600) for _ in procs]
+    try:
+        results = [_result(out, procs) for _ in procs]
+    finally:
+        for p in procs:  # never leave a writer behind: the caller's process could not exit
+            p.join(60)
+            if p.is_alive():
+                p.kill()
     for p in procs:
-        p.join(60)
         if p.exitcode != 0:
             raise Broken(f"writer process {p.pid} exited with {p.exitcode}")
     seconds = time.perf_counter() - started

@@ -8,6 +8,7 @@ before the head is re-read, so two writers can never both append after the same 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -53,10 +54,7 @@ class SQLiteStore(EventStore):
         except sqlite3.Error as exc:
             raise CorruptLog(f"cannot open {self.path} as a kifu SQLite store: {exc}") from exc
         try:
-            self._check_schema()
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._prepare(timeout)
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise CorruptLog(f"{self.path} is not a kifu SQLite store: {exc}") from exc
@@ -64,6 +62,23 @@ class SQLiteStore(EventStore):
             self._db.close()
             raise
         self._ids: dict[str, int] = {}
+
+    def _prepare(self, timeout: float) -> None:
+        """Check the schema, switch to WAL and create the tables. Several processes opening a new file at once
+        can find it locked while another switches its journal mode (SQLite does not wait for that lock):
+        try again until ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._check_schema()
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def _check_schema(self) -> None:
         """Refuse a database that some other program owns, before writing anything into it."""
