@@ -64,21 +64,30 @@ class SQLiteStore(EventStore):
         self._ids: dict[str, int] = {}
 
     def _prepare(self, timeout: float) -> None:
-        """Check the schema, switch to WAL and create the tables. Several processes opening a new file at once
-        can find it locked while another switches its journal mode (SQLite does not wait for that lock):
-        try again until ``timeout``."""
+        """Check the schema and create the tables in one write transaction, so that processes opening a new
+        file at once never see it half made; then switch to WAL. SQLite does not wait for the lock a journal-mode
+        switch needs, so a busy switch is tried again until ``timeout``."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            self._check_schema()
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
         deadline = time.monotonic() + timeout
         while True:
             try:
-                self._check_schema()
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=FULL")
-                self._db.executescript(SCHEMA)
-                return
+                db.execute("PRAGMA journal_mode=WAL")
+                break
             except sqlite3.OperationalError as exc:
                 if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
                     raise
                 time.sleep(0.01)
+        db.execute("PRAGMA synchronous=FULL")
 
     def _check_schema(self) -> None:
         """Refuse a database that some other program owns, before writing anything into it."""
