@@ -72,6 +72,10 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
     # The cost's symbols, for games whose costs have colours (Magic "1R"; "0" is a cost of zero). None: the
     # card has no such cost at all, which is not a cost of zero (MTG-C-12). ``cost`` stays the total.
     mana: str | None = None
+    # The card-pool versions this entry belongs to: from ``since`` (empty: the first) up to, not including,
+    # ``until`` (empty: still current). Errata are a new entry with ``since``; the old one gets ``until``.
+    since: str = ""
+    until: str = ""
 
     def printed(self) -> ev.Characteristics:
         return ev.Characteristics(
@@ -86,6 +90,27 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
         raise KeyError(f"{self.id} has no ability {ability_id!r}")
 
 
+# Fields of a card (or of its abilities) added after pool 1.0, with their defaults: a card that leaves one at
+# its default digests as it did before the field existed. Add every new CardDef/AbilityDef field here.
+LATER_FIELDS: dict[str, object] = {}
+
+
+def _digest_form(card: CardDef) -> dict[str, Any]:
+    form: dict[str, Any] = msgspec.to_builtins(card)
+    form.pop("since")
+    form.pop("until")
+    _drop_defaults(form)
+    for ability in form["abilities"]:
+        _drop_defaults(ability)
+    return form
+
+
+def _drop_defaults(form: dict[str, Any]) -> None:
+    for name, default in LATER_FIELDS.items():
+        if name in form and form[name] == default:
+            del form[name]
+
+
 class CardPool(Struct, frozen=True):
     name: str
     version: str
@@ -93,8 +118,13 @@ class CardPool(Struct, frozen=True):
 
     @property
     def digest(self) -> str:
-        """A digest of the pool's canonical encoding, recorded when a game starts."""
-        body = msgspec.msgpack.encode(sorted(self.cards.items()))
+        """A digest of the pool's canonical encoding, recorded when a game starts.
+
+        Pinned per released pool version (``statemachine.releases``), so it must never change for the same
+        cards: fields added to the card format since 1.0 are left out while they hold their defaults, and the
+        version range of an entry (``since``/``until``) is not part of the card.
+        """
+        body = msgspec.msgpack.encode(sorted((k, _digest_form(c)) for k, c in self.cards.items()))
         return hashlib.blake2b(body, digest_size=16).hexdigest()
 
     def __getitem__(self, card_id: str) -> CardDef:

@@ -11,6 +11,7 @@ import msgspec
 
 from eventsource.errors import KifuError
 from statemachine.cards import CardDef, CardPool
+from statemachine.releases import UnknownVersion, version_key
 from statemachine.triggers import SubjectFilter
 from statemachine.vocabulary import Vocabulary
 
@@ -99,8 +100,15 @@ def _check_entry(file: str, card: str, path: str, table: dict[str, Any], name: s
                             f"{path}.params{sub.strip('`').removeprefix('$')}") from exc
 
 
+def in_version(card: CardDef, version: str) -> bool:
+    """Whether a card entry belongs to pool ``version`` (its ``since``/``until`` range)."""
+    key = version_key(version)
+    return (not card.since or version_key(card.since) <= key) and (not card.until or key < version_key(card.until))
+
+
 def load_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabulary,
               triggers: Iterable[str]) -> CardPool:
+    """The pool ``version`` from the card files: every entry whose ``since``/``until`` range holds it."""
     trig = tuple(triggers)
     cards: dict[str, CardDef] = {}
     for path in sorted(paths):
@@ -113,7 +121,27 @@ def load_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabu
         except UnicodeDecodeError as exc:
             raise CardFileError(str(path), f"not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
         for card in parse_cards(data, str(path), vocabulary, trig):
+            for fld in ("since", "until"):
+                value = getattr(card, fld)
+                if value:
+                    try:
+                        version_key(value)
+                    except UnknownVersion as exc:
+                        raise CardFileError(str(path), str(exc), card.id, f"$.{fld}") from exc
+            if not in_version(card, version):
+                continue
             if card.id in cards:
                 raise CardFileError(str(path), "card id is defined twice", card.id, "$.id")
             cards[card.id] = card
     return CardPool(name, version, cards)
+
+
+def load_pinned_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabulary,
+                     triggers: Iterable[str], pinned: dict[str, str]) -> CardPool:
+    """``load_pool``, refusing a released pool version whose cards no longer give its pinned digest."""
+    pool = load_pool(name, version, paths, vocabulary, triggers)
+    want = pinned.get(version)
+    if want is not None and pool.digest != want:
+        raise KifuError(f"card pool {name} {version} was released with digest {want}, but its card files now give "
+                        f"{pool.digest}: a released card must not change (add an erratum with since/until)")
+    return pool

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from msgspec import Struct
 
@@ -15,6 +15,7 @@ from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.policy import ResolutionPolicy
+from statemachine.releases import Release, Releases
 from statemachine.triggers import TriggerKind
 from statemachine.vocabulary import Procedure, Vocabulary
 
@@ -29,8 +30,14 @@ class StepDef(Struct, frozen=True):
 
 
 class RulesProfile(ABC):
+    """One game at one released rules version (``statemachine.releases``): ``rules`` holds that version's
+    switches, ``pool`` its card pool (or a pool given by a scenario)."""
+
     name: str
+    releases: ClassVar[Releases[Any]]
     version: str
+    release: Release[Any]
+    rules: Any  # the game's Rules struct at this version; each game narrows the type
     pool: CardPool
     vocabulary: Vocabulary
     trigger_kinds: dict[str, TriggerKind]
@@ -38,6 +45,17 @@ class RulesProfile(ABC):
     # Whether an ability whose card left together with others looks back only at its own card's move
     # (Duel Masters, DM-LB-02/12). Magic's leave abilities see every simultaneous move.
     look_back_own_move_only: bool = True
+
+    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
+        self.release = self.releases.get(version)
+        self.version = self.release.version
+        self.rules = self.release.rules
+        self.pool = pool if pool is not None else self.card_pool(self.release.pool)
+
+    @classmethod
+    @abstractmethod
+    def card_pool(cls, version: str) -> CardPool:
+        """The shipped card pool at ``version`` (its digest checked against the pinned one)."""
 
     @abstractmethod
     def make_policy(self) -> ResolutionPolicy: ...

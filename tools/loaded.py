@@ -153,11 +153,18 @@ class LoadedLog:
             raise BadInput(f"{self.location}: the log does not begin with GameStarted, so it names no rules")
         return started.profile
 
-    def profile(self) -> Any:
-        """The installed rules profile the log names (a ``RulesProfile``; imported lazily)."""
+    def profile(self, version: str | None = None) -> Any:
+        """The rules profile the log names, at the rules version it names (or ``version``): a ``RulesProfile``,
+        imported lazily. A version not installed is bad input naming the versions that are."""
         from statemachine.games import profile as make_profile
+        from statemachine.releases import UnknownVersion
 
-        return make_profile(self.profile_name())
+        started = self.started
+        wanted = version if version is not None else (started.profile_version if started else None)
+        try:
+            return make_profile(self.profile_name(), wanted)
+        except UnknownVersion as exc:
+            raise BadInput(f"{self.location}: {exc}") from exc
 
     def version_notes(self, profile: object) -> list[str]:
         """What differs between the rules and cards the log names and those installed, said plainly."""

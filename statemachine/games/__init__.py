@@ -26,12 +26,21 @@ class UnknownProfile(KifuError):
     pass
 
 
-def profile(name: str) -> RulesProfile:
-    """A fresh profile for the game ``name``, with its shipped card pool."""
+def profile_class(name: str) -> type[RulesProfile]:
     entry = PROFILES.get(name)
     if entry is None:
         raise UnknownProfile(f"no rules profile {name!r} (known: {', '.join(sorted(PROFILES))})")
     module = importlib.import_module(entry[0])
-    cls = getattr(module, entry[1])
-    made: RulesProfile = cls()
-    return made
+    cls: type[RulesProfile] = getattr(module, entry[1])
+    return cls
+
+
+def profile(name: str, version: str | None = None) -> RulesProfile:
+    """A fresh profile for the game ``name`` at rules ``version`` (None: the newest installed), with that
+    release's card pool. A version not installed raises ``UnknownVersion`` naming those that are."""
+    return profile_class(name)(version=version)
+
+
+def versions(name: str) -> tuple[str, ...]:
+    """The rules versions of ``name`` installed, oldest first."""
+    return profile_class(name).releases.versions

@@ -23,13 +23,13 @@ from statemachine.games.duel_masters.combat import attack, can_attack
 from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.pending import PendingPool
 from statemachine.games.duel_masters.triggers import KINDS
-from statemachine.loader import load_pool
+from statemachine.games.duel_masters.versions import RELEASES, Rules
+from statemachine.loader import load_pinned_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "duel_masters"
-VERSION = "1.0"
 CARDS = Path(__file__).parent / "cards"
 
 # The turn (DM-W-19: nothing pending crosses a step boundary; the kernel settles the pool before advancing).
@@ -54,20 +54,26 @@ END_STEP = "end_step"
 
 
 @cache
-def card_pool() -> CardPool:
-    return load_pool(NAME, VERSION, CARDS.glob("*.toml"), DM, KINDS)
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return load_pinned_pool(NAME, version, CARDS.glob("*.toml"), DM, KINDS, RELEASES.pool_digests)
 
 
 class DuelMasters(RulesProfile):
     name = NAME
-    version = VERSION
+    releases = RELEASES
+    rules: Rules
     vocabulary = DM
     trigger_kinds = KINDS
     steps = STEPS
     title = "Duel Masters"
 
-    def __init__(self, pool: CardPool | None = None) -> None:
-        self.pool = pool if pool is not None else card_pool()
+    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
+        super().__init__(pool, version=version)
+
+    @classmethod
+    def card_pool(cls, version: str) -> CardPool:
+        return card_pool(version)
 
     def make_policy(self) -> ResolutionPolicy:
         return PendingPool()

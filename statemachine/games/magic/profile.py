@@ -20,14 +20,14 @@ from statemachine.games.magic.board import DECK, HAND, HAND_SIZE, LIFE, STARTING
 from statemachine.games.magic.stack import Stack
 from statemachine.games.magic.triggers import KINDS
 from statemachine.games.magic.turn import STEPS, enter_step
+from statemachine.games.magic.versions import RELEASES, Rules
 from statemachine.games.magic.vocab import MTG
-from statemachine.loader import CardFileError, load_pool
+from statemachine.loader import CardFileError, load_pinned_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "magic"
-VERSION = "1.0"
 CARDS = Path(__file__).parent / "cards"
 
 
@@ -49,21 +49,27 @@ def check_pool(pool: CardPool) -> CardPool:
 
 
 @cache
-def card_pool() -> CardPool:
-    return check_pool(load_pool(NAME, VERSION, CARDS.glob("*.toml"), MTG, KINDS))
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return check_pool(load_pinned_pool(NAME, version, CARDS.glob("*.toml"), MTG, KINDS, RELEASES.pool_digests))
 
 
 class Magic(RulesProfile):
     name = NAME
-    version = VERSION
+    releases = RELEASES
+    rules: Rules
     vocabulary = MTG
     trigger_kinds = KINDS
     steps = STEPS
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
     look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
-    def __init__(self, pool: CardPool | None = None) -> None:
-        self.pool = check_pool(pool) if pool is not None else card_pool()
+    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
+        super().__init__(check_pool(pool) if pool is not None else None, version=version)
+
+    @classmethod
+    def card_pool(cls, version: str) -> CardPool:
+        return card_pool(version)
 
     def make_policy(self) -> ResolutionPolicy:
         return Stack()

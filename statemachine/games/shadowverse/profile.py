@@ -27,13 +27,13 @@ from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import instances
 from statemachine.games.shadowverse.queue import OrderedQueue
 from statemachine.games.shadowverse.triggers import KINDS
-from statemachine.loader import CardFileError, load_pool
+from statemachine.games.shadowverse.versions import RELEASES, Rules
+from statemachine.loader import CardFileError, load_pinned_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "shadowverse"
-VERSION = "1.0"
 CARDS = Path(__file__).parent / "cards"
 OPENING_HAND = 3
 END_TURN = "end_turn"
@@ -58,8 +58,9 @@ SWITCHES: dict[str, tuple[str, ...]] = {
 
 
 @cache
-def card_pool() -> CardPool:
-    return load_pool(NAME, VERSION, CARDS.glob("*.toml"), SV, KINDS)
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return load_pinned_pool(NAME, version, CARDS.glob("*.toml"), SV, KINDS, RELEASES.pool_digests)
 
 
 def check_alternates(pool: CardPool) -> None:
@@ -73,15 +74,20 @@ def check_alternates(pool: CardPool) -> None:
 
 class Shadowverse(RulesProfile):
     name = NAME
-    version = VERSION
+    releases = RELEASES
+    rules: Rules
     vocabulary = SV
     trigger_kinds = KINDS
     steps = STEPS
     title = "Shadowverse"
 
-    def __init__(self, pool: CardPool | None = None) -> None:
-        self.pool = pool if pool is not None else card_pool()
+    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
+        super().__init__(pool, version=version)
         check_alternates(self.pool)
+
+    @classmethod
+    def card_pool(cls, version: str) -> CardPool:
+        return card_pool(version)
 
     def make_policy(self) -> ResolutionPolicy:
         return OrderedQueue()

@@ -20,13 +20,13 @@ from statemachine.games.vision.board import DECK, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import TARGET_KINDS, VOP
 from statemachine.games.vision.triggers import KINDS
-from statemachine.loader import CardFileError, load_pool
+from statemachine.games.vision.versions import RELEASES, Rules
+from statemachine.loader import CardFileError, load_pinned_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "vision"
-VERSION = "1.0"
 CARDS = Path(__file__).parent / "cards"
 
 STEPS = (
@@ -57,20 +57,26 @@ def _validate(pool: CardPool) -> CardPool:
 
 
 @cache
-def card_pool() -> CardPool:
-    return _validate(load_pool(NAME, VERSION, CARDS.glob("*.toml"), VOP, KINDS))
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return _validate(load_pinned_pool(NAME, version, CARDS.glob("*.toml"), VOP, KINDS, RELEASES.pool_digests))
 
 
 class Vision(RulesProfile):
     name = NAME
-    version = VERSION
+    releases = RELEASES
+    rules: Rules
     vocabulary = VOP
     trigger_kinds = KINDS
     steps = STEPS
     title = "Vision of Phantasm"
 
-    def __init__(self, pool: CardPool | None = None) -> None:
-        self.pool = _validate(pool) if pool is not None else card_pool()
+    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
+        super().__init__(_validate(pool) if pool is not None else None, version=version)
+
+    @classmethod
+    def card_pool(cls, version: str) -> CardPool:
+        return card_pool(version)
 
     def make_policy(self) -> ResolutionPolicy:
         return InterferenceChain()
