@@ -54,6 +54,10 @@ def open_backend(backend: Backend) -> EventStore:
         from eventsource.sqlite import SQLiteStore
 
         return SQLiteStore(where, timeout=60)
+    if kind == "sqlite-group":
+        from eventsource.groupcommit import GroupCommitSQLiteStore
+
+        return GroupCommitSQLiteStore(where, timeout=60)
     from eventsource.postgres import PostgresStore
 
     return PostgresStore(where)
@@ -314,6 +318,95 @@ def crashes(backend: Backend, *, kills: int, games: int = 10, max_delay: float =
         known[game] = set(first)
     res.seconds = time.perf_counter() - started
     with open_backend(backend) as store:
+        res.games = [g.game for g in store.games() if g.game.startswith(prefix + "-")]
+        res.events = sum(g.length for g in store.games() if g.game in res.games)
+    return res
+
+
+def _group_writer(backend: Backend, games: list[str], base: int, seed: int, conn: Connection) -> None:
+    """One thread per game appending through one group-commit store; each decision is reported (game, id)
+    only after its ``append`` returned, i.e. after the commit of the group that held it."""
+    import threading
+
+    lock = threading.Lock()
+    with open_backend(backend) as store:
+        def play(g: int) -> None:
+            rng = random.Random(seed * 1000 + g)
+            k = 0
+            while True:
+                did = base + g * 100_000 + k
+                store.append(games[g], decision(g, did, rng.randint(1, 30)))
+                with lock:
+                    conn.send((g, did))
+                k += 1
+
+        threads = [threading.Thread(target=play, args=(g,), daemon=True) for g in range(len(games))]
+        conn.send(-1)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+def group_crashes(path: str, *, kills: int, threads: int = 8, max_delay: float = 0.12, seed: int = 0,
+                  prefix: str = "gk") -> CrashResult:
+    """Kill a group-commit writer (``threads`` games appending at once) ``kills`` times at random moments.
+
+    After every kill: the chain of every game verifies, no decision is there in part, every acknowledged one is
+    there whole, and per game at most the one decision in flight is stored unacknowledged — so no decision of
+    a group that did not flush was ever acknowledged.
+    """
+    backend = ("sqlite-group", path)
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["bench.reliability", "eventsource.groupcommit"])
+    rng = random.Random(seed)
+    res = CrashResult("sqlite-group")
+    known: dict[str, set[int]] = defaultdict(set)
+    started = time.perf_counter()
+    for n in range(kills):
+        # Ten sets of games in turn: each log grows over the run, but checking it after a kill stays cheap.
+        names = [f"{prefix}-{n % 10}-{g}" for g in range(threads)]
+        base = (n + 1) * 10_000_000
+        mine, theirs = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_group_writer, args=(backend, names, base, rng.randrange(2**31), theirs),
+                           daemon=True)
+        proc.start()
+        theirs.close()
+        if not mine.poll(60) or mine.recv() != -1:
+            raise Broken(f"group writer {n} did not start")
+        time.sleep(rng.uniform(0, max_delay))
+        assert proc.pid is not None
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.join(30)
+        if proc.exitcode != -signal.SIGKILL:
+            raise Broken(f"group writer {n} ended with {proc.exitcode}, not by SIGKILL")
+        acked: dict[int, set[int]] = defaultdict(set)
+        while mine.poll():
+            try:
+                g, did = mine.recv()
+            except EOFError:
+                break
+            acked[g].add(did)
+        mine.close()
+        with open_backend(("sqlite", path)) as store:
+            logs = {g: list(store.read_raw(name)) for g, name in enumerate(names)}
+        for g, name in enumerate(names):
+            first = check_log(logs[g], name)
+            missing = acked[g] - set(first)
+            if missing:
+                raise Broken(f"kill {n}: acknowledged decisions missing from {name}: {sorted(missing)[:5]}")
+            new = set(first) - known[name]
+            if not all(base <= d < base + 10_000_000 for d in new):
+                raise Broken(f"kill {n}: decisions appeared in {name} that this writer did not make")
+            extra = new - acked[g]
+            if len(extra) > 1:
+                raise Broken(f"kill {n}: {len(extra)} decisions of {name} stored without an acknowledgement")
+            res.committed_unacked += len(extra)
+            res.acked += len(acked[g])
+            known[name] = set(first)
+        res.kills += 1
+    res.seconds = time.perf_counter() - started
+    with open_backend(("sqlite", path)) as store:
         res.games = [g.game for g in store.games() if g.game.startswith(prefix + "-")]
         res.events = sum(g.length for g in store.games() if g.game in res.games)
     return res

@@ -44,3 +44,16 @@ def test_the_checker_itself_catches_a_decision_in_part_and_a_broken_chain() -> N
     tampered = [*raws[:2], RawRecord("g", 3, 1, 0, raws[2].v, raws[1].body, raws[2].hash)]
     with pytest.raises(Broken, match="integrity check failed"):
         check_log(tampered, "g")
+
+
+GROUP_KILLS = 300
+
+
+def test_a_group_commit_writer_killed_at_random_points_never_loses_an_acknowledged_decision(tmp_path: Path) -> None:
+    from bench.reliability import group_crashes
+
+    result = group_crashes(str(tmp_path / "kifu.db"), kills=GROUP_KILLS, threads=8, max_delay=0.06, seed=11)
+    assert result.kills == GROUP_KILLS
+    assert result.acked > GROUP_KILLS, "too few decisions were acknowledged for the kills to land mid-group"
+    print(f"sqlite group commit: {result.kills} kills, {result.acked} acknowledged decisions present, "
+          f"{result.committed_unacked} committed before their ack")

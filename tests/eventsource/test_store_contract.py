@@ -15,6 +15,7 @@ import pytest
 
 from eventsource import events as ev
 from eventsource.errors import ConcurrencyConflict, CorruptLog
+from eventsource.groupcommit import GroupCommitSQLiteStore
 from eventsource.integrity import Verified, verify
 from eventsource.memory import MemoryStore
 from eventsource.postgres import PostgresStore
@@ -28,6 +29,7 @@ StoreFactory = Callable[[pytest.FixtureRequest, Path], EventStore]
 STORES: dict[str, StoreFactory] = {
     "memory": lambda request, tmp: MemoryStore(),
     "sqlite": lambda request, tmp: SQLiteStore(tmp / "kifu.db"),
+    "sqlite-group-commit": lambda request, tmp: GroupCommitSQLiteStore(tmp / "kifu.db"),
     "postgresql": lambda request, tmp: PostgresStore(request.getfixturevalue("postgres_url")),
 }
 
