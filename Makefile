@@ -51,6 +51,7 @@ $(VENV)/.installed-bench: $(BIN)/python pyproject.toml
 bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.playouts
+	$(BIN)/python -m bench.concurrent
 
 clean:
 	rm -rf $(VENV) kifu.db kifu.db-wal kifu.db-shm
