@@ -143,7 +143,7 @@ class Run:
             if sc.card:
                 extra = parse_cards({"card": sc.card}, path, base.vocabulary, base.trigger_kinds)
                 pool = pool.with_cards({c.id: c for c in extra})
-            self.profile: RulesProfile = type(base)(pool)  # type: ignore[call-arg]
+            self.profile: RulesProfile = type(base)(pool)
         except CardFileError as exc:
             raise ScenarioError(str(exc)) from exc
         self.handles: dict[str, int] = {}  # handle -> card id
