@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import msgspec.inspect as mi
 
 from eventsource.errors import KifuError
-from statemachine.cards import CardDef, CardPool
+from statemachine.cards import CardDef, CardPool, TriggerDef
 from statemachine.releases import UnknownVersion, version_key
 from statemachine.triggers import SubjectFilter
-from statemachine.vocabulary import Vocabulary
+from statemachine.vocabulary import KEYWORD, Entry, Vocabulary, allowed_at, named_values
 
 
 class CardFileError(KifuError):
-    def __init__(self, file: str, message: str, card: str | None = None, fld: str | None = None) -> None:
-        where = file + (f": card {card!r}" if card else "") + (f": field {fld}" if fld else "")
+    def __init__(self, file: str, message: str, card: str | None = None, fld: str | None = None,
+                 ability: str | None = None) -> None:
+        where = file + (f": card {card!r}" if card else "") + (f": ability {ability!r}" if ability else "") \
+            + (f": field {fld}" if fld else "")
         super().__init__(f"{where}: {message}")
-        self.file, self.card, self.field = file, card, fld
+        self.file, self.card, self.field, self.ability = file, card, fld, ability
 
 
 def parse_cards(data: dict[str, Any], file: str, vocabulary: Vocabulary, triggers: Iterable[str]) -> list[CardDef]:
@@ -38,66 +42,127 @@ def parse_cards(data: dict[str, Any], file: str, vocabulary: Vocabulary, trigger
         except msgspec.ValidationError as exc:
             # msgspec says "... - at `$.abilities[0].trigger`": keep its path as the field.
             msg, _, path = str(exc).partition(" - at ")
-            raise CardFileError(file, msg, label, path.strip("`") or None) from exc
+            path = path.strip("`")
+            raise CardFileError(file, _listing(msg, CardDef, path), label, path or None,
+                                _ability_at(raw, path)) from exc
         _validate(card, file, vocabulary, known_triggers)
         out.append(card)
     return out
+
+
+def _ability_at(raw: Any, path: str) -> str | None:
+    """The id of the ability a raw card's error path points into, if it has one."""
+    m = re.match(r"\$\.abilities\[(\d+)\]", path)
+    if not m or not isinstance(raw, dict) or not isinstance(raw.get("abilities"), list):
+        return None
+    abilities = raw["abilities"]
+    n = int(m.group(1))
+    found = abilities[n].get("id") if n < len(abilities) and isinstance(abilities[n], dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _listing(msg: str, typ: Any, path: str) -> str:
+    """A msgspec error message, with the names allowed at ``path`` when they are a closed set."""
+    if msg.startswith("Object contains unknown field"):
+        parent = path
+        allowed = allowed_at(mi.type_info(typ), parent)
+    elif msg.startswith("Invalid enum value"):
+        allowed = allowed_at(mi.type_info(typ), path)
+    else:
+        return msg
+    return f"{msg} (known: {', '.join(allowed)})" if allowed else msg
+
+
+def _known(names: Iterable[str]) -> str:
+    return "known: " + ", ".join(sorted(names))
 
 
 def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -> None:
     for fld, value in (("id", card.id), ("name", card.name)):
         if not value.strip():
             raise CardFileError(file, f"a card needs a non-empty {fld}", card.id or None, f"$.{fld}")
+    for k, kw in enumerate(card.keywords):
+        if not vocab.knows(KEYWORD, kw):
+            raise CardFileError(file, f"unknown keyword {kw!r} ({_known(vocab.names[KEYWORD])})", card.id,
+                                f"$.keywords[{k}]")
     seen: set[str] = set()
     for n, ability in enumerate(card.abilities):
         base = f"$.abilities[{n}]"
+
+        def error(message: str, fld: str, ab: str = ability.id) -> CardFileError:
+            return CardFileError(file, message, card.id, fld, ab)
+
         if ability.id in seen:
-            raise CardFileError(file, f"ability id {ability.id!r} is used twice", card.id, f"{base}.id")
+            raise error(f"ability id {ability.id!r} is used twice", f"{base}.id")
         seen.add(ability.id)
-        if ability.kind not in ("triggered", "spell", "static", "icon", "activated"):
-            raise CardFileError(file, f"unknown ability kind {ability.kind!r}", card.id, f"{base}.kind")
+        if ability.kind not in ABILITY_KINDS:
+            raise error(f"unknown ability kind {ability.kind!r} ({_known(ABILITY_KINDS)})", f"{base}.kind")
         if ability.kind == "triggered" and ability.trigger is None:
-            raise CardFileError(file, "a triggered ability needs a trigger", card.id, f"{base}.trigger")
+            raise error("a triggered ability needs a trigger", f"{base}.trigger")
         if ability.trigger is not None:
-            t = ability.trigger
-            if t.on not in triggers:
-                raise CardFileError(
-                    file, f"unknown trigger {t.on!r} (known: {', '.join(sorted(triggers))})", card.id,
-                    f"{base}.trigger.on",
-                )
-            try:
-                msgspec.convert(t.filter, SubjectFilter, strict=True)
-            except msgspec.ValidationError as exc:
-                msg, _, where = str(exc).partition(" - at ")
-                raise CardFileError(file, f"bad trigger filter: {msg}", card.id,
-                                    f"{base}.trigger.filter{where.strip('`').removeprefix('$')}") from exc
-            for fld, value, allowed in (
-                ("subject", t.subject, ("self", "other", "any")),
-                ("whose", t.whose, ("you", "opponent", "any")),
-                ("timing", t.timing, ("shita", "suru")),
-            ):
-                if value not in allowed:
-                    raise CardFileError(file, f"{value!r} is not one of {allowed}", card.id, f"{base}.trigger.{fld}")
+            _check_trigger(ability.trigger, vocab, triggers, f"{base}.trigger", error)
         for k, cond in enumerate(ability.conditions):
-            _check_entry(file, card.id, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params,
-                         "condition")
+            _check_entry(vocab, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params, "condition",
+                         error)
         for k, eff in enumerate(ability.effects):
-            _check_entry(file, card.id, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect")
+            _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error)
         for k, cost in enumerate(ability.costs):
-            _check_entry(file, card.id, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost")
+            _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 
 
-def _check_entry(file: str, card: str, path: str, table: dict[str, Any], name: str, params: dict[str, Any],
-                 what: str) -> None:
+ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated")
+TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")),
+                  ("timing", ("shita", "suru")))
+
+
+def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: str,
+                   error: Callable[[str, str], CardFileError]) -> None:
+    if t.on not in triggers:
+        raise error(f"unknown trigger {t.on!r} ({_known(triggers)})", f"{base}.on")
+    shared = {f.encode_name for f in mi.type_info(SubjectFilter).fields}  # type: ignore[attr-defined]
+    for key in t.filter:
+        if key not in shared and key not in vocab.filters:
+            raise error(f"unknown trigger filter {key!r} ({_known(shared | set(vocab.filters))})",
+                        f"{base}.filter.{key}")
+    try:
+        msgspec.convert({k: v for k, v in t.filter.items() if k in shared}, SubjectFilter, strict=True)
+        for key, value in t.filter.items():
+            if key in vocab.filters:
+                typ = vocab.filters[key][0]
+                value = msgspec.convert(value, typ, strict=True)
+                for kind, name, _ in named_values(mi.type_info(typ), value):
+                    if not vocab.knows(kind, name):
+                        raise error(f"unknown {kind} {name!r} ({_known(vocab.names[kind])})", f"{base}.filter.{key}")
+    except msgspec.ValidationError as exc:
+        msg, _, where = str(exc).partition(" - at ")
+        raise error(f"bad trigger filter: {msg}", f"{base}.filter{where.strip('`').removeprefix('$')}") from exc
+    for fld, allowed in TRIGGER_FIELDS:
+        value = getattr(t, fld)
+        if value not in allowed:
+            raise error(f"{value!r} is not one of {allowed}", f"{base}.{fld}")
+
+
+def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], name: str, params: dict[str, Any],
+                 what: str, error: Callable[[str, str], CardFileError], name_at: str = "name",
+                 params_at: str = "params") -> None:
     entry = table.get(name)
     if entry is None:
-        raise CardFileError(file, f"unknown {what} {name!r}", card, f"{path}.name")
+        raise error(f"unknown {what} {name!r} ({_known(table)})", f"{path}.{name_at}")
     try:
-        entry.parse(params)
+        parsed = entry.parse(params)
     except msgspec.ValidationError as exc:
         msg, _, sub = str(exc).partition(" - at ")
-        raise CardFileError(file, f"bad parameters for {what} {name!r}: {msg}", card,
-                            f"{path}.params{sub.strip('`').removeprefix('$')}") from exc
+        sub = sub.strip("`")
+        raise error(f"bad parameters for {what} {name!r}: {_listing(msg, entry.params, sub)}",
+                    f"{path}.{params_at}{sub.removeprefix('$')}") from exc
+    for kind, value, at in named_values(mi.type_info(entry.params), parsed):
+        if not vocab.knows(kind, value):
+            raise error(f"unknown {kind} {value!r} for {what} {name!r} ({_known(vocab.names[kind])})",
+                        f"{path}.{params_at}{at}")
+    nested = getattr(parsed, "nested", None)
+    if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way
+        for fld, inner, inner_params in nested():
+            _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params")
 
 
 def in_version(card: CardDef, version: str) -> bool:

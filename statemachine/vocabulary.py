@@ -7,11 +7,13 @@ options. A named function that data cannot say (an escape hatch) is registered t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+import re
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import msgspec
-from msgspec import Struct
+import msgspec.inspect as mi
+from msgspec import Meta, Struct
 
 from statemachine.decisions import Arg, Request
 
@@ -30,16 +32,77 @@ class NoParams(Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
+# Parameters whose values are names the game declares (checked at load against ``Vocabulary.names``): a
+# keyword a card has or is given, a selector naming what an effect acts on.
+KEYWORD, SELECTOR = "keyword", "selector"
+Keyword = Annotated[str, Meta(extra={"names": KEYWORD})]
+Selector = Annotated[str, Meta(extra={"names": SELECTOR})]
+
+# A declared name ending in one of these is a family: ``countdown_<number>`` is ``countdown_2``, ``countdown_3``.
+_FORMS = {"<number>": re.compile(r"[0-9]+"), "<card>": re.compile(r"[a-z0-9_]+")}
+
+
+def named_values(info: mi.Type, value: Any, path: str = "") -> Iterator[tuple[str, str, str]]:
+    """Every (kind, value, path) in ``value`` whose type says it is a declared name (``Keyword``, ``Selector``),
+    walking a decoded value along its ``msgspec.inspect`` type."""
+    match info:
+        case mi.Metadata(type=inner, extra=extra):
+            kind = (extra or {}).get("names")
+            if kind and isinstance(value, str):
+                yield kind, value, path
+            else:
+                yield from named_values(inner, value, path)
+        case mi.StructType(fields=fields):
+            for f in fields:
+                yield from named_values(f.type, getattr(value, f.name), f"{path}.{f.encode_name}")
+        case mi.ListType(item_type=item) | mi.VarTupleType(item_type=item) if isinstance(value, list | tuple):
+            for i, v in enumerate(value):
+                yield from named_values(item, v, f"{path}[{i}]")
+        case mi.UnionType(types=types):
+            for t in types:
+                if not isinstance(t, mi.NoneType):
+                    yield from named_values(t, value, path)
+        case _:
+            pass
+
+
+def allowed_at(info: mi.Type, path: str) -> tuple[str, ...]:
+    """The values or field names a type allows at ``path`` (``$.to``, ``$.targets[0]``): the names an error
+    about that place should list. Empty when it is not a closed set."""
+    steps = re.findall(r"\.([A-Za-z0-9_]+)|\[\d+\]", path)
+    for step in steps:
+        while isinstance(info, mi.Metadata | mi.UnionType):
+            info = info.type if isinstance(info, mi.Metadata) else next(
+                (t for t in info.types if not isinstance(t, mi.NoneType)), mi.NoneType())
+        if isinstance(info, mi.StructType) and step:
+            info = next((f.type for f in info.fields if f.encode_name == step), mi.AnyType())
+        elif isinstance(info, mi.ListType | mi.VarTupleType | mi.FrozenSetType | mi.SetType) and not step:
+            info = info.item_type
+        else:
+            return ()
+    while isinstance(info, mi.Metadata):
+        info = info.type
+    if isinstance(info, mi.LiteralType):
+        return tuple(str(v) for v in info.values)
+    if isinstance(info, mi.StructType):
+        return tuple(f.encode_name for f in info.fields)
+    return ()
+
+
 class Entry(Generic[P]):
     def __init__(self, name: str, params: type[P], fn: Callable[..., Any]) -> None:
         self.name, self.params, self.fn = name, params, fn
+        self.doc = " ".join((fn.__doc__ or "").split("\n\n")[0].split())  # the first paragraph, for docs
 
     def parse(self, raw: dict[str, Any]) -> P:
         return msgspec.convert(raw, self.params, strict=True)
 
 
 class Vocabulary:
-    """One game's names: ``effects`` (generators), ``conditions`` (predicates)."""
+    """One game's names: ``effects`` (generators), ``conditions`` (predicates), ``costs``; and the names
+    card data may use elsewhere (``names``): the keywords a card may have (``keyword``), the selectors an effect
+    may act on (``selector``), each with what it means. A card using a name not declared here is refused at load.
+    ``filters`` are the trigger filter keys the game reads beyond the shared ones (``SubjectFilter``)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -47,7 +110,33 @@ class Vocabulary:
         self.conditions: dict[str, Entry[Any]] = {}
         self.costs: dict[str, Entry[Any]] = {}  # what an ability's ``costs`` may name (the game reads them)
         self.triggers: set[str] = set()
+        self.names: dict[str, dict[str, str]] = {KEYWORD: {}, SELECTOR: {}}
+        self.filters: dict[str, tuple[Any, str]] = {}
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}
+
+    def declare(self, kind: str, table: dict[str, str]) -> None:
+        """Declare names of ``kind`` (``keyword``, ``selector``) with what each means. A name ending in
+        ``<number>`` or ``<card>`` stands for a family (``countdown_<number>``: ``countdown_2``)."""
+        for name in table:
+            if name in self.names.setdefault(kind, {}):
+                raise ValueError(f"{kind} {name!r} is declared twice in {self.name}")
+        self.names[kind].update(table)
+
+    def filter_key(self, key: str, typ: Any, meaning: str) -> None:
+        """A trigger filter key this game reads (its value must have type ``typ``)."""
+        self.filters[key] = (typ, meaning)
+
+    def knows(self, kind: str, value: str) -> bool:
+        """Whether ``value`` is a declared name of ``kind`` (or of one of its families)."""
+        table = self.names.get(kind, {})
+        if value in table:
+            return True
+        for name in table:
+            for form, pattern in _FORMS.items():
+                if name.endswith(form) and value.startswith(prefix := name.removesuffix(form)) \
+                        and pattern.fullmatch(value[len(prefix):]):
+                    return True
+        return False
 
     def effect(self, name: str, params: type[Struct] = NoParams) -> Callable[[Callable[..., Procedure]],
                                                                            Callable[..., Procedure]]:

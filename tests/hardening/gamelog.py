@@ -1,4 +1,5 @@
-"""A short real Duel Masters game between two bots, recorded and exported: the material the fuzzers damage."""
+"""A short real game between two bots (Duel Masters unless another game is named), recorded and exported: the
+material the fuzzers damage."""
 
 from __future__ import annotations
 
@@ -9,15 +10,20 @@ from pathlib import Path
 from eventsource import exchange
 from eventsource.memory import MemoryStore
 from statemachine.bots import RandomBot
-from statemachine.demo import DECK_A, DECK_B, PLAYERS
+from statemachine.demo import DECK_A, DECK_B, PLAYERS, sample
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import DuelMasters
 
 GAME = "fuzz-dm"
 
 
-def play(decisions: int, seed: int = 11, store: MemoryStore | None = None, game: str = GAME) -> Engine:
-    engine = Engine.new(DuelMasters(), PLAYERS, [list(DECK_A), list(DECK_B)], seed, store=store, game=game)
+def play(decisions: int, seed: int = 11, store: MemoryStore | None = None, game: str = GAME,
+         rules: str = "duel_masters") -> Engine:
+    if rules == "duel_masters":
+        engine = Engine.new(DuelMasters(), PLAYERS, [list(DECK_A), list(DECK_B)], seed, store=store, game=game)
+    else:
+        profile, players, decks = sample(rules)(seed)
+        engine = Engine.new(profile, players, decks, seed, store=store, game=game)
     bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
     for _ in range(decisions):
         legal = engine.legal()

@@ -1,67 +1,78 @@
-"""Damaged card files against the Duel Masters vocabulary: each loads, or is refused with a CardFileError
-naming the file, the card and the field; never another exception."""
+"""Damaged card files against each game's vocabulary: each loads, or is refused with a CardFileError naming the
+file, the card and the field; never another exception."""
 
 from __future__ import annotations
 
+import importlib
 import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from statemachine.games.duel_masters.profile import CARDS, DM, KINDS
+from statemachine.games import PROFILES, profile
 from statemachine.loader import CardFileError, load_pool, parse_cards
 from tests.hardening.conftest import tried
 from tests.hardening.mutate import mutated
 
-FILES = sorted(CARDS.glob("*.toml"))
-DATA: list[dict[str, Any]] = [tomllib.loads(p.read_text(encoding="utf-8")) for p in FILES]
-TEXT: list[bytes] = [p.read_bytes() for p in FILES]
+GAMES = sorted(PROFILES)
+FILES = {g: sorted((Path(importlib.import_module(PROFILES[g][0]).__file__ or "").parent / "cards").glob("*.toml"))
+         for g in GAMES}
+DATA: dict[str, list[dict[str, Any]]] = {g: [tomllib.loads(p.read_text(encoding="utf-8")) for p in FILES[g]]
+                                         for g in GAMES}
+TEXT: dict[str, list[bytes]] = {g: [p.read_bytes() for p in FILES[g]] for g in GAMES}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_a_damaged_card_table_loads_or_is_refused_clearly(data: st.DataObject) -> None:
-    which = data.draw(st.integers(0, len(DATA) - 1))
-    damaged = data.draw(mutated(DATA[which]))
-    tried("card file: structure")
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_damaged_card_table_loads_or_is_refused_clearly(game: str, data: st.DataObject) -> None:
+    which = data.draw(st.integers(0, len(DATA[game]) - 1))
+    damaged = data.draw(mutated(DATA[game][which]))
+    tried(f"card file: structure ({game})")
+    p = profile(game)
     try:
-        cards = parse_cards(damaged, "fuzz.toml", DM, KINDS)
+        cards = parse_cards(damaged, "fuzz.toml", p.vocabulary, p.trigger_kinds)
     except CardFileError as exc:
         assert str(exc).startswith("fuzz.toml")
         return
     assert all(c.id for c in cards)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, 10**6), where=st.integers(0, 10**9), bit=st.integers(0, 7),
        cut=st.booleans())
-def test_a_damaged_card_file_on_disk_loads_or_is_refused_clearly(which: int, where: int, bit: int,
+def test_a_damaged_card_file_on_disk_loads_or_is_refused_clearly(game: str, which: int, where: int, bit: int,
                                                                   cut: bool) -> None:
-    text = bytearray(TEXT[which % len(TEXT)])
+    text = bytearray(TEXT[game][which % len(TEXT[game])])
     if cut:
         text = text[: where % len(text)]
     else:
         text[where % len(text)] ^= 1 << bit
-    tried("card file: bytes")
+    tried(f"card file: bytes ({game})")
+    p = profile(game)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cards.toml"
         path.write_bytes(bytes(text))
         try:
-            load_pool("fuzz", "1", [path], DM, KINDS)
+            load_pool("fuzz", "1", [path], p.vocabulary, p.trigger_kinds)
         except CardFileError as exc:
             assert str(path) in str(exc)
 
 
-def test_a_card_nested_deeper_than_the_interpreter_can_follow_is_refused_clearly() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_a_card_nested_deeper_than_the_interpreter_can_follow_is_refused_clearly(game: str) -> None:
+    p = profile(game)
     deep: Any = {}
     for _ in range(100_000):
         deep = {"x": [deep]}
     for card in ({"id": "x", "name": "x", "abilities": [deep]}, {"id": "x", "name": deep}):
         tried("card file: deep nesting")
         try:
-            parse_cards({"card": [card]}, "fuzz.toml", DM, KINDS)
+            parse_cards({"card": [card]}, "fuzz.toml", p.vocabulary, p.trigger_kinds)
         except CardFileError as exc:
             assert str(exc).startswith("fuzz.toml")

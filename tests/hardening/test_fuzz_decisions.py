@@ -1,9 +1,10 @@
-"""Random decisions on a live Duel Masters game: each is refused with IllegalDecision and appends nothing (the
+"""Random decisions on a live game of each kind: each is refused with IllegalDecision and appends nothing (the
 store's head, the engine's state and the log are as before), or it is legal and is played; never another
 exception."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,11 +13,13 @@ from projections.state import snapshot
 from projections.timeline import replay
 from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, IllegalDecision
+from statemachine.games import PROFILES
 from tests.hardening.conftest import tried
 from tests.hardening.gamelog import play
 
 ACTIONS = ["charge", "summon", "cast", "attack", "end_step", "choose", "resolve", "pass", "declare", "block",
-           "", "end", "concede"]
+           "", "end", "concede", "play", "evolve", "activate", "end_turn", "node", "defend", "mana"]
+GAMES = sorted(PROFILES)
 
 
 @st.composite
@@ -30,11 +33,12 @@ def decisions(draw: st.DrawFn, objects: list[int], players: int) -> Decision:
     return Decision(player, action, tuple(draw(st.lists(arg, max_size=4))))
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("rules", GAMES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), data=st.data())
-def test_a_random_decision_is_refused_whole_or_played(seed: int, data: st.DataObject) -> None:
+def test_a_random_decision_is_refused_whole_or_played(rules: str, seed: int, data: st.DataObject) -> None:
     store = MemoryStore()
-    engine = play(0, seed=seed, store=store, game="g")
+    engine = play(0, seed=seed, store=store, game="g", rules=rules)
     bot = RandomBot(seed)
     for _ in range(30):
         legal = engine.legal()
@@ -45,7 +49,7 @@ def test_a_random_decision_is_refused_whole_or_played(seed: int, data: st.DataOb
             head = store.head("g")
             log = list(store.read_raw("g"))
             decision = data.draw(decisions(sorted(engine.state.objects), len(engine.state.players)))
-            tried("decision")
+            tried(f"decision ({rules})")
             try:
                 engine.decide(decision)
             except IllegalDecision as exc:

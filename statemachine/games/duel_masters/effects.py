@@ -6,6 +6,8 @@ whenever the text gives a player a choice ("you may", "choose one of ...").
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 from msgspec import Struct
 
@@ -15,9 +17,19 @@ from projections.state import UNDER, GameState
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, DECK, GRAVEYARD, HAND, HOLD, MANA, PUT, zone
-from statemachine.vocabulary import NoParams, Procedure, Vocabulary
+from statemachine.vocabulary import KEYWORD, NoParams, Procedure, Vocabulary
 
 DM = Vocabulary("duel_masters")
+DM.declare(KEYWORD, {
+    "blocker": "ブロッカー: may block an attack when untapped (combat)",
+    "speed_attacker": "スピードアタッカー: may attack the turn it enters",
+    "w_breaker": "W・ブレイカー: breaks two shields",
+    "t_breaker": "T・ブレイカー: breaks three shields",
+    "s_trigger": "S・トリガー: may be used for free when it is broken from the shields",
+    "neo_evolution": "NEO進化: may be summoned as an evolution or on its own",
+})
+DM.filter_key("by", Literal["any", "you", "opponent"], "trigger 'chosen': who must have chosen the subject")
+DM.filter_key("under", Literal["self"], "trigger 'leaves_from_under': the card lay under the holder")
 
 
 def _yes(answer: tuple[int | str, ...]) -> bool:
@@ -33,8 +45,11 @@ def may(ctx: EffectContext, prompt: str) -> Procedure:
 # -- conditions -------------------------------------------------------------------------------------------
 
 
+Civilization = Literal["light", "water", "darkness", "fire", "nature"]
+
+
 class ManaColorParams(Struct, frozen=True, forbid_unknown_fields=True):
-    color: str
+    color: Civilization
     count: int
 
 
@@ -158,7 +173,7 @@ def destroy_subject(ctx: EffectContext, _: NoParams) -> Procedure:
 
 
 class PowerRefParams(Struct, frozen=True, forbid_unknown_fields=True):
-    ref: str = "subject"
+    ref: Literal["subject", "self"] = "subject"  # the trigger's subject, or the source
 
 
 @DM.effect("destroy_opponent_power_at_most", PowerRefParams)
@@ -450,7 +465,7 @@ def destroy_self(ctx: EffectContext, _: NoParams) -> Procedure:
 
 
 class WhoseParams(Struct, frozen=True, forbid_unknown_fields=True):
-    whose: str = "opponent"  # "opponent", "you" or "all"
+    whose: Literal["opponent", "you", "all"] = "opponent"
 
 
 @DM.effect("destroy_all", WhoseParams)

@@ -12,7 +12,7 @@ that way is recorded as the printed cost paid (MTG-C-11).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 from msgspec import Struct
 
@@ -204,7 +204,7 @@ class DiscardHand:
 
 
 class SacrificeParams(Struct, frozen=True, forbid_unknown_fields=True):
-    what: str = "self"  # "self" or "creature" (a creature you control)
+    what: Literal["self", "creature"] = "self"  # "creature": a creature you control
 
 
 def _sacrificable(engine: Engine, player: int, source: int, p: SacrificeParams) -> list[int]:

@@ -8,6 +8,8 @@ information, ``ctx.view``), never from a copy the card kept.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct
 
 from eventsource import events as ev
@@ -225,7 +227,7 @@ def counter_unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
 
 class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
-    who: str = "you"  # "you" or "active" (the player whose turn it is)
+    who: Literal["you", "active"] = "you"  # "active": the player whose turn it is
 
 
 @MTG.effect("draw", DrawParams)
@@ -257,7 +259,7 @@ def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
 
 
 class ManaParams(Struct, frozen=True, forbid_unknown_fields=True):
-    color: str = "C"  # W U B R G C, or "any"
+    color: Literal["W", "U", "B", "R", "G", "C", "any"] = "C"
     amount: int = 1
 
 

@@ -8,6 +8,8 @@ are its target steps in printed order, recorded in one ``Chosen`` event naming t
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct, field
 
 from projections.characteristics import view
@@ -16,10 +18,12 @@ from statemachine.cards import AbilityDef
 from statemachine.games.magic import board
 from statemachine.games.magic.board import STACK
 
+Color = Literal["white", "blue", "black", "red", "green"]
+
 
 class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
-    what: str = "any"  # "any" (creature or player), "creature", "player", "spell"
-    not_colors: list[str] = field(default_factory=list)  # "target nonblack creature"
+    what: Literal["any", "creature", "player", "spell"] = "any"  # "any": a creature or a player
+    not_colors: list[Color] = field(default_factory=list)  # "target nonblack creature"
 
 
 def specs(ability: AbilityDef) -> list[TargetParams]:

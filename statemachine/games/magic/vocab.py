@@ -6,6 +6,18 @@ holds the table, so both can import it without importing each other.
 
 from __future__ import annotations
 
-from statemachine.vocabulary import Vocabulary
+from typing import Literal
+
+from statemachine.vocabulary import KEYWORD, Vocabulary
 
 MTG = Vocabulary("magic")
+MTG.declare(KEYWORD, {
+    "flying": "CR 702.9: can be blocked only by creatures with flying or reach",
+    "reach": "CR 702.17: can block creatures with flying",
+    "haste": "CR 702.10: may attack and use tap abilities despite summoning sickness",
+    "vigilance": "CR 702.20: attacking does not cause it to tap",
+    "flash": "CR 702.8: may be cast any time its controller could cast an instant",
+})
+Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
+               "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
+MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it waits for")

@@ -11,6 +11,8 @@ Judging (SV-O-05..08): conditions and captured branches at trigger time (``queue
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct, field
 
 from eventsource import events as ev
@@ -19,9 +21,47 @@ from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY, DECK, DISCARD, FIELD, HAND, leader
 from statemachine.games.shadowverse.queue import captures
-from statemachine.vocabulary import NoParams, Procedure, Vocabulary
+from statemachine.vocabulary import KEYWORD, SELECTOR, Keyword, NoParams, Procedure, Selector, Vocabulary
 
 SV = Vocabulary("shadowverse")
+SV.declare(KEYWORD, {
+    "ward": "守護: an enemy follower must attack a follower with ward first",
+    "storm": "疾走: may attack the turn it enters, the leader too",
+    "rush": "突進: may attack followers the turn it enters",
+    "bane": "必殺: a follower it deals combat damage to is destroyed",
+    "drain": "ドレイン: its combat damage heals its leader as much",
+    "indestructible": "cannot be destroyed (SV-O-27 state check)",
+    "leader_no_damage": "its leader takes no damage",
+    "leader_no_damage_if_evolved": "its leader takes no damage while it is evolved",
+    "redirect_leader_damage": "damage to its leader is dealt to it instead",
+    "ally_damage_cut_1": "damage to the other allied followers is reduced by 1",
+    "victory_card": "when it enters, its controller wins (SV-O-04, not a triggered effect)",
+    "death_card": "when it enters, its controller loses (SV-O-04, not a triggered effect)",
+    "vehicle": "a vehicle a pilot may board (SV-O-37); printed, read by its card text",
+    "countdown_<number>": "カウントダウン N: an amulet that counts down each turn start and is destroyed at 0",
+    "accelerate_<card>": "アクセラレート: played as the named spell card when its own cost cannot be paid (SV-O-63)",
+    "crystallize_<card>": "結晶: played as the named amulet card when its own cost cannot be paid (SV-O-63)",
+})
+SV.declare(SELECTOR, {
+    "self": "the source, if it is on the field",
+    "subject": "the trigger's subject, if it is on the field",
+    "target": "the targets chosen when the card was played (SV-O-35)",
+    "own_leader": "your leader",
+    "enemy_leader": "the opponent's leader",
+    "both_leaders": "both leaders, the turn player's first",
+    "all": "both leaders and every follower, in the basic order (SV-O-25)",
+    "all_followers": "every follower, in the basic order",
+    "enemy_followers": "the opponent's followers, left to right",
+    "own_followers": "your followers, left to right",
+    "other_own_followers": "your other followers, left to right",
+    "enemy_all": "the opponent's leader and followers",
+    "random_enemy_follower": "one of the opponent's followers, drawn at random at resolution (SV-O-06)",
+    "clash_partner": "the follower the source is in combat with",
+})
+Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it is on the field
+PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower"]
+SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played")
+SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
 
 
 # -- targets --------------------------------------------------------------------------------------------------
@@ -188,7 +228,7 @@ def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
     amount: int = 1
-    to: str = "own_leader"
+    to: Selector = "own_leader"
 
 
 @SV.effect("recover_pp", AmountParams)
@@ -223,7 +263,7 @@ def heal(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 
 class ToParams(Struct, frozen=True, forbid_unknown_fields=True):
-    to: str = "target"
+    to: Selector = "target"
 
 
 @SV.effect("destroy", ToParams)
@@ -255,7 +295,7 @@ def return_to_hand(ctx: EffectContext, p: ToParams) -> Procedure:
 
 class TransformParams(Struct, frozen=True, forbid_unknown_fields=True):
     into: str
-    to: str = "target"
+    to: Selector = "target"
 
 
 @SV.effect("transform", TransformParams)
@@ -271,8 +311,8 @@ def transform(ctx: EffectContext, p: TransformParams) -> Procedure:
 class SummonParams(Struct, frozen=True, forbid_unknown_fields=True):
     card: str
     count: int = 1
-    keywords: list[str] = field(default_factory=list)
-    keywords_if_wrath: list[str] = field(default_factory=list)
+    keywords: list[Keyword] = field(default_factory=list)
+    keywords_if_wrath: list[Keyword] = field(default_factory=list)
 
 
 @SV.effect("summon", SummonParams)
@@ -326,8 +366,8 @@ def add_to_hand(ctx: EffectContext, p: CardParams) -> Procedure:
 class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
     attack: int = 0
     defense: int = 0
-    to: str = "self"
-    until: str = ""  # "" (while on the field), "end_of_turn", "start_of_turn"
+    to: Selector = "self"
+    until: Until = ""  # "" (while on the field), "end_of_turn", "start_of_turn", "overflow"
 
 
 @SV.effect("buff", BuffParams)
@@ -358,9 +398,9 @@ def modify(ctx: EffectContext, oid: int, attack: int, defense: int, until: str =
 
 
 class KeywordParams(Struct, frozen=True, forbid_unknown_fields=True):
-    keyword: str
-    to: str = "self"
-    until: str = ""
+    keyword: Keyword
+    to: Selector = "self"
+    until: Until = ""
 
 
 @SV.effect("gain_keyword", KeywordParams)
@@ -374,7 +414,7 @@ def gain_keyword(ctx: EffectContext, p: KeywordParams) -> Procedure:
 
 class FlagParams(Struct, frozen=True, forbid_unknown_fields=True):
     flag: str
-    to: str = "target"
+    to: Selector = "target"
     amount: int = 0
 
 
@@ -488,6 +528,10 @@ def burial_rite(ctx: EffectContext, _: NoParams) -> Procedure:
 class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
     then: str
     params: dict[str, object] = field(default_factory=dict)
+
+    def nested(self) -> list[tuple[str, str, dict[str, object]]]:
+        """The effect it carries, checked at load like any other (``statemachine.loader``)."""
+        return [("then", self.then, self.params)]
 
 
 @SV.effect("if_burial_rite", IfParams)

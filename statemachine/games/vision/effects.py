@@ -9,6 +9,8 @@ used.
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from msgspec import Struct
 
 from eventsource import events as ev
@@ -17,13 +19,22 @@ from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
 from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
-from statemachine.vocabulary import NoParams, Procedure, Vocabulary
+from statemachine.vocabulary import KEYWORD, NoParams, Procedure, Vocabulary
 
 VOP = Vocabulary("vision")
+VOP.declare(KEYWORD, {
+    "haste": "速攻: may attack the turn it is played",
+    "ambush": "伏兵: may be played at instant speed, as a command card is",
+    "node:<number>": "NODE N: the nodes it needs",
+    "uses:<number>": "an activated effect usable N times per card",
+})
 
 ANNOUNCED = ("target",)  # steps read when the effect is used, not when it resolves
 RETARGET = "retarget"  # the flag No.148 少女密室 leaves for its player until the end of this interference
 END_OF_INTERFERENCE = "end_of_interference"
+
+
+TargetKind = Literal["character", "character_or_player", "player", "attacking_character", "command_play"]
 
 
 class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -31,9 +42,8 @@ class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
-    # "character", "character_or_player", "player", "attacking_character", "command_play"
-    what: str = "character"
-    whose: str = "any"  # "any", "you", "opponent": whose field (or which player) it must be
+    what: TargetKind = "character"
+    whose: Literal["any", "you", "opponent"] = "any"  # whose field (or which player) it must be
 
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,7 +54,7 @@ class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
 
 
-TARGET_KINDS = ("character", "character_or_player", "player", "attacking_character", "command_play")
+TARGET_KINDS: tuple[str, ...] = get_args(TargetKind)
 
 
 def chain_entries(engine: Engine) -> list[Pending]:

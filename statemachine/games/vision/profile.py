@@ -18,10 +18,10 @@ from statemachine.engine import Engine
 from statemachine.games.vision import actions, board
 from statemachine.games.vision.board import DECK, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
-from statemachine.games.vision.effects import TARGET_KINDS, VOP
+from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.triggers import KINDS
 from statemachine.games.vision.versions import RELEASES, Rules
-from statemachine.loader import CardFileError, load_pinned_pool
+from statemachine.loader import load_pinned_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
@@ -41,25 +41,10 @@ STEPS = (
 HAND_SIZE = 5  # [assumed]
 
 
-def _validate(pool: CardPool) -> CardPool:
-    """Vision data checks the shared loader cannot know: numeric keywords and target kinds."""
-    for card in pool.cards.values():
-        for k in card.keywords:
-            word, sep, n = k.partition(":")
-            if sep and (word not in ("node", "uses") or not n.isdigit()):
-                raise CardFileError(str(CARDS), f"bad keyword {k!r} (node:N or uses:N)", card.id, "$.keywords")
-        for a in card.abilities:
-            for step in a.effects:
-                if step.name == "target" and step.params.get("what", "character") not in TARGET_KINDS:
-                    raise CardFileError(str(CARDS), f"unknown target kind {step.params.get('what')!r}", card.id,
-                                        f"$.abilities[{a.id}]")
-    return pool
-
-
 @cache
 def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
     """The shipped card pool at ``version``."""
-    return _validate(load_pinned_pool(NAME, version, CARDS.glob("*.toml"), VOP, KINDS, RELEASES.pool_digests))
+    return load_pinned_pool(NAME, version, CARDS.glob("*.toml"), VOP, KINDS, RELEASES.pool_digests)
 
 
 class Vision(RulesProfile):
@@ -72,7 +57,7 @@ class Vision(RulesProfile):
     title = "Vision of Phantasm"
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
-        super().__init__(_validate(pool) if pool is not None else None, version=version)
+        super().__init__(pool, version=version)
 
     @classmethod
     def card_pool(cls, version: str) -> CardPool:
