@@ -96,10 +96,24 @@ def modifiers_on(state: GameState, oid: int) -> list[Modifier]:
 
 
 def view(state: GameState, oid: int) -> ObjectView:
-    """The object as it is now."""
+    """The object as it is now.
+
+    Memoised per sequence number: only a fold changes the state, and every fold sets ``seq``, so a view
+    computed at this ``seq`` stays true until the next event (rules code asks for the same object's
+    characteristics many times per decision). The memo lives beside the state, never in its fields.
+    """
+    memo: tuple[int, dict[int, ObjectView]] | None = state.__dict__.get("_views")
+    if memo is None or memo[0] != state.seq:
+        memo = (state.seq, {})
+        state.__dict__["_views"] = memo
+    seen = memo[1].get(oid)
+    if seen is not None:
+        return seen
     obj = state.objects[oid]
     under = tuple(state.objects[u].card for u in obj.under if u in state.objects)
-    return _view(obj, state.cards[obj.card], modifiers_on(state, oid), under, None)
+    made = _view(obj, state.cards[obj.card], modifiers_on(state, oid), under, None)
+    memo[1][oid] = made
+    return made
 
 
 def last_known(state: GameState, oid: int) -> ObjectView | None:

@@ -94,7 +94,9 @@ class PlayerState(Struct, array_like=True):
     lost: str = ""  # the reason, once the player lost
 
 
-class GameState(Struct):
+class GameState(Struct, dict=True):
+    # ``dict=True``: memos that are not part of the state (``projections.characteristics`` keeps the computed
+    # view of each object for the current sequence number there); fields alone are encoded and compared.
     seq: int = 0
     decision: int = 0
     profile: str = ""
