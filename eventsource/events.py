@@ -68,6 +68,16 @@ class GameEnded(_Event, frozen=True, tag=3):
     reason: str
 
 
+class Forked(_Event, frozen=True, tag=4):
+    """This game is a what-if branch: the records before this one are ``source``'s records 1 to ``at``, copied
+    unchanged (each re-chained under this game's id), and ``head`` is the hash of ``source``'s record ``at``.
+    Nothing in the rules produces it; re-adjudication takes it as the log has it (``statemachine.forks``)."""
+
+    source: str  # the game it branched from
+    at: int  # the last record copied (this record is at + 1)
+    head: str  # the hash of the source's record ``at``, hex: the source's head at the branch point
+
+
 # -- objects and zones ------------------------------------------------------------------------------------
 
 
@@ -285,6 +295,7 @@ Event = (
     GameStarted
     | PlayerLost
     | GameEnded
+    | Forked
     | ObjectCreated
     | ZoneChanged
     | Stacked
@@ -394,6 +405,7 @@ __all__ = [
     "EffectResolved",
     "EffectResolving",
     "Event",
+    "Forked",
     "GameEnded",
     "GameStarted",
     "ObjectCreated",

@@ -94,6 +94,8 @@ def diff_states(a: GameState, b: GameState) -> StateDiff:
     changes: list[Change] = []
     for oid in sorted(set(a.objects) & set(b.objects)):
         x, y = a.objects[oid], b.objects[oid]
+        if x.card != y.card:  # two games (a what-if fork and its source) that numbered objects differently
+            continue
         for key in sorted(set(x.status) | set(y.status)):
             if x.status.get(key, 0) != y.status.get(key, 0):
                 changes.append(Change(oid, y.card, key, x.status.get(key, 0), y.status.get(key, 0)))
@@ -114,7 +116,10 @@ def diff_states(a: GameState, b: GameState) -> StateDiff:
         pend = pb or pa
         assert pend is not None
         label, holder, controller = pend.label or pend.ability, pend.holder, pend.controller
-        if pa is None:
+        if pa is not None and pb is not None and (pa.ability, pa.source) != (pb.ability, pb.source):
+            pending.append(PendingChange(eid, "removed", pa.label or pa.ability, pa.holder, pa.controller))
+            pending.append(PendingChange(eid, "added", label, holder, controller))  # (two games, see above)
+        elif pa is None:
             pending.append(PendingChange(eid, "added", label, holder, controller))
         elif pb is None:
             pending.append(PendingChange(eid, "removed", label, holder, controller))

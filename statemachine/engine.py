@@ -153,16 +153,40 @@ class Engine:
             self._expect = deque(recs)
         for r in recs:
             if isinstance(r.event, ev.ChoiceMade):
+                self._take_branch_point()
                 if not self._expect or self._expect[0].seq != r.seq:
                     got = self._expect[0].event if self._expect else None
                     raise Divergence(r.seq, r.event, got, r.decision)
                 d = r.event
                 self.decide(Decision(d.player, d.action, tuple(d.args)))
+        self._take_branch_point()
         if self._expect:
             extra = self._expect[0]
             raise Divergence(extra.seq, extra.event, None, extra.decision)
         self._expect = None
         self.batch.clear()
+
+    def _take_branch_point(self) -> None:
+        """A what-if fork's branch point (``Forked``, statemachine.forks) is no consequence of any decision:
+        where the log has one right after the records it copied, while the rules wait for a decision, it is
+        taken as the log has it."""
+        from projections.state import evolve
+
+        while self._expect:
+            r = self._expect[0]
+            if not (isinstance(r.event, ev.Forked) and r.seq == self.state.seq + 1 == r.event.at + 1):
+                return
+            self._expect.popleft()
+            evolve(self.state, r.seq, r.event, r.decision)
+
+    @classmethod
+    def fork(cls, profile: RulesProfile, source: EventStore, source_game: str, at: int, *, store: EventStore,
+             game: str) -> Engine:
+        """A what-if branch: a new game ``game`` in ``store`` holding ``source_game``'s records 1 to ``at`` and
+        its branch point, ready for other decisions (``statemachine.forks.fork``)."""
+        from statemachine.forks import fork
+
+        return fork(profile, source, source_game, at, store=store, game=game)
 
     # -- what may be decided ------------------------------------------------------------------------------
 

@@ -1,12 +1,14 @@
 """The audit: a judge's report on one game's log, as a list of checks run in order.
 
 The checks, in order: ``integrity`` (the hash chain, ``eventsource.integrity.verify``, plus the line-level
-checks of an export), ``fold`` (the log folds into a consistent game state), ``rules`` (re-adjudication: the
+checks of an export), ``fork`` (only for a what-if fork: its branch point, and its copied part is its source's;
+``tools.auditfork``), ``fold`` (the log folds into a consistent game state), ``rules`` (re-adjudication: the
 rules, run again on the recorded set-up, seed and decisions, give exactly the recorded consequences) and
 ``legality`` (every recorded decision was legal at its point; each one that was not is a finding naming the
 SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON renderings pick it up
 unchanged. A check runs only if every check before it was clean: a later check on a log that failed an
-earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported twice).
+earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported twice;
+a ``fork`` or ``rules`` finding does not stop the checks after it).
 """
 
 from __future__ import annotations
@@ -145,6 +147,13 @@ def _state_summary(state: GameState) -> str:
     return ", ".join(parts)
 
 
+def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult | None:
+    """A what-if fork's branch point and its copied part (None for a log that is no fork)."""
+    from tools import auditfork
+
+    return auditfork.check_fork(source, counter)
+
+
 def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
     """Re-adjudication: the first record where the log and the rules disagree."""
     from tools import auditrules
@@ -159,12 +168,13 @@ def check_legality(source: LogSource, counter: Counter | None = None) -> CheckRe
     return auditrules.check_legality(source, counter)
 
 
-Check = Callable[[LogSource, Counter | None], CheckResult]
+Check = Callable[[LogSource, Counter | None], CheckResult | None]  # None: the check does not apply to this log
 
 # Checks after integrity, in order.
 LATER_CHECKS: Final[list[tuple[str, Check]]] = [
-    ("fold", check_fold), ("rules", check_rules), ("legality", check_legality),
+    ("fork", check_fork), ("fold", check_fold), ("rules", check_rules), ("legality", check_legality),
 ]
+NOT_BLOCKING: Final = frozenset({"fork", "rules"})  # later checks still run after a finding of these
 RULES_CHECKS: Final = frozenset({"rules", "legality"})
 
 
@@ -183,11 +193,14 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
         if not rules and name in RULES_CHECKS:
             continue
         if failed is not None:
-            checks.append(CheckResult(name, "skipped", f"not run: the log did not pass {failed}"))
+            if name != "fork":  # (whether the log is a fork is not known either)
+                checks.append(CheckResult(name, "skipped", f"not run: the log did not pass {failed}"))
             continue
         result = check(source, counter)
+        if result is None:
+            continue
         checks.append(result)
-        if result.status != "ok" and name != "rules":
+        if result.status != "ok" and name not in NOT_BLOCKING:
             failed = name  # (legality is judged decision by decision, whatever re-adjudication found)
     last = verified.head.hex() if first.status == "ok" else None
     return AuditReport(source.location, source.format, source.game, verified.records, last, checks)
@@ -222,6 +235,10 @@ def summary(report: AuditReport) -> str:
         return (f"the log cannot be trusted from record {integrity.finding.seq} on: it is not the log that was "
                 f"recorded ({integrity.finding.kind}); nothing after that point was judged.")
     text = f"the log is intact ({report.records} records, each chained to the one before)"
+    fork = by.get("fork")
+    if fork is not None:
+        text += (f"; it is a what-if fork, {fork.summary}" if fork.status == "ok" else
+                 f"; it is a what-if fork whose copied part is not its source's ({fork.summary})")
     fold = by.get("fold")
     if fold is not None and fold.status != "ok":
         return text + f", but it does not describe a possible game: {fold.summary}."

@@ -15,7 +15,7 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view
+from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view, whatif
 
 
 class KifuGroup(click.Group):
@@ -59,6 +59,8 @@ for command in (
     verify.verify,
     inspect.at,
     inspect.diff,
+    whatif.fork,
+    whatif.decide,
     explain.why,
     explain.why_not,
     view.view,

@@ -265,6 +265,9 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
                 f"game started: {event.profile} {event.profile_version}, players {players}, "
                 f"seed {event.seed}, card pool {event.card_pool} {event.card_pool_version}"
             )
+        case ev.Forked():
+            return (f"what-if branch: records 1 to {event.at} are game {event.source!r}'s records 1 to {event.at} "
+                    f"(its head there {event.head}); what follows was played in this game only")
         case _:
             return f"{ev.kind_of(event)} {ev.to_builtins(event)}"
 

@@ -30,7 +30,9 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
     head hash `kifu games` prints), fold (every event applies to the state before it), rules (re-adjudication:
     the rules the log names, run again on its set-up, seed and decisions, give exactly its consequences) and
     legality (every decision was legal at its point; each one that was not is named with the SPEC rule it
-    breaks). Each problem is reported with its kind, its record and its position, then a summary.
+    breaks). Each problem is reported with its kind, its record and its position, then a summary. A what-if
+    fork (kifu fork) also gets a fork check after integrity: its branch point is named, and its copied records
+    must be its source's up to there; rules and legality then judge both parts as one game.
 
     A log that stops early still chains: give --head to check it ends where the published game ends.
     GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that

@@ -6,11 +6,12 @@ import json
 
 import click
 
+from eventsource import events as ev
 from projections.diff import diff_states
 from tools.board import board_data, board_lines
 from tools.commands.options import player_option, resolve_player
 from tools.difftext import diff_json, diff_lines
-from tools.loaded import load_log
+from tools.loaded import LoadedLog, load_log
 
 
 @click.command("at")
@@ -50,20 +51,65 @@ def _started_names(log: object) -> list[str]:
 @click.argument("a", type=click.IntRange(min=0), metavar="A")
 @click.argument("b", type=click.IntRange(min=0), metavar="B")
 @click.option("--game", "game", default=None, metavar="GAME", help="The game, when the store holds several.")
+@click.option("--other", "other", default=None, metavar="LOG2",
+              help="Take point B from this log instead (a fork, another game): compare two games.")
+@click.option("--other-game", "other_game", default=None, metavar="GAME2",
+              help="The game of LOG2 (LOG2 defaults to LOG, so --other-game alone compares two games of a store).")
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as one JSON object.")
-def diff(log_path: str, a: int, b: int, game: str | None, as_json: bool) -> None:
+def diff(log_path: str, a: int, b: int, game: str | None, other: str | None, other_game: str | None,
+         as_json: bool) -> None:
     """What changed from just after record A to just after record B: per zone (cards that came and went),
     per object (status, power, controller, the cards under it), per player (counters), the turn and phase,
     and the pending effects that appeared, resolved or fizzled.
 
     Each card is followed by its card id across zone changes, so "moved from hand to battle" reads as one
     change even though the card became a new object.
+
+    With --other (or --other-game), A is a point of LOG and B a point of LOG2: a what-if fork against its
+    original (kifu fork), after any number of records of each. The records both logs share are said first.
     """
     log = load_log(log_path, game)
-    before, after = log.state_at(log.check_point(a)), log.state_at(log.check_point(b))
+    two = other is not None or other_game is not None
+    log2 = load_log(other or log_path, other_game) if two else log
+    before, after = log.state_at(log.check_point(a)), log2.state_at(log2.check_point(b))
     d = diff_states(before, after)
+    shared = shared_records(log, log2) if two else None
     if as_json:
-        click.echo(json.dumps(diff_json(d), ensure_ascii=False, indent=2))
+        data = diff_json(d)
+        if two:
+            data.update(game_a=log.game, game_b=log2.game, source_b=log2.location, shared=shared)
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    for line in diff_lines(d, before, after, log.memory):
+    lines = diff_lines(d, before, after, log2.memory)
+    if two:
+        lines[0] = (f"from record {a} of {log.game!r} ({log.location}) to record {b} of {log2.game!r} "
+                    f"({log2.location})")
+        lines[1:1] = parting_lines(log, log2, shared or 0)
+    for line in lines:
         click.echo(line)
+
+
+def shared_records(one: LoadedLog, two: LoadedLog) -> int:
+    """How many records from the start two logs have in common (the same events, decisions and causes)."""
+    n = 0
+    for x, y in zip(one.raws, two.raws, strict=False):
+        if (x.seq, x.decision, x.cause, x.v, x.body) != (y.seq, y.decision, y.cause, y.v, y.body):
+            break
+        n += 1
+    return n
+
+
+def parting_lines(one: LoadedLog, two: LoadedLog, shared: int) -> list[str]:
+    if shared == 0:
+        return ["the two logs have no record in common (not a fork of one another)"]
+    parts = [f"  {log.game!r} {_went_on(log, shared + 1)}" for log in (one, two) if shared < log.last]
+    return [f"the two logs share records 1 to {shared}" + (", then:" if parts else ""), *parts]
+
+
+def _went_on(log: LoadedLog, seq: int) -> str:
+    event = log.record(seq).event
+    if isinstance(event, ev.Forked) and seq < log.last:
+        return f"has its branch point (record {seq}), then {log.line(seq + 1)}"
+    if isinstance(event, ev.Forked):
+        return f"has its branch point (record {seq}) and nothing played since"
+    return f"went on with {log.line(seq)}"

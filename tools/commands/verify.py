@@ -8,7 +8,8 @@ import click
 
 from tools import errors
 from tools.adjudication import readjudicate
-from tools.loaded import load_log
+from tools.crossrules import cross_json, cross_lines, under_version
+from tools.loaded import LoadedLog, load_log
 from tools.logging import get_logger
 from tools.verdict import verify_json, verify_lines
 
@@ -20,7 +21,9 @@ log = get_logger("kifu.verify")
 @click.argument("game", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--all", "full", is_flag=True, help="List every card of every zone in the state shown.")
-def verify(log_path: str, game: str | None, as_json: bool, full: bool) -> None:
+@click.option("--rules", "version", metavar="VERSION", default=None,
+              help="Re-run the decisions under this installed rules version of the game instead (what-if).")
+def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: str | None) -> None:
     """Re-adjudicate a game: run the rules again on its set-up, seed and decisions, and compare.
 
     The rules are the profile the log names (its GameStarted record). If the log names rules or a card pool
@@ -28,10 +31,17 @@ def verify(log_path: str, game: str | None, as_json: bool, full: bool) -> None:
     the rules give; the first divergence is reported with both events, the decision it belongs to and the
     state just before it. A decision the rules refuse is reported with the rule it breaks.
 
+    With --rules VERSION the decisions are re-run under another installed release of the game (its rules
+    and card pool): would the game have gone differently? The first divergence is reported with the state
+    just before it, and with the change from the game's changelog that gives it.
+
     LOG is an exported JSON-lines file or a store; GAME may be left out when the store holds one game.
     Exit 0 the log and the rules agree, 1 they diverge, 2 the log or its rules cannot be read.
     """
     loaded = load_log(log_path, game)
+    if version is not None:
+        _verify_under(loaded, version, as_json, full)
+        return
     profile = loaded.profile()
     result = readjudicate(loaded, profile)
     log.info("verified", source=log_path, game=loaded.game, same=result.same, decisions=result.decisions,
@@ -40,6 +50,19 @@ def verify(log_path: str, game: str | None, as_json: bool, full: bool) -> None:
         click.echo(json.dumps(verify_json(loaded, result), ensure_ascii=False, indent=2))
     else:
         for line in verify_lines(loaded, result, full=full):
+            click.echo(line)
+    if not result.same:
+        raise click.exceptions.Exit(errors.FINDING)
+
+
+def _verify_under(loaded: LoadedLog, version: str, as_json: bool, full: bool) -> None:
+    result = under_version(loaded, version)
+    log.info("verified under other rules", source=loaded.location, game=loaded.game, version=version,
+             same=result.same, divergence=result.divergence.seq if result.divergence else None)
+    if as_json:
+        click.echo(json.dumps(cross_json(loaded, result), ensure_ascii=False, indent=2))
+    else:
+        for line in cross_lines(loaded, result, full=full):
             click.echo(line)
     if not result.same:
         raise click.exceptions.Exit(errors.FINDING)

@@ -1,0 +1,68 @@
+"""The audit's ``fork`` check, run only on a what-if fork (a log with a branch point, ``statemachine.forks``).
+
+It names each branch point — the source game, the record after which the fork branched and the source's hash
+there — and proves from the fork alone that the copied part is the source's: its records, re-chained under the
+source's game id, must end at that hash. When the source game is in the same store, its record there must have
+that hash too. The ``rules`` and ``legality`` checks then re-adjudicate both parts as one game.
+"""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from eventsource.records import RawRecord, decode
+from statemachine.forks import Branch, branches
+from tools.audit import AuditFinding, CheckResult
+from tools.progress import Counter
+from tools.sources import LogSource
+
+
+def _source_hash(source: LogSource, branch: Branch) -> str | None:
+    """The hash of the source's record at the branch point, when the source game is in the same store."""
+    if source.store is None or branch.source == source.game:
+        return None
+    if source.store.head(branch.source) < branch.at:
+        return None
+    raws = list(source.store.read_raw(branch.source, branch.at, branch.at))
+    return raws[0].hash.hex() if raws else None
+
+
+def _played_after(raws: list[RawRecord], seq: int) -> int:
+    return sum(1 for r in raws if r.seq > seq and isinstance(decode(r).event, ev.ChoiceMade))
+
+
+def _decisions(n: int) -> str:
+    return f"{n} decision{'' if n == 1 else 's'}"
+
+
+def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult | None:
+    """None for a log that is no fork (the audit then shows no fork check)."""
+    raws = []
+    for raw in source.records():
+        raws.append(raw)
+        if counter is not None:
+            counter.tick()
+    if counter is not None:
+        counter.flush()
+    found = branches(raws)
+    if not found:
+        return None
+    problems: list[AuditFinding] = []
+    notes: list[str] = []
+    for b in found:
+        there = _source_hash(source, b)
+        if b.problem:
+            problems.append(AuditFinding("fork", "not-the-source", b.seq, b.seq - 1, b.problem))
+        elif there is not None and there != b.head:
+            problems.append(AuditFinding("fork", "source-differs", b.seq, b.seq - 1,
+                                         f"{b.source!r} in this store has hash {there} at record {b.at}, not the "
+                                         f"{b.head} the branch point names: the source changed or is another game"))
+        elif there is not None:
+            notes.append(f"{b.source!r} is in this store and has the same hash at record {b.at}")
+    last = found[-1]
+    summary = (f"branched from {last.source!r} after record {last.at} (its head there {last.head}), branch point "
+               f"record {last.seq}; {_decisions(_played_after(raws, last.seq))} played since")
+    if len(found) > 1:
+        summary += f" ({len(found) - 1} earlier branch point{'s' if len(found) > 2 else ''})"
+    if problems:
+        return CheckResult("fork", "finding", summary, problems[0], problems[1:], notes)
+    return CheckResult("fork", "ok", summary + f"; records 1 to {last.at} are the source's", notes=notes)

@@ -1,0 +1,165 @@
+"""What-if: ``kifu fork`` (a new game from the state after record N of a log) and ``kifu decide`` (the legal
+decisions of a stored game, and playing one), so a judge can play a game on differently from any point."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import click
+
+from eventsource import events as ev
+from eventsource.store import EventStore
+from statemachine.decisions import Arg, Decision, IllegalDecision, Legal
+from statemachine.engine import Engine
+from tools import errors
+from tools.commands.options import db_option, player_option, resolve_player
+from tools.errors import BadInput
+from tools.loaded import LoadedLog, load_log
+from tools.logging import get_logger
+from tools.stores import open_store, pick_game
+from tools.trace import Memory, effect_name, obj_name, player_name
+
+log = get_logger("kifu.whatif")
+RESOLVE = "resolve"  # the action that picks the next pending effect: its arguments are effect ids
+
+
+def _profile(store: EventStore, game: str) -> object:
+    first = next(store.read(game, 1, 1), None)
+    if first is None or not isinstance(first.event, ev.GameStarted):
+        raise BadInput(f"game {game!r} does not begin with GameStarted, so it names no rules")
+    from statemachine.games import profile
+    from statemachine.releases import UnknownVersion
+
+    try:
+        return profile(first.event.profile, first.event.profile_version)
+    except UnknownVersion as exc:
+        raise BadInput(str(exc)) from exc
+
+
+def _named(engine: Engine, mem: Memory | None, action: str, arg: Arg) -> str | None:
+    """What an id argument names: a pending effect for ``resolve`` (the next to resolve), else an object."""
+    st = engine.state
+    if not isinstance(arg, int):
+        return None
+    if action == RESOLVE:
+        return effect_name(st, mem, arg) if arg in st.pending else None
+    return obj_name(st, mem, arg) if arg in st.objects else None
+
+
+def decision_text(engine: Engine, d: Decision, mem: Memory | None = None) -> str:
+    """``ACTION ARGS`` as typed on the command line, then what its ids name."""
+    typed = " ".join([d.action, *map(str, d.args)])
+    named = [n for a in d.args if (n := _named(engine, mem, d.action, a)) is not None]
+    return typed + (f"   ({', '.join(named)})" if named else "")
+
+
+def listing_lines(engine: Engine, legal: Legal, where: str, mem: Memory | None = None) -> list[str]:
+    """The legal decisions as ``kifu decide`` numbers them."""
+    st = engine.state
+    head = f"record {st.seq}, turn {st.turn}" + (f", {st.step}" if st.step else "")
+    if st.ended:
+        winner = player_name(st, st.winner) if st.winner is not None else "nobody"
+        return [f"{head}: the game is over ({winner} won); there is nothing to decide"]
+    assert legal.player is not None
+    lines = [f"{head}: {player_name(st, legal.player)} ({legal.player}) to decide, "
+             f"{len(legal.decisions)} legal decision{'s' if len(legal.decisions) != 1 else ''}"]
+    req = legal.request
+    if req is not None:
+        options = ", ".join(_named(engine, mem, req.action, o) or str(o) for o in req.options)
+        rule = f" [{req.rule}]" if req.rule else ""
+        lines.append(f"  asked: {req.prompt or req.kind}{rule}: choose {req.minimum} to {req.maximum} of {options}")
+        if req.maximum > 1:
+            lines.append(f"  (several at once: kifu decide {where} {req.action} OPTION OPTION ...)")
+    width = len(str(len(legal.decisions) - 1))
+    lines += [f"  {i:>{width}}  {decision_text(engine, d, mem)}" for i, d in enumerate(legal.decisions)]
+    lines.append(f"play one: kifu decide {where} NUMBER, or ACTION ARGS...")
+    return lines
+
+
+def _parse(words: Sequence[str]) -> tuple[Arg, ...]:
+    return tuple(int(w) if re.fullmatch(r"-?\d+", w) else w for w in words)
+
+
+@click.command("fork")
+@click.argument("log_path", metavar="LOG")
+@click.argument("n", type=click.IntRange(min=0), metavar="N")
+@db_option(help_text="The store to start the fork in (created if missing): a SQLite path or a postgresql:// URL.")
+@click.option("--as", "name", default=None, metavar="GAME", help="The fork's game id [default: SOURCE-fork-N].")
+@click.option("--game", "game", default=None, metavar="SOURCE", help="The game to fork, when LOG holds several.")
+def fork(log_path: str, n: int, db: str, name: str | None, game: str | None) -> None:
+    """Start a what-if game from the state just after record N of LOG.
+
+    The new game holds LOG's records 1 to N unchanged (re-chained under its own id) and a branch point naming
+    the source game and its hash at N; audit checks from the fork alone that its first part is the source's.
+    Then play it on with kifu decide and compare with kifu diff. N must be a point where the rules wait for a
+    decision (the last record of the opening, of a decision, or of the log); otherwise the nearest are named.
+    """
+    source = load_log(log_path, game)
+    name = name or f"{source.game}-fork-{n}"
+    profile = source.profile()
+    with open_store(db, write=True) as store:
+        engine = Engine.fork(profile, source.store, source.game, n, store=store, game=name)
+        forked = load_log(db, name)
+    log.info("forked", source=log_path, game=source.game, at=n, fork=name, store=db)
+    click.echo(f"forked {source.game!r} after record {n} into game {name!r} in {db}: records 1 to {n} copied, "
+               f"branch point at record {n + 1}")
+    if n < source.last:
+        click.echo(f"the original went on with {source.line(n + 1)}")
+    for line in listing_lines(engine, engine.legal(), f"--db {db} {name}", forked.memory):
+        click.echo(line)
+
+
+@click.command("decide")
+@db_option()
+@click.argument("game")
+@click.argument("decision", nargs=-1, metavar="[NUMBER | ACTION ARGS...]")
+@player_option("Decide as player P (an index or a name) [default: the player the rules wait for].")
+def decide(db: str, game: str, decision: tuple[str, ...], player: str | None) -> None:
+    """The legal decisions of a stored game now, or play one of them.
+
+    Without a decision: who must decide and the numbered legal decisions (Engine.legal). With NUMBER: play that
+    one of the listing; with ACTION ARGS...: play that decision (numbers are object or effect ids). A decision
+    the rules refuse is reported with the rule it breaks and nothing is appended (exit 2).
+    """
+    with open_store(db, write=bool(decision)) as store:
+        info = pick_game(store, game, db)
+        engine = Engine.load(_profile(store, info.game), store, info.game)  # type: ignore[arg-type]
+        legal = engine.legal()
+        where = f"--db {db} {info.game}"
+        if not decision:
+            for line in listing_lines(engine, legal, where, load_log(db, info.game).memory):
+                click.echo(line)
+            return
+        chosen = _choose(engine, legal, decision, player)
+        start = engine.state.seq
+        try:
+            engine.decide(chosen)
+        except IllegalDecision as refused:
+            click.echo(f"refused: {chosen}: {refused.reason} [{refused.rule}]; nothing was appended", err=True)
+            raise click.exceptions.Exit(errors.BAD_INPUT) from None
+        after = load_log(db, info.game)
+    log.info("decided", store=db, game=info.game, decision=str(chosen), records=after.last - start)
+    _played(after, start, engine, where)
+
+
+def _choose(engine: Engine, legal: Legal, words: tuple[str, ...], player: str | None) -> Decision:
+    if len(words) == 1 and words[0].isdigit():
+        i = int(words[0])
+        if i >= len(legal.decisions):
+            raise BadInput(f"there are {len(legal.decisions)} legal decisions (0 to {len(legal.decisions) - 1}); "
+                           f"no decision {i} (kifu decide lists them)")
+        return legal.decisions[i]
+    names = [p.name for p in engine.state.players]
+    who = resolve_player(names, player)
+    if who is None:
+        who = legal.player if legal.player is not None else 0
+    return Decision(who, words[0], _parse(words[1:]))
+
+
+def _played(after: LoadedLog, start: int, engine: Engine, where: str) -> None:
+    click.echo(f"played: records {start + 1} to {after.last}")
+    for seq in range(start + 1, after.last + 1):
+        click.echo(f"  {after.line(seq)}")
+    for line in listing_lines(engine, engine.legal(), where, after.memory):
+        click.echo(line)

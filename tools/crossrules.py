@@ -1,0 +1,219 @@
+"""Re-adjudication across rules versions: would this game have gone differently under another release?
+
+``under_version(log, version)`` re-runs the log's recorded set-up, seed and decisions under the rules and card
+pool of another installed release of its game and stops at the first record where the two differ (a different
+consequence, or a decision the other rules refuse). It then names the change responsible, from the game's
+changelog (``releases.toml``, ``Releases.changes_since``): each switch that differs between the two releases is
+tried alone on the log's own rules (and a different card pool alone, if the pools differ); a change that alone
+gives the same divergence is the one the changelog gives for it. ``kifu verify LOG --rules VERSION`` prints it
+with the state just before, as ``kifu verify`` does for a log and its own rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from eventsource import events as ev
+from eventsource.records import Record
+from statemachine.decisions import IllegalDecision
+from statemachine.engine import Divergence, Engine
+from statemachine.releases import Change
+from tools.adjudication import DivergenceFinding
+from tools.loaded import LoadedLog
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """One change between the two releases: what it is, and whether alone it gives the divergence."""
+
+    what: str  # "switch NAME" or "card pool A -> B"
+    changes: tuple[tuple[str, Change], ...]  # its changelog entries (release, change)
+    alone: bool  # on the log's own rules, this change alone gives the same divergence
+
+
+@dataclass
+class CrossVersion:
+    game: str  # the rules profile
+    log_version: str
+    version: str
+    log_pool: str
+    pool: str
+    changes: list[tuple[str, Change]]  # the changelog between the two releases
+    decisions: int = 0
+    divergence: DivergenceFinding | None = None
+    culprits: list[Culprit] = field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        return self.divergence is None
+
+    @property
+    def responsible(self) -> list[Culprit]:
+        return [c for c in self.culprits if c.alone]
+
+
+def _spans(records: list[Record]) -> tuple[list[Record], list[list[Record]]]:
+    opening: list[Record] = []
+    spans: list[list[Record]] = []
+    for r in records:
+        if isinstance(r.event, ev.ChoiceMade):
+            spans.append([r])
+        elif spans:
+            spans[-1].append(r)
+        else:
+            opening.append(r)
+    return opening, spans
+
+
+def _finding(log: LoadedLog, exc: Divergence) -> DivergenceFinding:
+    made = log.decision_record(exc.decision) if exc.decision else None
+    return DivergenceFinding(exc.seq, exc.expected, exc.actual, exc.decision, made.seq if made else None, str(exc))
+
+
+def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> DivergenceFinding | None:
+    """The first record where ``profile`` and the log disagree (looking no further than record ``stop``)."""
+    opening, spans = _spans(log.records)
+    try:
+        engine = Engine.replay(profile, opening, game=log.game)
+    except Divergence as exc:
+        return _finding(log, exc)
+    except Exception as exc:  # rules that cannot even run the set-up of this log
+        first = log.records[0]
+        return DivergenceFinding(first.seq, first.event, None, 0, None,
+                                 f"the rules cannot re-run the opening: {type(exc).__name__}: {exc}")
+    for span in spans:
+        made = span[0]
+        if stop is not None and made.seq > stop:
+            return None
+        try:
+            engine.rerun(span)
+        except IllegalDecision as exc:
+            return DivergenceFinding(made.seq, made.event, None, made.decision, made.seq,
+                                     f"record {made.seq} (decision {made.decision}): the rules refuse this "
+                                     f"decision: {exc.reason} [{exc.rule}]")
+        except Divergence as exc:
+            return _finding(log, exc)
+        except Exception as exc:
+            return DivergenceFinding(made.seq, made.event, None, made.decision, made.seq,
+                                     f"the rules cannot re-run this decision: {type(exc).__name__}: {exc}")
+    return None
+
+
+def _variant(name: str, version: str, rules: Any = None, pool: Any = None) -> Any:
+    """The profile of release ``version`` with other switches or another card pool."""
+    from statemachine.games import profile
+
+    made = profile(name, version)
+    if rules is not None:
+        made.rules = rules
+    if pool is not None:
+        made.pool = pool
+    return made
+
+
+def _candidates(name: str, base: Any, target: Any, changes: list[tuple[str, Change]]) -> list[tuple[Culprit, Any]]:
+    """Each difference between two releases alone on the older one's rules: (what it is, that profile)."""
+    out: list[tuple[Culprit, Any]] = []
+    for f in msgspec.structs.fields(type(base.rules)):
+        theirs = getattr(target.rules, f.name)
+        if getattr(base.rules, f.name) == theirs:
+            continue
+        entries = tuple((v, c) for v, c in changes if c.switch == f.name)
+        rules = msgspec.structs.replace(base.rules, **{f.name: theirs})
+        out.append((Culprit(f"switch {f.name} = {theirs!r}", entries, False),
+                    _variant(name, base.version, rules=rules)))
+    if base.pool.digest != target.pool.digest:
+        entries = tuple((v, c) for v, c in changes if not c.switch)
+        out.append((Culprit(f"card pool {base.pool.version} -> {target.pool.version}", entries, False),
+                    _variant(name, base.version, pool=target.pool)))
+    return out
+
+
+def under_version(log: LoadedLog, version: str) -> CrossVersion:
+    """Re-run ``log`` under rules ``version`` of its game; the first divergence and the change behind it."""
+    from statemachine.games import profile_class
+
+    started = log.started
+    assert started is not None
+    base, target = log.profile(), log.profile(version)
+    changes = profile_class(started.profile).releases.changes_since(base.version, target.version)
+    result = CrossVersion(started.profile, base.version, target.version, base.pool.version, target.pool.version,
+                          changes, decisions=sum(isinstance(r.event, ev.ChoiceMade) for r in log.records))
+    result.divergence = first_divergence(log, target)
+    if result.divergence is None:
+        return result
+    seq = result.divergence.seq
+    for culprit, candidate in _candidates(started.profile, base, target, changes):
+        found = first_divergence(log, candidate, stop=seq)
+        alone = found is not None and found.seq == seq
+        result.culprits.append(Culprit(culprit.what, culprit.changes, alone))
+    return result
+
+
+# -- for people and machines ----------------------------------------------------------------------------------
+
+
+def change_line(release: str, change: Change) -> str:
+    switch = f" [{change.switch} = {change.value!r}]" if change.switch else ""
+    return f"{release}  {change.rule}: {change.why}{switch}"
+
+
+def cross_lines(log: LoadedLog, result: CrossVersion, *, full: bool = False) -> list[str]:
+    from tools.board import board_data, board_lines
+    from tools.verdict import decision_text, event_line, rules_line
+
+    lines = [f"verify of {log.location}, game {log.game}, under {result.game} rules {result.version}",
+             f"the log's {rules_line(log)}",
+             f"re-run under: {result.game} rules {result.version}, card pool {result.pool}"]
+    if result.changes:
+        lines.append(f"changes between {result.log_version} and {result.version} (the {result.game} changelog):")
+        lines += [f"  {change_line(v, c)}" for v, c in result.changes]
+    else:
+        lines.append(f"the changelog lists no change between {result.log_version} and {result.version}")
+    lines.append(f"{result.decisions} decisions re-run under {result.version} from the recorded set-up and seed")
+    f = result.divergence
+    if f is None:
+        lines.append(f"SAME: under {result.version} the rules give all {log.last} records; this game would have "
+                     "gone the same way")
+        return lines
+    lines.append(f"DIVERGENT at record {f.seq}, in {decision_text(log, f)}")
+    lines.append(f"  the log has ({result.log_version}):  {event_line(log, f.seq, f.expected)}")
+    if f.actual is None and f.expected is not None and f.seq == f.decision_seq:
+        lines.append(f"  {result.version} says:  {f.message.split('this decision: ', 1)[-1]}")
+    else:
+        lines.append(f"  {result.version} gives:  {event_line(log, f.seq, f.actual)}")
+    responsible = result.responsible
+    if responsible:
+        for c in responsible:
+            named = "; ".join(change_line(v, ch) for v, ch in c.changes) or "(not in the changelog)"
+            lines.append(f"  because of: {named}")
+            lines.append(f"    ({c.what}: on {result.log_version}'s rules this change alone gives the same "
+                         "divergence)")
+    else:
+        tried = ", ".join(c.what for c in result.culprits) or "none"
+        lines.append(f"  no single change alone gives this divergence (tried: {tried}); it comes from the changes "
+                     "above together")
+    before = min(f.seq - 1, log.last)
+    lines.append(f"the state just before record {f.seq} (kifu at {log.location} {before}):")
+    lines += [f"  {line}" for line in board_lines(board_data(log.state_at(before), None, log.memory), full=full)]
+    return lines
+
+
+def _change_json(release: str, change: Change) -> dict[str, Any]:
+    return {"release": release, **msgspec.to_builtins(change)}
+
+
+def cross_json(log: LoadedLog, result: CrossVersion) -> dict[str, Any]:
+    from tools.verdict import divergence_json
+
+    return {
+        "source": log.location, "game": log.game, "profile": result.game, "log_version": result.log_version,
+        "version": result.version, "log_pool": result.log_pool, "pool": result.pool, "same": result.same,
+        "decisions": result.decisions, "changes": [_change_json(v, c) for v, c in result.changes],
+        "divergence": divergence_json(log, result.divergence),
+        "culprits": [{"what": c.what, "alone": c.alone, "changes": [_change_json(v, ch) for v, ch in c.changes]}
+                     for c in result.culprits],
+    }
