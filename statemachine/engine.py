@@ -196,8 +196,11 @@ class Engine:
             return Legal(None)
         if self.request is not None:
             req = self.request
+            # One option at a time is a legal answer only if one is enough (a request for two or more is
+            # answered with a whole choice: ``request`` says how many of which).
             singles = (
-                tuple(Decision(req.player, req.action, (o,)) for o in req.options) if req.maximum >= 1 else ()
+                tuple(Decision(req.player, req.action, (o,)) for o in req.options)
+                if req.minimum <= 1 <= req.maximum else ()
             )
             none = (Decision(req.player, req.action, ()),) if req.minimum == 0 else ()
             return Legal(req.player, none + singles, req)

@@ -92,11 +92,16 @@ def test_fork_play_otherwise_diff_and_audit(name: str, tmp_path: Path) -> None:
     with SQLiteStore(db) as store:
         played = next(iter(store.read("what-if", at + 2, at + 2))).event
     assert played == ev.ChoiceMade(other.player, other.action, other.args) != records[at].event
-    for _ in range(3):
-        code, out, _ = run("decide", "--db", db, "what-if", "0")
-        if "the game is over" in out:
+    for _ in range(3):  # then a few more, typed as ACTION ARGS (a request for several options has no listing)
+        with SQLiteStore(db) as store:
+            legal = Engine.load(_rules(records), store, "what-if").legal()  # type: ignore[arg-type]
+        if legal.player is None:
             break
-        assert code == 0
+        req = legal.request
+        d = legal.decisions[0] if legal.decisions or req is None else Decision(
+            req.player, req.action, req.options[:req.minimum])
+        code, out, _ = run("decide", "--db", db, "what-if", d.action, *map(str, d.args))
+        assert code == 0, out
     with SQLiteStore(db) as store:
         head = store.head("what-if")
 

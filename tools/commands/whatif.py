@@ -62,8 +62,9 @@ def listing_lines(engine: Engine, legal: Legal, where: str, mem: Memory | None =
         winner = player_name(st, st.winner) if st.winner is not None else "nobody"
         return [f"{head}: the game is over ({winner} won); there is nothing to decide"]
     assert legal.player is not None
-    lines = [f"{head}: {player_name(st, legal.player)} ({legal.player}) to decide, "
-             f"{len(legal.decisions)} legal decision{'s' if len(legal.decisions) != 1 else ''}"]
+    n = len(legal.decisions)
+    lines = [f"{head}: {player_name(st, legal.player)} ({legal.player}) to decide"
+             + (f", {n} legal decision{'s' if n != 1 else ''}" if n else "")]
     req = legal.request
     if req is not None:
         options = ", ".join(_named(engine, mem, req.action, o) or str(o) for o in req.options)
@@ -71,6 +72,8 @@ def listing_lines(engine: Engine, legal: Legal, where: str, mem: Memory | None =
         lines.append(f"  asked: {req.prompt or req.kind}{rule}: choose {req.minimum} to {req.maximum} of {options}")
         if req.maximum > 1:
             lines.append(f"  (several at once: kifu decide {where} {req.action} OPTION OPTION ...)")
+        if not legal.decisions:
+            return lines
     width = len(str(len(legal.decisions) - 1))
     lines += [f"  {i:>{width}}  {decision_text(engine, d, mem)}" for i, d in enumerate(legal.decisions)]
     lines.append(f"play one: kifu decide {where} NUMBER, or ACTION ARGS...")
