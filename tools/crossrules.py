@@ -17,12 +17,12 @@ from typing import Any
 import msgspec
 
 from eventsource import events as ev
-from eventsource.records import Record
-from statemachine.decisions import IllegalDecision
+from eventsource.records import Record, decode
+from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Divergence, Engine
 from statemachine.releases import Change
 from tools.adjudication import DivergenceFinding
-from tools.loaded import LoadedLog
+from tools.loaded import LoadedLog, LogStore
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class CrossVersion:
     decisions: int = 0
     divergence: DivergenceFinding | None = None
     culprits: list[Culprit] = field(default_factory=list)
+    instead: list[str] = field(default_factory=list)  # that decision under the other rules, from the divergence
 
     @property
     def same(self) -> bool:
@@ -70,7 +71,10 @@ def _spans(records: list[Record]) -> tuple[list[Record], list[list[Record]]]:
 
 def _finding(log: LoadedLog, exc: Divergence) -> DivergenceFinding:
     made = log.decision_record(exc.decision) if exc.decision else None
-    return DivergenceFinding(exc.seq, exc.expected, exc.actual, exc.decision, made.seq if made else None, str(exc))
+    # The rules went on where the log's decision had ended: what the log has there is its next decision.
+    there = log.by_seq.get(exc.seq)
+    expected = exc.expected if exc.expected is not None or there is None else there.event
+    return DivergenceFinding(exc.seq, expected, exc.actual, exc.decision, made.seq if made else None, str(exc))
 
 
 def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> DivergenceFinding | None:
@@ -100,6 +104,28 @@ def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> D
             return DivergenceFinding(made.seq, made.event, None, made.decision, made.seq,
                                      f"the rules cannot re-run this decision: {type(exc).__name__}: {exc}")
     return None
+
+
+def played_instead(log: LoadedLog, profile: Any, f: DivergenceFinding, limit: int = 8) -> list[str]:
+    """What ``profile`` gives for the decision where it parts from the log, from the divergence on: the
+    decision played again under those rules (nothing for a decision they refuse, or for the opening)."""
+    if f.decision_seq is None or (f.seq == f.decision_seq and f.actual is None):
+        return []
+    made = log.record(f.decision_seq).event
+    assert isinstance(made, ev.ChoiceMade)
+    store = LogStore()
+    store.load(log.game, log.raws[:f.decision_seq - 1])
+    try:
+        engine = Engine.load(profile, store, log.game)
+        engine.decide(Decision(made.player, made.action, tuple(made.args)))
+    except Exception:  # the other rules cannot take the game up there: the divergence itself says why
+        return []
+    raws = list(store.read_raw(log.game))
+    other = LoadedLog(log.location, log.format, log.game, raws, [decode(r) for r in raws], store)
+    shown = [other.line(seq) for seq in range(f.seq, min(other.last, f.seq + limit - 1) + 1)]
+    if other.last >= f.seq + limit:
+        shown.append(f"... ({other.last - f.seq - limit + 1} more, up to record {other.last})")
+    return shown
 
 
 def _variant(name: str, version: str, rules: Any = None, pool: Any = None) -> Any:
@@ -146,6 +172,7 @@ def under_version(log: LoadedLog, version: str) -> CrossVersion:
     if result.divergence is None:
         return result
     seq = result.divergence.seq
+    result.instead = played_instead(log, target, result.divergence)
     for culprit, candidate in _candidates(started.profile, base, target, changes):
         found = first_divergence(log, candidate, stop=seq)
         alone = found is not None and found.seq == seq
@@ -185,6 +212,9 @@ def cross_lines(log: LoadedLog, result: CrossVersion, *, full: bool = False) -> 
         lines.append(f"  {result.version} says:  {f.message.split('this decision: ', 1)[-1]}")
     else:
         lines.append(f"  {result.version} gives:  {event_line(log, f.seq, f.actual)}")
+    if result.instead:
+        lines.append(f"  under {result.version}, that decision goes on:")
+        lines += [f"    {line}" for line in result.instead]
     responsible = result.responsible
     if responsible:
         for c in responsible:
@@ -213,7 +243,7 @@ def cross_json(log: LoadedLog, result: CrossVersion) -> dict[str, Any]:
         "source": log.location, "game": log.game, "profile": result.game, "log_version": result.log_version,
         "version": result.version, "log_pool": result.log_pool, "pool": result.pool, "same": result.same,
         "decisions": result.decisions, "changes": [_change_json(v, c) for v, c in result.changes],
-        "divergence": divergence_json(log, result.divergence),
+        "divergence": divergence_json(log, result.divergence), "instead": result.instead,
         "culprits": [{"what": c.what, "alone": c.alone, "changes": [_change_json(v, ch) for v, ch in c.changes]}
                      for c in result.culprits],
     }
