@@ -145,7 +145,7 @@ def activate(engine: Engine, player: int, oid: int, index: int) -> Procedure:
 
 def activate_mana(engine: Engine, player: int, oid: int, color: str | None) -> Procedure:
     """A mana ability while holding priority (MTG-P-06): no stack, and the player keeps priority."""
-    src = next(s for s in mana.sources(engine, player) if s.obj == oid)
+    src = next(s for s in mana.sources(engine, player, only=oid) if s.obj == oid)
     yield from mana.activate(engine, player, src, color)
 
 
@@ -153,7 +153,7 @@ def why_not_mana(engine: Engine, player: int, oid: int, color: str | None) -> Wh
     why = _priority(engine, player)
     if why:
         return "MTG-P-06", "mana abilities are activated with priority or while paying mana"
-    src = next((s for s in mana.sources(engine, player) if s.obj == oid), None)
+    src = next((s for s in mana.sources(engine, player, only=oid) if s.obj == oid), None)
     if src is None:
         if board.on_battlefield(engine.state, oid) and board.is_tapped(engine.state, oid):
             return "MTG-C-06", "a tapped permanent cannot pay a cost that taps it"

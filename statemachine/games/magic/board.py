@@ -59,7 +59,9 @@ def permanents(state: GameState, controller: int | None = None) -> list[int]:
 
 
 def has_type(state: GameState, oid: int, kind: str) -> bool:
-    return kind in view(state, oid).chars.types
+    # Read from the printed card: no continuous effect kifu knows changes types (projections.characteristics
+    # ``compute`` copies them), and the state-based actions ask this of every permanent at every check.
+    return kind in state.cards[state.objects[oid].card].printed.types
 
 
 def creatures(state: GameState, controller: int | None = None) -> list[int]:

@@ -103,6 +103,9 @@ def produced(ability: AbilityDef) -> tuple[str, ...]:
     return ()
 
 
+WITH_PRIORITY = "with_priority"  # "activate only as an instant": not in the middle of a payment
+
+
 class Source(NamedTuple):
     obj: int
     ability_index: int  # the ability's position on its card
@@ -110,28 +113,57 @@ class Source(NamedTuple):
     plain: bool  # one mana for at most {T} and life: what ``auto`` may use (never a sacrifice or a discard)
 
 
-WITH_PRIORITY = "with_priority"  # "activate only as an instant": not in the middle of a payment
 
 
-def sources(engine: Engine, player: int, *, paying: bool = False) -> list[Source]:
+class ManaAbility(NamedTuple):
+    index: int  # its position on the card
+    ability: AbilityDef
+    colors: tuple[str, ...]
+    plain: bool
+    with_priority: bool
+
+
+# A card's mana abilities, worked out once per card definition (the pool never changes under a profile). Keyed
+# by the definition object's id, which the entry keeps alive, so an id is never reused while it is cached.
+_mana_abilities: dict[int, tuple[CardDef, tuple[ManaAbility, ...]]] = {}
+
+
+def mana_abilities(card: CardDef) -> tuple[ManaAbility, ...]:
+    hit = _mana_abilities.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = []
+    for i, ability in enumerate(card.abilities):
+        if is_mana_ability(ability):
+            amount = next((int(e.params.get("amount", 1)) for e in ability.effects if e.name == ADD_MANA), 1)
+            plain = amount == 1 and all(c.name in ("tap", "life") for c in ability.costs)
+            found.append(ManaAbility(i, ability, produced(ability), plain,
+                                     any(c.name == WITH_PRIORITY for c in ability.conditions)))
+    _mana_abilities[id(card)] = (card, tuple(found))
+    return tuple(found)
+
+
+def sources(engine: Engine, player: int, *, paying: bool = False, only: int | None = None) -> list[Source]:
     """Mana abilities ``player`` could activate now (``paying``: in the middle of a payment): their costs can
-    be paid (MTG-C-04..07)."""
+    be paid (MTG-C-04..07). ``only``: those of that one object."""
     from statemachine.games.magic.costs import why_not_costs
 
     out: list[Source] = []
     st = engine.state
-    for oid in board.permanents(st, player):
+    for oid in board.permanents(st, player) if only is None else [only]:
+        if only is not None and (not board.on_battlefield(st, oid) or st.objects[oid].controller != player):
+            continue
+        found = mana_abilities(card_of(engine, oid))
+        if not found:
+            continue
         v = view(st, oid)
-        card = card_of(engine, oid)
-        for i, ability in enumerate(card.abilities):
-            if not is_mana_ability(ability) or ability.id not in v.chars.abilities:
+        for m in found:
+            if m.ability.id not in v.chars.abilities:
                 continue
-            if any(c.name == WITH_PRIORITY for c in ability.conditions) and (paying or st.priority != player):
+            if m.with_priority and (paying or st.priority != player):
                 continue
-            if why_not_costs(engine, player, oid, ability.costs, 0) is None:
-                amount = next((int(e.params.get("amount", 1)) for e in ability.effects if e.name == ADD_MANA), 1)
-                plain = amount == 1 and all(c.name in ("tap", "life") for c in ability.costs)
-                out.append(Source(oid, i, produced(ability), plain))
+            if why_not_costs(engine, player, oid, m.ability.costs, 0) is None:
+                out.append(Source(oid, m.index, m.colors, m.plain))
     return out
 
 

@@ -26,12 +26,16 @@ def find(engine: Engine) -> Found:
     st = engine.state
     found = Found([], [], [], [], [])
     for p, ps in enumerate(st.players):
-        if ps.lost or board.controls_ability(st, p, CANT_LOSE):
+        if ps.lost:
             continue
+        why = None
         if board.life(st, p) <= 0:
-            found.losers.append((p, "life total 0 or less (704.5a)"))
+            why = "life total 0 or less (704.5a)"
         elif st.stat(p, DREW_FROM_EMPTY) and st.options.get("deck_out") != "off":
-            found.losers.append((p, "drew from an empty library (704.5b)"))
+            why = "drew from an empty library (704.5b)"
+        # (asked only of a player who would lose: it looks at every permanent they control)
+        if why is not None and not board.controls_ability(st, p, CANT_LOSE):
+            found.losers.append((p, why))
     for oid in board.creatures(st):
         v = view(st, oid)
         toughness = v.chars.toughness or 0
