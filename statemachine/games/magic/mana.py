@@ -116,7 +116,7 @@ class Source(NamedTuple):
 
 
 class ManaAbility(NamedTuple):
-    index: int  # its position on the card
+    position: int  # its position on the card
     ability: AbilityDef
     colors: tuple[str, ...]
     plain: bool
@@ -163,7 +163,7 @@ def sources(engine: Engine, player: int, *, paying: bool = False, only: int | No
             if m.with_priority and (paying or st.priority != player):
                 continue
             if why_not_costs(engine, player, oid, m.ability.costs, 0) is None:
-                out.append(Source(oid, m.index, m.colors, m.plain))
+                out.append(Source(oid, m.position, m.colors, m.plain))
     return out
 
 
