@@ -16,6 +16,7 @@ import click
 from tools import errors
 from tools import logging as kifu_logging
 from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view, whatif
+from tools.safe import install, visible
 
 
 class KifuGroup(click.Group):
@@ -31,7 +32,7 @@ class KifuGroup(click.Group):
             ctx.exit(errors.OK)
         except errors.BAD_INPUT_ERRORS as exc:
             kifu_logging.get_logger("kifu").debug("bad input", error=type(exc).__name__, detail=str(exc))
-            click.echo(f"error: {errors.describe(exc)}", err=True)
+            click.echo(f"error: {visible(errors.describe(exc))}", err=True)
             ctx.exit(errors.BAD_INPUT)
 
 
@@ -48,6 +49,7 @@ def main(log_json: bool, verbose: int) -> None:
     Exit codes: 0 ok, 1 a problem found in a log, 2 input that cannot be used.
     """
     kifu_logging.configure(json=log_json, verbosity=verbose)
+    sys.stdout = install(sys.stdout)  # text from logs is shown, never obeyed by the terminal (tools.safe)
 
 
 for command in (

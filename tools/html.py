@@ -136,9 +136,21 @@ def build(log: LoadedLog, viewer: int | None) -> dict[str, Any]:
     }
 
 
+# Characters a string in the embedded JSON must not carry raw: ``<`` (``</script>`` would close the script and
+# ``<!--<script>`` would make the parser swallow the rest of the page), ``>`` and ``&`` for good measure, and the
+# two line separators older script engines end a line at. JSON reads each escape back as the same character.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+                              "\u2029": "\\u2029"})
+
+
+def embeddable(data: Any) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element whatever strings it holds."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_SAFE)
+
+
 def page(data: dict[str, Any]) -> str:
-    """The HTML page with ``data`` embedded (``</`` escaped so no string in it can close the script)."""
-    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    """The HTML page with ``data`` embedded (see ``embeddable``: no string in it can end or upset the script)."""
+    blob = embeddable(data)
     template = TEMPLATE.read_text(encoding="utf-8")
     if DATA_MARK not in template:
         raise RuntimeError(f"{TEMPLATE} has no data mark")

@@ -126,3 +126,26 @@ def test_player_view_hides_the_opponents_hand(browser: Any, tmp_path: Path) -> N
     page.screenshot(path=str(ARTIFACTS / f"view-{name}-player1.png"))
     assert errors == []
     page.close()
+
+
+def test_a_page_of_players_named_like_markup_still_shows_the_game(browser: Any, tmp_path: Path) -> None:
+    """A player named ``<!--<script>`` once made the parser swallow the page's script: the page was blank."""
+    from eventsource.sqlite import SQLiteStore
+    from statemachine.demo import DECK_A, DECK_B
+    from statemachine.engine import Engine
+    from statemachine.games import profile
+
+    db = tmp_path / "markup.db"
+    names = ["<!--<script>", "</script><b>Bob"]
+    with SQLiteStore(db) as store:
+        Engine.new(profile("duel_masters"), names, [list(DECK_A), list(DECK_B)], 5, store=store, game="g")
+    out = tmp_path / "markup.html"
+    result = CliRunner().invoke(main, ["view", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    page, errors = open_page(browser, out)
+    try:
+        assert errors == []
+        shown = page.inner_text("body")
+        assert names[0] in shown and names[1] in shown  # shown as text, never parsed as markup
+    finally:
+        page.close()
