@@ -257,6 +257,7 @@ def why_not(log: LoadedLog, n: int, card: str, ability_id: str | None = None) ->
             zones = sorted({_zone_of(before, after, o) for o in far})
             lines.append(f"({len(far)} other copies were in {', '.join(zones)}, where none of its abilities work)")
             oids = near
+    lacking: list[str] = []  # the cards asked about that lack the ability asked about
     for oid in oids:
         state_for_card = before if oid in before.objects or oid in before.last_known else after
         obj = state_for_card.objects.get(oid)
@@ -270,11 +271,14 @@ def why_not(log: LoadedLog, n: int, card: str, ability_id: str | None = None) ->
             continue
         abilities = [a for a in cdef.abilities if ability_id in (None, a.id)]
         if ability_id is not None and not abilities:
+            lacking.append(f"{facts.printed.name} ({facts.definition}) has {', '.join(a.id for a in cdef.abilities)}")
             lines.append(f"  it has no ability {ability_id!r} (it has: {', '.join(a.id for a in cdef.abilities)})")
             continue
         for a in abilities:
             reason = _why_not_one(log, n, rec.event, oid, a, kinds, before, after, leavers, triggered, profile)
             lines.append(f"  {a.id} ({a.label}): {reason}")
+    if oids and len(lacking) == len(oids):  # a question about an ability the card does not have
+        raise BadInput(f"no ability {ability_id!r} on that card: {'; '.join(sorted(set(lacking)))}")
     return lines
 
 

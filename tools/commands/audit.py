@@ -8,7 +8,7 @@ import click
 
 from tools import audit as auditing
 from tools import errors
-from tools.commands.options import head_option
+from tools.commands.options import game_option, head_option
 from tools.logging import get_logger
 from tools.progress import Counter, bar, on_terminal, wanted
 from tools.sources import open_log
@@ -23,6 +23,7 @@ log = get_logger("kifu.audit")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @click.option("--no-rules", "no_rules", is_flag=True,
               help="Check integrity and fold only: no re-adjudication, no legality (no rules needed).")
+@game_option()
 def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -27,6 +28,30 @@ def db_option(*, help_text: str = DB_HELP) -> Callable[[F], F]:
         metavar="PATH",
         help=help_text,
     )
+
+
+GAME_HELP = "The game, when the store holds several (a store holding one needs no name)."
+
+
+def game_option() -> Callable[[F], F]:
+    """``--game GAME``, the same on every command that reads one game. Put it right above the function: it
+    hands the choice to the function's ``game`` parameter, which a command that also takes the game as a
+    positional ``[GAME]`` (the older form, still accepted) shares; naming two different games is an error."""
+
+    def wrap(f: F) -> F:
+        @functools.wraps(f)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            chosen = kwargs.pop("game_option", None)
+            if chosen is not None:
+                given = kwargs.get("game")
+                if given is not None and given != chosen:
+                    raise click.UsageError(f"two games named: {given!r} and --game {chosen!r}")
+                kwargs["game"] = chosen
+            return f(*args, **kwargs)
+
+        return click.option("--game", "game_option", default=None, metavar="GAME", help=GAME_HELP)(run)  # type: ignore[return-value]
+
+    return wrap
 
 
 def parse_head(ctx: click.Context, param: click.Parameter, value: str | None) -> bytes | None:

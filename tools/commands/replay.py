@@ -7,6 +7,8 @@ import sys
 import click
 
 from tools import errors
+from tools.commands.options import game_option
+from tools.errors import BadInput
 from tools.folding import Inconsistent
 from tools.logging import get_logger
 from tools.progress import Counter, bar, on_terminal, wanted
@@ -30,6 +32,7 @@ log = get_logger("kifu.replay")
 )
 @click.option("--all", "everything", is_flag=True,
               help="One line per record, even for the cards the set-up creates (summarised by default).")
+@game_option()
 def replay(
     log_path: str, game: str | None, turn: int | None, players: tuple[str, ...], kinds: tuple[str, ...],
     everything: bool,
@@ -74,6 +77,8 @@ def replay(
             counter.flush()
         out.flush()
     log.info("replayed", source=log_path, game=source.game, records=trace.state.seq)
+    if turn is not None and turn > trace.state.turn and problem is None and inconsistent is None:
+        raise BadInput(f"game {source.game} has turns 0 to {trace.state.turn}; there is no turn {turn}")
     messages = []
     if trace.broken is not None:
         messages.append(f"warning: the hash chain breaks: {trace.broken}; run kifu audit {log_path}")

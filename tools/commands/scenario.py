@@ -6,6 +6,7 @@ import click
 
 from statemachine.scenario import ScenarioError, files, run_file
 from tools import errors
+from tools.errors import BadInput
 
 
 @click.group("scenario")
@@ -34,6 +35,8 @@ def run(paths: tuple[str, ...], quiet: bool) -> None:
         else:
             failed += 1
             click.echo(f"FAIL  {result.id}  {path}\n{_indent(result.message)}")
+    if passed + failed + broken == 0:
+        raise BadInput(f"no scenario files (*.toml) in {', '.join(paths)}")
     click.echo(f"{passed} passed, {failed} failed" + (f", {broken} unreadable" if broken else ""))
     if broken:
         raise click.exceptions.Exit(errors.BAD_INPUT)

@@ -12,7 +12,7 @@ from eventsource import exchange
 from eventsource.records import RawRecord
 from tools import errors
 from tools.audit import check_integrity
-from tools.commands.options import db_option, head_option
+from tools.commands.options import db_option, game_option, head_option
 from tools.errors import BadInput
 from tools.logging import get_logger
 from tools.sources import open_log
@@ -50,6 +50,7 @@ def games(db: str) -> None:
     type=click.Path(dir_okay=False, allow_dash=True),
     help="Where to write the JSON-lines file ('-' for stdout).",
 )
+@game_option()
 def export(db: str, game: str | None, output: str) -> None:
     """Write one game as a JSON-lines file, one record per line, exactly as stored.
 
@@ -80,11 +81,11 @@ def export(db: str, game: str | None, output: str) -> None:
 @db_option(help_text="The store to append to (created if missing): a SQLite path.")
 @head_option("The game's head hash as published: refuse a file that does not end there.")
 def import_(file: str, db: str, head: bytes | None) -> None:
-    """Append a game from an exported JSON-lines FILE to a store, after verifying it.
+    """Append a game from an exported JSON-lines FILE to a store, after checking its hash chain.
 
     The whole file is checked first (every line, and the hash chain); a game id that already exists in the
     store is refused; the records are then appended in one transaction. If anything is wrong nothing is
-    appended: exit 1 when the file fails verification, 2 when it cannot be read or the game exists.
+    appended: exit 1 when its chain is broken, 2 when it cannot be read or the game exists.
     """
     if is_store_location(file):
         raise BadInput(f"{file} is a store; kifu import reads an exported JSON-lines file (see kifu export)")
@@ -104,4 +105,5 @@ def import_(file: str, db: str, head: bytes | None) -> None:
         store.append_raw(source.game, records, expected=0)
     log.info("imported", game=source.game, records=len(records), db=db)
     last = verified.head.hex()
-    click.echo(f"imported game {source.game}: {verified.records} records, head {last}, into {db}")
+    click.echo(f"imported game {source.game}: {verified.records} records, hash chain checked, head {last}, into {db}"
+               " (the chain only: run kifu audit to re-adjudicate it)")

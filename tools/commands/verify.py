@@ -8,6 +8,7 @@ import click
 
 from tools import errors
 from tools.adjudication import readjudicate
+from tools.commands.options import game_option
 from tools.crossrules import cross_json, cross_lines, under_version
 from tools.loaded import LoadedLog, load_log
 from tools.logging import get_logger
@@ -23,6 +24,7 @@ log = get_logger("kifu.verify")
 @click.option("--all", "full", is_flag=True, help="List every card of every zone in the state shown.")
 @click.option("--rules", "version", metavar="VERSION", default=None,
               help="Re-run the decisions under this installed rules version of the game instead (what-if).")
+@game_option()
 def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: str | None) -> None:
     """Re-adjudicate a game: run the rules again on its set-up, seed and decisions, and compare.
 

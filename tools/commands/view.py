@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tools.commands.options import player_option, resolve_player
+from tools.commands.options import game_option, player_option, resolve_player
 from tools.html import build, page
 from tools.loaded import load_log
 from tools.logging import get_logger
@@ -20,6 +20,7 @@ log = get_logger("kifu.view")
 @click.option("-o", "--output", required=True, metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the HTML page.")
 @player_option("Show only what player P (an index or a name) could see, at every point.")
+@game_option()
 def view(log_path: str, game: str | None, output: str, player: str | None) -> None:
     """Write the game as one HTML file that works offline: a slider over every record, the board and what
     is pending at each point, and from each trigger a link to the record that caused it.
