@@ -56,7 +56,7 @@ def test_every_reading_command_names_the_game_with_game(two_games: Path, tmp_pat
             .replace("{trigger}", a_trigger(two_games, "second")) for a in command]
     code, _, err = run(*args)
     assert code == 2 and "first" in err and "second" in err  # two games: which one?
-    code, out, err = run(*args, "--game", "second")
+    code, _, err = run(*args, "--game", "second")
     assert code == 0, err
 
 
