@@ -61,6 +61,9 @@ class RulesProfile(ABC):
     def make_policy(self) -> ResolutionPolicy: ...
 
     title: str = "this game"  # the game's name in messages
+    # Every decision action a player may take, with its arguments and meaning (docs/vocabulary.md); a test
+    # checks that every decision the engine lists as legal is one of these.
+    decisions: ClassVar[dict[str, str]] = {}
     players_per_game: int = 2  # every seed assumes two players (SPEC Part 4 #2)
 
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,

@@ -15,7 +15,7 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view, whatif
+from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view, vocabulary, whatif
 from tools.safe import install, visible
 
 
@@ -69,6 +69,7 @@ for command in (
     demo.demo,
     schema.schema,
     scenario.scenario,
+    vocabulary.vocabulary,
 ):
     main.add_command(command)
 

@@ -42,6 +42,15 @@ def write(data: dict[str, Any], path: Path) -> None:
                     encoding="utf-8")
 
 
+def named(data: Any) -> str:
+    """The file name a damaged scenario is written under: its id when that can be a name (a file whose id is
+    not its name is refused at once, which would leave the rest of the damage untried)."""
+    sid = data.get("id") if isinstance(data, dict) else None
+    if isinstance(sid, str) and sid and all(c.isalnum() or c in "-_" for c in sid):
+        return f"{sid}.toml"
+    return "fuzz.toml"
+
+
 def run(path: Path) -> None:
     result = kifu("scenario", "run", str(path))
     try:
@@ -60,7 +69,7 @@ def test_a_damaged_scenario_is_refused_or_run_cleanly(data: st.DataObject) -> No
     damaged = data.draw(mutated(DATA[which], max_mutations=2))
     tried("scenario: structure")
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "fuzz.toml"
+        path = Path(tmp) / named(damaged)
         try:
             write(damaged, path)
             tomllib.loads(path.read_text(encoding="utf-8"))
@@ -80,6 +89,6 @@ def test_a_scenario_file_with_damaged_bytes_is_refused_or_run_cleanly(which: int
         text[where % len(text)] ^= 1 << bit
     tried("scenario: bytes")
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "fuzz.toml"
+        path = Path(tmp) / FILES[which % len(FILES)].name  # a file's id must equal its name: keep the name
         path.write_bytes(bytes(text))
         run(path)

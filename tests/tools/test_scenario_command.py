@@ -46,7 +46,7 @@ def test_a_failing_scenario_is_explained_with_the_step_and_the_pool_there(tmp_pa
 
 
 def test_an_unreadable_scenario_exits_2_without_a_traceback(tmp_path: Path) -> None:
-    path = tmp_path / "bad.toml"
+    path = tmp_path / "x.toml"
     path.write_text("id = 'x'\ngame = 'duel_masters'\n[setup]\ncards = [{ card = 'no_such_card' }]\n")
     result = CliRunner().invoke(main, ["scenario", "run", str(path)])
     assert result.exit_code == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 from eventsource import events as ev
 from projections.state import GameState
@@ -67,6 +68,15 @@ class DuelMasters(RulesProfile):
     trigger_kinds = KINDS
     steps = STEPS
     title = "Duel Masters"
+    decisions: ClassVar[dict[str, str]] = {
+        "charge": "`[card]`: put a card from your hand into your mana zone (charge step, once a turn)",
+        "summon": "`[card]` or `[card, evolution source]`: summon a creature, paying its cost (main step)",
+        "cast": "`[spell, ...]`: cast a spell, paying its cost (main step); further arguments order its texts",
+        "attack": "`[attacker, \"player\"]` or `[attacker, creature]`: attack (attack step)",
+        "end_step": "`[]`: end the charge, main or attack step",
+        "resolve": "`[effect]`: the pending ability to resolve next (answers `resolve_next`, DM-W-09)",
+        "choose": "`[option, ...]`: answer any other request",
+    }
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
         super().__init__(pool, version=version)

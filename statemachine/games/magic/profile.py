@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
@@ -62,6 +63,14 @@ class Magic(RulesProfile):
     trigger_kinds = KINDS
     steps = STEPS
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
+    decisions: ClassVar[dict[str, str]] = {
+        "pass": "`[]`: pass priority (MTG-P-01)",
+        "cast": "`[card]`: cast a spell from your hand; its targets, X and costs are asked next",
+        "activate": "`[permanent, ability index]`: activate an ability (a mana ability resolves at once)",
+        "mana": "`[permanent]` or `[permanent, color]`: activate a mana ability (also answers `pay_mana`)",
+        "play": "`[land]`: play a land (main phase, empty stack, once a turn)",
+        "choose": "`[option, ...]`: answer any other request",
+    }
     look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:

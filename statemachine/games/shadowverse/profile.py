@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
@@ -80,6 +81,13 @@ class Shadowverse(RulesProfile):
     trigger_kinds = KINDS
     steps = STEPS
     title = "Shadowverse"
+    decisions: ClassVar[dict[str, str]] = {
+        "play": "`[card]`: play a card from your hand, paying PP; its targets are asked next",
+        "evolve": "`[follower]`: evolve a follower, spending an evolution point",
+        "attack": "`[attacker, \"leader\"]` or `[attacker, follower]`: attack",
+        "end_turn": "`[]`: end your turn",
+        "choose": "`[option, ...]`: answer a request",
+    }
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
         super().__init__(pool, version=version)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 from eventsource import events as ev
 from statemachine.cards import CardPool
@@ -55,6 +56,15 @@ class Vision(RulesProfile):
     trigger_kinds = KINDS
     steps = STEPS
     title = "Vision of Phantasm"
+    decisions: ClassVar[dict[str, str]] = {
+        "pass": "`[]`: pass priority in an interference",
+        "node": "`[card]`: set a card from your hand as a node (node phase, once a turn)",
+        "play": "`[card]`: play a card, paying its NODE and cost (an action others may interfere with)",
+        "activate": "`[card, ability id]`: use an activated effect, paying its cost",
+        "attack": "`[character]`: attack with a character (battle phase)",
+        "defend": "`[character]`: defend against the attack with a character (or play one with 奇襲 and 速攻)",
+        "choose": "`[option, ...]`: answer a request",
+    }
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
         super().__init__(pool, version=version)

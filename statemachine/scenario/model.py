@@ -1,0 +1,122 @@
+"""The scenario file format as typed data, read and checked before anything runs (docs/scenarios.md).
+
+Everything a file names is checked when it is read: its ``id`` equals its file name, each expectation key is
+one kifu knows, an event row names a known event kind and that kind's fields, and no expectation is empty
+(``request = {}`` would check nothing). Such a file is unusable input (``ScenarioError``, exit 2), not a
+failed scenario (exit 1).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec import Struct, field
+
+from eventsource.errors import KifuError
+
+
+class ScenarioError(KifuError):
+    """A scenario file that cannot be read or set up (not a failed expectation)."""
+
+
+class CardSpec(Struct, forbid_unknown_fields=True):
+    card: str
+    handle: str = ""
+    owner: int = 0
+    zone: str = "battle"
+    tapped: bool = False
+    sick: bool = False
+    under: list[str] = field(default_factory=list)
+    ignored: bool = False  # its abilities are being ignored (a continuous effect)
+    power: int = 0  # a power modification in force
+    face_down: bool | None = None
+    toughness: int = 0  # a toughness (defense) modification in force
+    status: dict[str, int] = field(default_factory=dict)  # statuses set on it: damage, evolved, countdown...
+
+
+class EffectSpec(Struct, forbid_unknown_fields=True):
+    """An effect placed directly in the set-up: waiting in the pool, on the stack, in the chain or the queue,
+    as if its ability had triggered (a ``Triggered`` and an ``EffectPending`` event), in the order listed."""
+
+    source: str  # the handle of the card whose ability it is
+    ability: str  # the ability's id on that card
+    controller: int | None = None  # default: the source card's owner
+    holder: str = ""  # default: the game's (pool, stack, chain, queue)
+    subject: str = ""  # the handle of the card the trigger is about ("that creature"), if any
+    targets: list[str] = field(default_factory=list)  # handles (or player0/player1) chosen for it
+    label: str = ""  # default: the ability's label
+
+
+class Setup(Struct, forbid_unknown_fields=True):
+    players: list[str] = field(default_factory=lambda: ["you", "opponent"])
+    turn: int = 1
+    active: int = 0
+    step: str = "main"
+    cards: list[CardSpec] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)  # "0.life" = 20
+    effects: list[EffectSpec] = field(default_factory=list)
+
+
+class Do(Struct, forbid_unknown_fields=True):
+    player: int
+    action: str
+    args: list[Any] = field(default_factory=list)
+
+
+class Step(Struct, forbid_unknown_fields=True):
+    note: str = ""
+    do: Do | None = None
+    reject: str = ""  # the decision must be refused, naming this rule id
+    expect: dict[str, Any] = field(default_factory=dict)
+
+
+class Scenario(Struct, forbid_unknown_fields=True):
+    id: str
+    game: str
+    title: str = ""
+    checks: list[str] = field(default_factory=list)
+    note: str = ""
+    seed: int = 1
+    rules: str = ""  # the rules version it runs under ("1.0"); empty: the newest installed
+    options: dict[str, str] = field(default_factory=dict)
+    setup: Setup = field(default_factory=Setup)
+    card: list[dict[str, Any]] = field(default_factory=list)  # inline cards, as in a card file
+    steps: list[Step] = field(default_factory=list)
+
+
+class Failure(Exception):
+    def __init__(self, step: int, message: str, context: str) -> None:
+        super().__init__(f"step {step}: {message}\n{context}")
+        self.step, self.message, self.context = step, message, context
+
+
+class Result(Struct, frozen=True):
+    id: str
+    path: str
+    ok: bool
+    message: str = ""
+
+
+def load(path: str | Path) -> Scenario:
+    """A scenario file, decoded and checked (its id, its expectations); ``ScenarioError`` naming the problem."""
+    from statemachine.scenario.expect import check_file
+
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        sc = msgspec.convert(data, Scenario, strict=True)
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{p}: not valid TOML: {exc}") from exc
+    except msgspec.ValidationError as exc:
+        raise ScenarioError(f"{p}: {exc}") from exc
+    if sc.id != p.stem:
+        raise ScenarioError(f"{p}: id {sc.id!r} must equal the file name ({p.stem!r})")
+    check_file(sc, str(p))
+    return sc

@@ -1,0 +1,131 @@
+"""A scenario's set-up as the events that make its board: the game's start, each card where the file puts it
+(with its statuses and modifications), player counters, effects placed directly where they wait, the turn and
+the step. The board is then folded like any other log, so an impossible one is refused by the fold."""
+
+from __future__ import annotations
+
+from eventsource import events as ev
+from statemachine.cards import CardPool
+from statemachine.profile import RulesProfile
+from statemachine.scenario.model import CardSpec, EffectSpec, Scenario, ScenarioError
+
+SCENARIO_OPTION = "scenario"
+# Where each game's effects wait (an ``EffectSpec`` without ``holder``).
+HOLDERS = {"duel_masters": "pool", "magic": "stack", "vision": "chain", "shadowverse": "queue"}
+
+
+class Board:
+    """The set-up events of one scenario and the handles they give (handle -> card id)."""
+
+    def __init__(self, sc: Scenario, path: str, profile: RulesProfile, pool: CardPool) -> None:
+        self.sc, self.path, self.profile, self.pool = sc, path, profile, pool
+        self.handles: dict[str, int] = {}
+        self.events = self._events()
+
+    def _fail(self, message: str) -> ScenarioError:
+        return ScenarioError(f"{self.path}: {message}")
+
+    def _events(self) -> list[ev.Event]:
+        sc, st, pool = self.sc, self.sc.setup, self.pool
+        players = range(len(st.players))
+        if st.active not in players:
+            raise self._fail(f"setup.active: there is no player {st.active}")
+        for n, spec in enumerate(st.cards, start=1):
+            if spec.owner not in players:
+                raise self._fail(f"setup card {n}: there is no player {spec.owner} to own it")
+        for key in st.stats:
+            who = key.partition(".")[0]
+            if not who.isdigit() or int(who) not in players:
+                raise self._fail(f"setup.stats: {key!r} does not name a player (\"0.life\")")
+        options = {"deck_out": "off", **sc.options, SCENARIO_OPTION: sc.id}
+        out: list[ev.Event] = [ev.GameStarted(sc.game, self.profile.version, tuple(st.players), sc.seed, pool.name,
+                                              pool.version, pool.digest, tuple(sorted(options.items())))]
+        later: list[ev.Event] = []
+        positions: dict[str, int] = {}
+        for n, spec in enumerate(st.cards, start=1):
+            out.append(self._card(n, spec, positions))
+            later += self._modifications(n, spec, len([e for e in later if isinstance(e, ev.ContinuousEffectStarted)]))
+        for n, spec in enumerate(st.cards, start=1):
+            for h in spec.under:
+                if h not in self.handles:
+                    raise self._fail(f"setup card {n}: unknown handle {h!r} in under")
+                out.append(ev.Stacked(n, self.handles[h]))
+        for key, value in st.stats.items():
+            player, _, stat = key.partition(".")
+            later.append(ev.PlayerStat(int(player), stat, value))
+        step = next((s for s in self.profile.steps if s.name == st.step), None)
+        if step is None:
+            raise self._fail(f"setup: no step {st.step!r} in {sc.game}")
+        out += later
+        out += [ev.TurnBegan(st.turn, st.active), ev.StepBegan(step.phase, step.name)]
+        return out + self._effects(len(out))
+
+    def _card(self, n: int, spec: CardSpec, positions: dict[str, int]) -> ev.Event:
+        if spec.card not in self.pool:
+            raise self._fail(f"setup card {n}: no card {spec.card!r} in the pool")
+        handle = spec.handle or f"{spec.card}#{n}"
+        if handle in self.handles:
+            raise self._fail(f"setup card {n}: handle {handle!r} is used twice")
+        self.handles[handle] = n
+        z = f"{spec.owner}.{spec.zone}"
+        pos = positions.get(z, 0)
+        positions[z] = pos + 1
+        face_down = spec.face_down if spec.face_down is not None else spec.zone in ("deck", "shields")
+        return ev.ObjectCreated(n, n, spec.card, spec.owner, z, pos, self.pool[spec.card].printed(), face_down)
+
+    @staticmethod
+    def _modifications(n: int, spec: CardSpec, started: int) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        if spec.tapped:
+            out.append(ev.StatusSet(n, "tapped", 1))
+        if spec.sick:
+            out.append(ev.StatusSet(n, "sick", 1))
+        effect = started + 1
+        for kind, amount in (("ignore_abilities", int(spec.ignored)), ("power", spec.power),
+                             ("toughness", spec.toughness)):
+            if amount:
+                out.append(ev.ContinuousEffectStarted(effect, n, kind, n, amount=0 if kind == "ignore_abilities"
+                                                      else amount))
+                effect += 1
+        return out + [ev.StatusSet(n, k, v) for k, v in sorted(spec.status.items())]
+
+    def _effects(self, seq: int) -> list[ev.Event]:
+        """Effects placed where they wait, each as if its ability had triggered (caused by the set-up)."""
+        out: list[ev.Event] = []
+        for i, spec in enumerate(self.sc.setup.effects, start=1):
+            where = f"setup.effects[{i - 1}]"
+            holder = spec.holder or HOLDERS.get(self.sc.game, "")
+            source = self._handle(spec.source, where)
+            card = self.pool[self.sc.setup.cards[source - 1].card]
+            ability = next((a for a in card.abilities if a.id == spec.ability), None)
+            if ability is None:
+                raise self._fail(f"{where}: {card.id} has no ability {spec.ability!r} "
+                                 f"(it has: {', '.join(a.id for a in card.abilities) or 'none'})")
+            controller = spec.controller if spec.controller is not None else self.sc.setup.cards[source - 1].owner
+            if controller not in range(len(self.sc.setup.players)):
+                raise self._fail(f"{where}: there is no player {controller}")
+            subject = self._handle(spec.subject, where) if spec.subject else None
+            index = card.abilities.index(ability)
+            key = (i, source, index, source) if holder == "stack" else (i,)
+            out.append(ev.Triggered(i, ability.id, source, source, controller, seq, ev.AFTER, (), subject))
+            out.append(ev.EffectPending(i, holder, controller, spec.label or ability.label, key))
+            if spec.targets:
+                out.append(ev.Chosen(controller, tuple(self._target(t, where) for t in spec.targets), i))
+        first = next((e for e in out if isinstance(e, ev.EffectPending) and e.holder == "chain"), None)
+        if first is not None:  # an interference placed by the set-up: the non-acting player may interfere first
+            out.append(ev.PriorityGiven(1 - first.controller))  # (VOP-I-08)
+        return out
+
+    def _handle(self, handle: str, where: str) -> int:
+        h = handle.removeprefix("@")
+        if h not in self.handles:
+            raise self._fail(f"{where}: unknown handle {handle!r}")
+        return self.handles[h]
+
+    def _target(self, name: str, where: str) -> int:
+        if name.startswith("player") and name[6:].isdigit():
+            return -1 - int(name[6:])
+        return self._handle(name, where)
+
+
+__all__ = ["HOLDERS", "SCENARIO_OPTION", "Board", "EffectSpec"]

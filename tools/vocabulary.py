@@ -1,0 +1,226 @@
+"""docs/vocabulary.md, generated from the code: per game, what a player may decide and what the rules may ask,
+every effect, condition and cost with its parameters and their types, every trigger, trigger filter, keyword
+and selector, every expression form; and every scenario expectation key. ``python -m tools.vocabulary`` (or
+``kifu vocabulary``) prints it; ``tests/tools/test_vocabulary_doc.py`` checks the shipped file is current.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+from statemachine.games import PROFILES, profile
+from statemachine.loader import ABILITY_KINDS, TRIGGER_FIELDS
+from statemachine.profile import RulesProfile
+from statemachine.scenario.expect import EXPECTATIONS
+from statemachine.scenario.model import CardSpec, EffectSpec, Setup
+from statemachine.triggers import SubjectFilter
+from statemachine.vocabulary import EXPRESSION_FORMS, KEYWORD, SELECTOR, Entry, Vocabulary
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "vocabulary.md"
+KERNEL = ROOT / "statemachine"
+
+
+def type_name(info: mi.Type) -> str:
+    """A parameter type as a card author reads it."""
+    match info:
+        case mi.Metadata(type=inner, extra=extra):
+            kind = (extra or {}).get("names")
+            return str(kind) if kind else type_name(inner)
+        case mi.IntType():
+            return "integer"
+        case mi.StrType():
+            return "string"
+        case mi.BoolType():
+            return "boolean"
+        case mi.FloatType():
+            return "number"
+        case mi.NoneType():
+            return "none"
+        case mi.LiteralType(values=values):
+            return " \\| ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in values)
+        case mi.ListType(item_type=item) | mi.VarTupleType(item_type=item):
+            return f"list of {type_name(item)}"
+        case mi.DictType():
+            return "table"
+        case mi.UnionType(types=types):
+            return " or ".join(type_name(t) for t in types)
+        case mi.StructType(cls=cls):
+            return cls.__name__
+        case _:
+            return "any"
+
+
+def params_of(params: type[Any]) -> str:
+    info = mi.type_info(params)
+    if not isinstance(info, mi.StructType) or not info.fields:
+        return "—"
+    out = []
+    for f in info.fields:
+        if f.required:
+            out.append(f"`{f.encode_name}`: {type_name(f.type)}")
+        else:
+            default = f.default if f.default is not msgspec.NODEFAULT else (f.default_factory() if callable(
+                f.default_factory) else None)
+            out.append(f"`{f.encode_name}`: {type_name(f.type)} = `{_show(default)}`")
+    return "<br>".join(out)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def request_kinds(folder: Path) -> dict[str, tuple[list[str], str]]:
+    """Every request kind the code in ``folder`` may ask (a ``Request``/``request`` call with a literal kind),
+    with the modules that ask it and the action that answers it."""
+    out: dict[str, set[str]] = {}
+    answer: dict[str, str] = {}
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name not in ("request", "Request"):
+                continue
+            kind = next((k.value for k in node.keywords if k.arg == "kind"), None)
+            if kind is None and len(node.args) > 1:
+                kind = node.args[1]
+            if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
+                out.setdefault(kind.value, set()).add(path.stem)
+                action = next((k.value for k in node.keywords if k.arg == "action"), None)
+                if isinstance(action, ast.Constant) and isinstance(action.value, str):
+                    answer[kind.value] = action.value
+    return {k: (sorted(v), answer.get(k, "choose")) for k, v in sorted(out.items())}
+
+
+def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Iterator[str]:
+    yield "| " + " | ".join(head) + " |"
+    yield "|" + "---|" * len(head)
+    for r in rows:
+        yield "| " + " | ".join(c.replace("\n", " ") for c in r) + " |"
+    yield ""
+
+
+def _entries(title: str, table: dict[str, Entry[Any]]) -> Iterator[str]:
+    yield f"### {title}"
+    yield ""
+    if not table:
+        yield "None."
+        yield ""
+        return
+    yield from _table(("name", "parameters", "what it does"),
+                      [(f"`{n}`", params_of(e.params), e.doc or "—") for n, e in sorted(table.items())])
+
+
+def _names(title: str, vocab: Vocabulary, kind: str) -> Iterator[str]:
+    yield f"### {title}"
+    yield ""
+    names = vocab.names.get(kind, {})
+    if not names:
+        yield "None declared: a card using one is refused."
+        yield ""
+        return
+    yield from _table(("name", "meaning"), [(f"`{n}`", m) for n, m in sorted(names.items())])
+
+
+def game_section(p: RulesProfile) -> Iterator[str]:
+    vocab = p.vocabulary
+    yield f"## {p.title} (`{p.name}`)"
+    yield ""
+    yield f"Rules versions installed: {', '.join(type(p).releases.versions)} (newest {p.version})."
+    yield ""
+    yield "### Decisions"
+    yield ""
+    yield from _table(("action", "arguments and meaning"), [(f"`{a}`", m) for a, m in p.decisions.items()])
+    yield "### Requests"
+    yield ""
+    yield "What the rules may ask a player (a request's `kind`), and the decision action that answers it:"
+    yield ""
+    kinds = {**request_kinds(KERNEL), **request_kinds(Path(importlib.import_module(PROFILES[p.name][0]).__file__
+                                                            or "").parent)}
+    yield from _table(("kind", "answered by", "asked in"), [(f"`{k}`", f"`{a}`", ", ".join(m))
+                                                           for k, (m, a) in sorted(kinds.items())])
+    yield "### Triggers"
+    yield ""
+    yield from _table(("trigger", "checked in the state"), [(f"`{k}`", t.checked)
+                                                           for k, t in sorted(p.trigger_kinds.items())])
+    yield "### Trigger filters"
+    yield ""
+    shared = mi.type_info(SubjectFilter)
+    assert isinstance(shared, mi.StructType)
+    rows = [(f"`{f.encode_name}`", type_name(f.type), "the subject's characteristics (shared)") for f in shared.fields]
+    rows += [(f"`{k}`", type_name(mi.type_info(t)), m) for k, (t, m) in sorted(vocab.filters.items())]
+    yield from _table(("key", "type", "meaning"), rows)
+    yield from _entries("Effects", vocab.effects)
+    yield from _entries("Conditions", vocab.conditions)
+    yield from _entries("Costs", vocab.costs)
+    yield from _names("Keywords", vocab, KEYWORD)
+    yield from _names("Selectors", vocab, SELECTOR)
+
+
+def common_section() -> Iterator[str]:
+    yield "## Card files (every game)"
+    yield ""
+    yield f"An ability's `kind` is one of {', '.join(f'`{k}`' for k in ABILITY_KINDS)}. A trigger's " + "; ".join(
+        f"`{f}` is one of {', '.join(f'`{v}`' for v in allowed)}" for f, allowed in TRIGGER_FIELDS) + "."
+    yield ""
+    yield "A keyword or selector name ending in `<number>` or `<card>` is a family: `countdown_<number>` is " \
+          "`countdown_2`, `countdown_3`, ...; `<card>` is a card id."
+    yield ""
+    yield "### Expression forms"
+    yield ""
+    if EXPRESSION_FORMS:
+        yield from _table(("form", "meaning"), [(f"`{k}`", m) for k, m in sorted(EXPRESSION_FORMS.items())])
+    else:
+        yield "Every amount is a literal integer."
+        yield ""
+
+
+def scenario_section() -> Iterator[str]:
+    yield "## Scenario files (every game)"
+    yield ""
+    yield "Set-up keys (`[setup]`, docs/scenarios.md):"
+    yield ""
+    for struct, where in ((Setup, "setup"), (CardSpec, "setup.cards"), (EffectSpec, "setup.effects")):
+        yield f"- `{where}`: " + "; ".join(params_of(struct).split("<br>"))
+    yield ""
+    yield "### Expectation keys"
+    yield ""
+    yield from _table(("key", "value", "checks"), [(f"`{k}`", f"`{e.shape}`", e.doc)
+                                                  for k, e in sorted(EXPECTATIONS.items())])
+
+
+def render() -> str:
+    lines = ["# Vocabulary", "",
+             "Generated from the code by `python -m tools.vocabulary` (also `kifu vocabulary`); "
+             "a test checks it is current. Everything a card file or a scenario file may name is here; "
+             "a name not listed is refused when the file is read.", ""]
+    lines += common_section()
+    for name in sorted(PROFILES):
+        lines += game_section(profile(name))
+    lines += scenario_section()
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main() -> None:
+    print(render(), end="")
+
+
+if __name__ == "__main__":
+    main()
