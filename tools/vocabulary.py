@@ -125,7 +125,8 @@ def _entries(title: str, table: dict[str, Entry[Any]]) -> Iterator[str]:
         yield ""
         return
     yield from _table(("name", "parameters", "what it does"),
-                      [(f"`{n}`", params_of(e.params), e.doc or "—") for n, e in sorted(table.items())])
+                      [(f"`{n}`", params_of(e.params), e.doc.replace("``", "`") or "—")
+                       for n, e in sorted(table.items())])
 
 
 def _names(title: str, vocab: Vocabulary, kind: str) -> Iterator[str]:

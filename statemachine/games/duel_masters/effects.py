@@ -86,6 +86,7 @@ class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @DM.effect("draw", CountParams)
 def draw(ctx: EffectContext, p: CountParams) -> Procedure:
+    """Draw N cards (asking first when ``may``)."""
     if p.may:
         yield from may(ctx, f"draw {p.count} card(s)?")
         if not ctx.bound["yes"]:
@@ -156,6 +157,7 @@ def destroy_opponent_creature(ctx: EffectContext, p: ChooseParams) -> Procedure:
 
 @DM.effect("tap_all_opponent_creatures")
 def tap_all_opponent_creatures(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Tap all your opponent's creatures."""
     board.set_tapped(ctx.engine, board.creatures(ctx.state, ctx.opponent), True)
     return
     yield
@@ -457,6 +459,7 @@ def use_icons(ctx: EffectContext, p: CountParams) -> Procedure:
 
 @DM.effect("destroy_self")
 def destroy_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Destroy this creature, if it is still in the battle zone."""
     me = ctx.source_now()
     if me is not None and board.kind_of(ctx.state.objects[me].zone) == BATTLE:
         board.destroy(ctx.engine, [me])
@@ -479,6 +482,7 @@ def destroy_all(ctx: EffectContext, p: WhoseParams) -> Procedure:
 
 @DM.effect("return_self_to_hand")
 def return_self_to_hand(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Return this creature to its owner's hand, if it is still in the battle zone."""
     me = ctx.source_now()
     if me is not None and board.kind_of(ctx.state.objects[me].zone) == BATTLE:
         board.to_owner(ctx.engine, [me], HAND, board.BOUNCE)

@@ -117,6 +117,7 @@ def drain(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 @MTG.effect("gain_life", AmountParams)
 def gain_life(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """You gain N life."""
     ctx.engine.emit(ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + p.amount))
     return
     yield
@@ -172,6 +173,7 @@ def all_creatures_minus_x(ctx: EffectContext, _: NoParams) -> Procedure:
 
 @MTG.effect("destroy", TargetRef)
 def destroy(ctx: EffectContext, p: TargetRef) -> Procedure:
+    """Destroy the target permanent, if it is still a legal target (it goes to its owner's graveyard)."""
     ref = target(ctx, p.target)
     if ref is not None and ref >= 0:
         ctx.engine.emit(*board.to_graveyards(ctx.engine, [ref], board.DESTROY))
@@ -232,6 +234,7 @@ class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @MTG.effect("draw", DrawParams)
 def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
+    """Draw N cards (``who = "active"``: the player whose turn it is draws)."""
     board.draw(ctx.engine, ctx.state.active if p.who == "active" else ctx.controller, p.count)
     return
     yield

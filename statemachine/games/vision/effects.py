@@ -126,6 +126,7 @@ def opponent_turn(ctx: EffectContext, _: NoParams) -> bool:
 
 @VOP.condition("own_turn")
 def own_turn(ctx: EffectContext, _: NoParams) -> bool:
+    """It is its controller's turn."""
     return ctx.state.active == ctx.controller
 
 
@@ -142,6 +143,7 @@ def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 @VOP.effect("draw", CountParams)
 def draw(ctx: EffectContext, p: CountParams) -> Procedure:
+    """Draw N cards."""
     board.draw(ctx.engine, ctx.controller, p.count)
     return
     yield
