@@ -76,3 +76,60 @@ def test_a_card_nested_deeper_than_the_interpreter_can_follow_is_refused_clearly
             parse_cards({"card": [card]}, "fuzz.toml", p.vocabulary, p.trigger_kinds)
         except CardFileError as exc:
             assert str(exc).startswith("fuzz.toml")
+
+
+def _strings(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to the strings in a card's abilities and keywords (names, selectors, parameters)."""
+    out: list[tuple[Any, ...]] = []
+    if isinstance(node, str) and path and path[0] in ("abilities", "keywords"):
+        out.append(path)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            out += _strings(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _strings(v, (*path, i))
+    return out
+
+
+NAMES = sorted({n for g in GAMES for kind in profile(g).vocabulary.names.values() for n in kind}
+               | {n for g in GAMES for n in profile(g).vocabulary.effects})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_damaged_card_that_loads_plays_without_failing(game: str, data: st.DataObject) -> None:
+    """A card in a sample deck gets a name, selector or parameter replaced; if the pool still loads, bots play
+    the game with it and nothing fails mid-game (what let a Shadowverse card with a bad selector through)."""
+    import msgspec
+
+    from statemachine.bots import RandomBot
+    from statemachine.demo import sample
+    from statemachine.engine import Engine
+
+    seed = data.draw(st.integers(0, 1000))
+    base, players, decks = sample(game)(seed)
+    card_id = data.draw(st.sampled_from(sorted({c for deck in decks for c in deck
+                                                if base.pool[c].abilities or base.pool[c].keywords})))
+    raw = msgspec.json.decode(msgspec.json.encode(base.pool[card_id]))
+    for _ in range(data.draw(st.integers(1, 2))):
+        path = data.draw(st.sampled_from(_strings(raw)))
+        parent = raw
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = data.draw(st.one_of(st.sampled_from(NAMES), st.text(max_size=8)))
+    tried(f"card file: played ({game})")
+    try:
+        cards = parse_cards({"card": [raw]}, "fuzz.toml", base.vocabulary, base.trigger_kinds)
+        rules = type(base)(base.pool.with_cards({card_id: cards[0]}))
+    except CardFileError:
+        return
+    tried(f"card file: played, loaded ({game})")
+    engine = Engine.new(rules, players, decks, seed)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    for _ in range(150):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
