@@ -48,6 +48,7 @@ class Run:
         board = Board(sc, path, self.profile, pool)
         self.handles: dict[str, int] = board.handles  # handle -> card id
         self.card_of: dict[int, int] = {}  # object id -> card id, for every object ever
+        self.source_of: dict[int, str] = {}  # effect -> its source as named while it waited (a spell has no trigger)
         try:
             self.engine: Engine = Engine.from_setup(self.profile, board.events, MemoryStore(), sc.id)
         except ProjectionError as exc:
@@ -119,6 +120,8 @@ class Run:
             match r.event:
                 case ev.ObjectCreated(obj=o, card=c) | ev.ZoneChanged(new=o, card=c):
                     self.card_of[o] = c
+                case ev.EffectPending(effect=e) if e in self.engine.state.pending:
+                    self.source_of[e] = self.effect_row(self.engine.state.pending[e], self.engine.state)["source"]
                 case _:
                     pass
         self.all_events += new
@@ -211,6 +214,8 @@ class Run:
                 row["source"] = "@" + self.handle_of_card(src.source_card)
                 row["ability"] = src.ability
                 row["subject"] = self.name(src.subject)
+            elif e.effect in self.source_of:
+                row["source"] = self.source_of[e.effect]
             pend = self.engine.state.pending.get(e.effect)
             label = next((x.event.label for x in self.all_events if isinstance(x.event, ev.EffectPending)
                           and x.event.effect == e.effect), pend.label if pend is not None else "")

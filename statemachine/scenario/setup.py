@@ -12,6 +12,11 @@ from statemachine.scenario.model import CardSpec, EffectSpec, Scenario, Scenario
 SCENARIO_OPTION = "scenario"
 # Where each game's effects wait (an ``EffectSpec`` without ``holder``).
 HOLDERS = {"duel_masters": "pool", "magic": "stack", "vision": "chain", "shadowverse": "queue"}
+# Stack and chain items that are not a card's ability: a Magic spell being cast (its card in the stack zone),
+# a Vision action being announced (the card played, attacking, defending, set as a node).
+ACTIONS = {"magic": ("spell",), "vision": ("play", "attack", "defend", "node")}
+SHARED_ZONES = ("stack", "chain")  # zones of no player: a card there is named by the bare word
+MAGIC_SPELL = -1  # the stack key's marker of a spell (statemachine.games.magic.stack.SPELL)
 
 
 class Board:
@@ -67,7 +72,7 @@ class Board:
         if handle in self.handles:
             raise self._fail(f"setup card {n}: handle {handle!r} is used twice")
         self.handles[handle] = n
-        z = f"{spec.owner}.{spec.zone}"
+        z = spec.zone if spec.zone in SHARED_ZONES else f"{spec.owner}.{spec.zone}"
         pos = positions.get(z, 0)
         positions[z] = pos + 1
         face_down = spec.face_down if spec.face_down is not None else spec.zone in ("deck", "shields")
@@ -97,18 +102,28 @@ class Board:
             holder = spec.holder or HOLDERS.get(self.sc.game, "")
             source = self._handle(spec.source, where)
             card = self.pool[self.sc.setup.cards[source - 1].card]
+            actions = ACTIONS.get(self.sc.game, ())
             ability = next((a for a in card.abilities if a.id == spec.ability), None)
-            if ability is None:
-                raise self._fail(f"{where}: {card.id} has no ability {spec.ability!r} "
-                                 f"(it has: {', '.join(a.id for a in card.abilities) or 'none'})")
+            if ability is None and spec.ability not in actions:
+                known = [a.id for a in card.abilities] + list(actions)
+                raise self._fail(f"{where}: {card.id} has no ability {spec.ability!r} (it has: "
+                                 f"{', '.join(known) or 'none'})")
             controller = spec.controller if spec.controller is not None else self.sc.setup.cards[source - 1].owner
             if controller not in range(len(self.sc.setup.players)):
                 raise self._fail(f"{where}: there is no player {controller}")
             subject = self._handle(spec.subject, where) if spec.subject else None
-            index = card.abilities.index(ability)
-            key = (i, source, index, source) if holder == "stack" else (i,)
-            out.append(ev.Triggered(i, ability.id, source, source, controller, seq, ev.AFTER, (), subject))
-            out.append(ev.EffectPending(i, holder, controller, spec.label or ability.label, key))
+            label = spec.label or (ability.label if ability is not None else card.name)
+            in_zone = self.sc.setup.cards[source - 1].zone
+            if ability is None and in_zone != holder and spec.ability in ("spell", "play"):
+                raise self._fail(f"{where}: a card being {'cast' if holder == 'stack' else 'played'} is in the "
+                                 f"{holder} zone (its setup card has zone = {in_zone!r})")
+            if spec.ability == "spell" and ability is None:  # a spell is no triggering: only its place on the stack
+                out.append(ev.EffectPending(i, holder, controller, label, (i, source, MAGIC_SPELL, source)))
+            else:
+                index = card.abilities.index(ability) if ability is not None else 0
+                key = (i, source, index, source) if holder == "stack" else (i,)
+                out.append(ev.Triggered(i, spec.ability, source, source, controller, seq, ev.AFTER, (), subject))
+                out.append(ev.EffectPending(i, holder, controller, label, key))
             if spec.targets:
                 out.append(ev.Chosen(controller, tuple(self._target(t, where) for t in spec.targets), i))
         first = next((e for e in out if isinstance(e, ev.EffectPending) and e.holder == "chain"), None)

@@ -106,6 +106,7 @@ def test_a_passing_and_a_failing_new_expectation(tmp_path: Path) -> None:
     board = """game = "magic"
 [setup]
 step = "main1"
+stats = { "0.life" = 20, "1.life" = 20 }
 cards = [
   { handle = "bears", card = "grizzly_bears", zone = "battlefield", status = { damage = 1 }, toughness = 2 },
   { handle = "elves", card = "llanowar_elves", zone = "battlefield" },
@@ -257,4 +258,56 @@ do = { player = 0, action = "pass" }
 resolved = [{ source = "@c", ability = "cip", outcome = "resolved" }]
 zones = { "1.field" = ["@bg"], "1.discard" = ["@bk"] }
 chain = []
+""")
+
+
+def test_a_spell_placed_on_the_stack_resolves_and_can_be_answered(tmp_path: Path) -> None:
+    """Magic: 稲妻 (Lightning Bolt) placed on the stack targeting a creature; both pass and the spell resolves:
+    3 damage, the bears die (a state-based action) and the bolt goes to its owner's graveyard."""
+    passes(tmp_path, "placed_spell", """game = "magic"
+[setup]
+step = "main1"
+stats = { "0.life" = 20, "1.life" = 20 }
+cards = [
+  { handle = "bolt", card = "lightning_bolt", zone = "stack" },
+  { handle = "bears", card = "grizzly_bears", owner = 1, zone = "battlefield" },
+]
+effects = [{ source = "bolt", ability = "spell", targets = ["bears"] }]
+[[steps]]
+[steps.expect]
+stack = [{ label = "稲妻", source = "@bolt", controller = 0, targets = ["@bears"] }]
+[[steps]]
+do = { player = 0, action = "pass" }
+[[steps]]
+do = { player = 1, action = "pass" }
+[steps.expect]
+resolved = [{ source = "@bolt", outcome = "resolved" }]
+zones = { "0.graveyard" = ["@bolt"], "1.graveyard" = ["@bears"], "stack" = [] }
+""")
+
+
+def test_a_play_placed_in_the_chain_resolves_as_the_card_entering(tmp_path: Path) -> None:
+    """Vision: a character's play placed in the chain (its card in the chain zone); both pass, it enters and
+    its own enters-effect arises in the same interference (VOP-I-17)."""
+    passes(tmp_path, "placed_play", """game = "vision"
+[setup]
+turn = 3
+cards = [
+  { handle = "c", card = "miko_apprentice", owner = 0, zone = "chain" },
+  { handle = "bk", card = "kedama", owner = 1, zone = "field" },
+]
+effects = [{ source = "c", ability = "play" }]
+[[steps]]
+[steps.expect]
+chain = [{ source = "@c", ability = "play", controller = 0 }]
+priority = 1
+[[steps]]
+do = { player = 1, action = "pass" }
+[[steps]]
+do = { player = 0, action = "pass" }
+[steps.expect]
+events = [{ kind = "EffectResolved", source = "@c", ability = "play" },
+          { kind = "EffectPending", source = "@c", ability = "cip" }]
+zones = { "0.field" = ["@c"] }
+request = { player = 0, kind = "target" }
 """)
