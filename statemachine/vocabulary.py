@@ -38,10 +38,6 @@ KEYWORD, SELECTOR = "keyword", "selector"
 Keyword = Annotated[str, Meta(extra={"names": KEYWORD})]
 Selector = Annotated[str, Meta(extra={"names": SELECTOR})]
 
-# The expression forms an amount in card data may take, with what each means (docs/vocabulary.md lists them):
-# filled by the module that reads them. Empty: every amount is a literal.
-EXPRESSION_FORMS: dict[str, str] = {}
-
 # A declared name ending in one of these is a family: ``countdown_<number>`` is ``countdown_2``, ``countdown_3``.
 _FORMS = {"<number>": re.compile(r"[0-9]+"), "<card>": re.compile(r"[a-z0-9_]+")}
 

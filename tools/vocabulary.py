@@ -21,7 +21,7 @@ from statemachine.profile import RulesProfile
 from statemachine.scenario.expect import EXPECTATIONS
 from statemachine.scenario.model import CardSpec, EffectSpec, Setup
 from statemachine.triggers import SubjectFilter
-from statemachine.vocabulary import EXPRESSION_FORMS, KEYWORD, SELECTOR, Entry, Vocabulary
+from statemachine.vocabulary import KEYWORD, SELECTOR, Entry, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "vocabulary.md"
@@ -53,7 +53,7 @@ def type_name(info: mi.Type) -> str:
         case mi.UnionType(types=types):
             return " or ".join(type_name(t) for t in types)
         case mi.StructType(cls=cls):
-            return cls.__name__
+            return "expression" if cls.__name__ == "Expr" else cls.__name__  # an amount's form (statemachine.amounts)
         case _:
             return "any"
 
@@ -186,11 +186,23 @@ def common_section() -> Iterator[str]:
     yield ""
     yield "### Expression forms"
     yield ""
-    if EXPRESSION_FORMS:
-        yield from _table(("form", "meaning"), [(f"`{k}`", m) for k, m in sorted(EXPRESSION_FORMS.items())])
+    forms = expression_forms()
+    if forms:
+        yield "A parameter typed `integer or expression` takes a literal or a table with exactly one of these keys:"
+        yield ""
+        yield from _table(("form", "takes", "meaning"), [(f"`{n}`", t, m) for n, t, m in forms])
     else:
         yield "Every amount is a literal integer."
         yield ""
+
+
+def expression_forms() -> list[tuple[str, str, str]]:
+    """The forms a computed amount may take (``statemachine.amounts.FORMS``), once the card format has them."""
+    try:
+        amounts = importlib.import_module("statemachine.amounts")
+    except ModuleNotFoundError:
+        return []
+    return [(f.name, f.takes, f.means) for f in amounts.FORMS.values()]
 
 
 def scenario_section() -> Iterator[str]:
