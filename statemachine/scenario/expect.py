@@ -122,6 +122,22 @@ def keys_of(keys: tuple[str, ...]) -> Callable[[Any], str | None]:
     return validate
 
 
+def after_nth(value: Any) -> str | None:
+    if not isinstance(value, dict) or set(value) != {"resolution", "pool"}:
+        return "expected { resolution = n, pool = [rows] }"
+    if isinstance(value["resolution"], bool) or not isinstance(value["resolution"], int):
+        return "resolution must be an integer (the n-th effect to finish resolving in this step)"
+    return rows(PENDING_ROW)(value["pool"])
+
+
+def player_stats(value: Any) -> str | None:
+    bad = table(value)
+    if bad is None:
+        wrong = [k for k in value if not (k.partition(".")[0].isdigit() and k.partition(".")[2])]
+        bad = f"{', '.join(map(repr, wrong))} do(es) not name a player's counter (\"0.life\")" if wrong else None
+    return bad
+
+
 def scalar(value: Any) -> str | None:
     return None if isinstance(value, int | str | bool) else "expected a number, a string or a boolean"
 
@@ -158,7 +174,7 @@ def _pending_after_resolution(run: Run, want: Any, new: list[Record]) -> str | N
     return pending_after(run, -1, want, new)
 
 
-@expectation("pending_after", "{resolution = n, pool = [rows]}", keys_of(("resolution", "pool")))
+@expectation("pending_after", "{resolution = n, pool = [rows]}", after_nth)
 def _pending_after(run: Run, want: Any, new: list[Record]) -> str | None:
     """The pool just after the n-th effect that finished resolving in this step."""
     return pending_after(run, want["resolution"], want["pool"], new)
@@ -249,7 +265,7 @@ def _counts(run: Run, want: Any, new: list[Record]) -> str | None:
     return None
 
 
-@expectation("stats", '{"0.life" = n}', table)
+@expectation("stats", '{"0.life" = n}', player_stats)
 def _stats(run: Run, want: Any, new: list[Record]) -> str | None:
     """Player counters (life, extra turns, PP, ...)."""
     st = run.engine.state

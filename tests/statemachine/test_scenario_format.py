@@ -311,3 +311,14 @@ events = [{ kind = "EffectResolved", source = "@c", ability = "play" },
 zones = { "0.field" = ["@c"] }
 request = { player = 0, kind = "target" }
 """)
+
+
+@pytest.mark.parametrize(("expect", "message"), [
+    ("pending_after = { resolution = 1 }", "expected { resolution = n, pool = [rows] }"),
+    ('pending_after = { resolution = "one", pool = [] }', "resolution must be an integer"),
+    ('stats = { life = 20 }', "'life' do(es) not name a player's counter"),
+])
+def test_an_expectation_of_the_wrong_shape_is_refused_when_read(tmp_path: Path, expect: str, message: str) -> None:
+    path = write(tmp_path, "bad", DM_BOARD + f"[[steps]]\n[steps.expect]\n{expect}\n")
+    code, output = exit_of(path)
+    assert code == 2 and message in output, output
