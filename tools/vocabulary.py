@@ -85,12 +85,12 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def request_kinds(folder: Path) -> dict[str, tuple[list[str], str]]:
+def request_kinds(folder: Path, pattern: str = "**/*.py") -> dict[str, tuple[list[str], str]]:
     """Every request kind the code in ``folder`` may ask (a ``Request``/``request`` call with a literal kind),
     with the modules that ask it and the action that answers it."""
     out: dict[str, set[str]] = {}
     answer: dict[str, str] = {}
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.glob(pattern)):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
@@ -153,7 +153,7 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     yield ""
     yield "What the rules may ask a player (a request's `kind`), and the decision action that answers it:"
     yield ""
-    kinds = {**request_kinds(KERNEL), **request_kinds(Path(importlib.import_module(PROFILES[p.name][0]).__file__
+    kinds = {**request_kinds(KERNEL, "*.py"), **request_kinds(Path(importlib.import_module(PROFILES[p.name][0]).__file__
                                                             or "").parent)}
     yield from _table(("kind", "answered by", "asked in"), [(f"`{k}`", f"`{a}`", ", ".join(m))
                                                            for k, (m, a) in sorted(kinds.items())])
