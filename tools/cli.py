@@ -15,7 +15,20 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import audit, demo, explain, inspect, replay, scenario, schema, store, verify, view, vocabulary, whatif
+from tools.commands import (
+    audit,
+    demo,
+    explain,
+    inspect,
+    replay,
+    scenario,
+    schema,
+    store,
+    verify,
+    view,
+    vocabulary,
+    whatif,
+)
 from tools.safe import install, visible
 
 
