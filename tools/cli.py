@@ -37,7 +37,13 @@ class KifuGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            damage = ctx.meta.get(errors.DAMAGE)
+            if damage:  # the command answered from a damaged log: say so, and never exit 0 (tools.errors)
+                for message in damage:
+                    click.echo(f"warning: {visible(message)}", err=True)
+                ctx.exit(errors.FINDING)
+            return result
         except BrokenPipeError:
             # The reader went away (``kifu replay ... | head``): stop quietly, as other Unix tools do.
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -45,3 +45,18 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, msgspec.MsgspecError):
         return f"cannot read the input: {text}"
     return text or type(exc).__name__
+
+
+DAMAGE: Final = "kifu.damage"  # click context meta: what a command found broken while reading its input
+
+
+def note_damage(message: str) -> None:
+    """Say that the input read is damaged: the command answers from the log as it has it, and the command line
+    then prints ``warning: ...`` and exits 1 (``tools.cli.KifuGroup``), the same verdict as ``kifu audit``."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        notes = ctx.meta.setdefault(DAMAGE, [])
+        if message not in notes:
+            notes.append(message)

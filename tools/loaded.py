@@ -15,13 +15,14 @@ from functools import cached_property
 from typing import Any
 
 from eventsource import events as ev
+from eventsource import integrity
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import RawRecord, Record, decode
 from eventsource.store import GameInfo
 from projections.state import GameState
 from projections.timeline import Timeline
-from tools.errors import BadInput
+from tools.errors import BadInput, note_damage
 from tools.sources import open_log
 from tools.trace import Memory, render
 
@@ -198,6 +199,10 @@ def load_log(location: str, game: str | None = None) -> LoadedLog:
         records = [decode(r) for r in raws]
     except KifuError as exc:
         raise BadInput(f"{location}: {exc}") from exc
+    checked = integrity.verify(raws, found)
+    if isinstance(checked, integrity.Finding):  # answer from the log as it is, but never as if it were whole
+        note_damage(f"{location}: the hash chain breaks at record {checked.seq} ({checked.problem}): "
+                    f"{checked.message}; run kifu audit {location}")
     store = LogStore()
     store.load(found, raws)
     return LoadedLog(location, fmt, found, raws, records, store)

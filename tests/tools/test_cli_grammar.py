@@ -85,3 +85,25 @@ def test_import_says_it_checked_the_chain_not_that_it_verified(two_games: Path, 
     assert run("export", "--db", str(two_games), "--game", "first", "-o", str(out))[0] == 0
     code, text, _ = run("import", str(out), "--db", str(tmp_path / "new.db"))
     assert code == 0 and "hash chain checked" in text and "verif" not in text
+
+
+def test_one_changed_hash_digit_gives_the_same_verdict_from_every_reading_command(two_games: Path,
+                                                                                 tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    assert run("export", "--db", str(two_games), "--game", "first", "-o", str(good))[0] == 0
+    lines = good.read_bytes().splitlines(keepends=True)
+    line = lines[30].decode()
+    at = line.index('"hash":"') + len('"hash":"')
+    flipped = "0" if line[at] != "0" else "1"
+    lines[30] = (line[:at] + flipped + line[at + 1:]).encode()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"".join(lines))
+    trigger = a_trigger(two_games, "first")
+    for command in (["audit"], ["replay"], ["verify"], ["at", "--", "{log}", "40"], ["why", "--", "{log}", trigger],
+                    ["diff", "--", "{log}", "20", "40"], ["view", "-o", str(tmp_path / "v.html")]):
+        args = [command[0], *[a.replace("{log}", str(bad)) for a in command[1:]]]
+        if "{log}" not in " ".join(command):
+            args.insert(1, str(bad))
+        code, _, err = run(*args)
+        assert code == 1, (command, err)
+        assert "31" in err or command[0] == "audit", (command, err)  # the record where the chain breaks
