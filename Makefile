@@ -37,6 +37,10 @@ browser: $(VENV)/.installed-dev
 	@[ -x /usr/bin/chromium ] || { \
 	  echo "installing Chromium from the system's packages"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	@# Card names are Japanese: without a CJK font the page draws them as empty boxes (a test checks the glyphs).
+	@[ -n "$$(fc-list :lang=ja 2>/dev/null)" ] || { \
+	  echo "installing a CJK font (fonts-noto-cjk) from the system's packages"; \
+	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-cjk; }
 	@$(BIN)/python -c "import playwright.sync_api" 2>/dev/null || \
 	  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/pip install -q playwright
 

@@ -149,3 +149,26 @@ def test_a_page_of_players_named_like_markup_still_shows_the_game(browser: Any, 
         assert names[0] in shown and names[1] in shown  # shown as text, never parsed as markup
     finally:
         page.close()
+
+
+def test_japanese_card_names_are_drawn_with_glyphs_not_empty_boxes(browser: Any, tmp_path: Path) -> None:
+    """Without a CJK font Chromium draws every kanji as the same empty box: two different kanji then give the
+    same pixels. ``make test`` installs Debian's fonts-noto-cjk, as it installs Chromium."""
+    _, out = write_page(tmp_path, "duel_masters")
+    page, errors = open_page(browser, out)
+    try:
+        same = page.evaluate("""() => {
+            const pixels = (ch) => {
+                const c = document.createElement("canvas"); c.width = 40; c.height = 40;
+                const g = c.getContext("2d"); g.font = "32px sans-serif"; g.fillText(ch, 2, 32);
+                return Array.from(g.getImageData(0, 0, 40, 40).data).join(",");
+            };
+            return pixels("雷") === pixels("鳴");
+        }""")
+        assert not same, "kanji are drawn as empty boxes: no CJK font (apt-get install fonts-noto-cjk)"
+        assert "ミスト・リエス" in page.inner_text("body") or "マグナム" in page.inner_text("body")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "view-japanese.png"))
+        assert errors == []
+    finally:
+        page.close()
