@@ -97,7 +97,7 @@ NAMES = sorted({n for g in GAMES for kind in profile(g).vocabulary.names.values(
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_damaged_card_that_loads_plays_without_failing(game: str, data: st.DataObject) -> None:
     """A card in a sample deck gets a name, selector or parameter replaced; if the pool still loads, bots play
