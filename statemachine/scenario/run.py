@@ -18,6 +18,7 @@ from eventsource.records import Record
 from projections.state import GameState, Pending, ProjectionError
 from statemachine.decisions import Arg, Decision, IllegalDecision
 from statemachine.engine import Engine
+from statemachine.games import UnknownProfile
 from statemachine.games import profile as load_profile
 from statemachine.loader import CardFileError, parse_cards
 from statemachine.profile import RulesProfile
@@ -43,8 +44,10 @@ class Run:
                 extra = parse_cards({"card": sc.card}, path, base.vocabulary, base.trigger_kinds)
                 pool = pool.with_cards({c.id: c for c in extra})
             self.profile: RulesProfile = type(base)(pool, version=base.version)
-        except (CardFileError, UnknownVersion) as exc:
-            raise ScenarioError(f"{path}: {exc}" if isinstance(exc, UnknownVersion) else str(exc)) from exc
+        except CardFileError as exc:
+            raise ScenarioError(str(exc)) from exc
+        except (UnknownProfile, UnknownVersion) as exc:
+            raise ScenarioError(f"{path}: {exc}") from exc
         board = Board(sc, path, self.profile, pool)
         self.handles: dict[str, int] = board.handles  # handle -> card id
         self.card_of: dict[int, int] = {}  # object id -> card id, for every object ever

@@ -322,3 +322,9 @@ def test_an_expectation_of_the_wrong_shape_is_refused_when_read(tmp_path: Path, 
     path = write(tmp_path, "bad", DM_BOARD + f"[[steps]]\n[steps.expect]\n{expect}\n")
     code, output = exit_of(path)
     assert code == 2 and message in output, output
+
+
+def test_an_unknown_game_is_refused_naming_the_file_and_the_games(tmp_path: Path) -> None:
+    path = write(tmp_path, "pokemon", 'game = "pokemon"\n')
+    code, output = exit_of(path)
+    assert code == 2 and f"{path}: no rules profile 'pokemon'" in output and "duel_masters" in output
