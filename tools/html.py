@@ -13,46 +13,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from eventsource import events as ev
-from projections.state import CardFacts, GameState, copy
-from projections.views import HIDDEN, can_see, redact_event
+from projections.state import GameState, copy
 from tools.board import board_data
 from tools.folding import apply
 from tools.loaded import LoadedLog
-from tools.trace import Memory, player_name, render
+from tools.trace import Memory, hidden_cards, player_name, seen_line
 
 TEMPLATE = Path(__file__).with_name("viewer.html")
 DATA_MARK = "/*KIFU-DATA*/null"
-MASK = ev.Characteristics("a hidden card")
-
-
-def _hidden_cards(state: GameState, viewer: int) -> set[int]:
-    return {o.card for o in state.objects.values() if not can_see(state, viewer, o.id)}
-
-
-def _masked(state: GameState, cards: set[int]) -> GameState:
-    if not cards:
-        return state
-    masked = dict(state.cards)
-    for c in cards:
-        facts = masked.get(c)
-        if facts is not None:
-            masked[c] = CardFacts(HIDDEN, facts.owner, MASK)
-    return msgspec.structs.replace(state, cards=masked)
-
-
-def _line(before: GameState, hidden_before: set[int], after_hidden: set[int], event: ev.Event,
-          viewer: int | None, mem: Memory) -> str | None:
-    if viewer is None:
-        return render(before, event, mem)
-    if isinstance(event, ev.Shuffled):
-        return render(before, event, mem)  # the count is public, the order is not printed
-    shown = redact_event(event, viewer, before)
-    if shown is None:
-        return None
-    return render(_masked(before, hidden_before & after_hidden), shown, mem)
 
 
 def _compact_zone(content: Any) -> Any:
@@ -102,13 +71,13 @@ def build(log: LoadedLog, viewer: int | None) -> dict[str, Any]:
         event = r.event
         turn = event.turn if isinstance(event, ev.TurnBegan) else state.turn
         if viewer is None:
-            text = _line(state, before_hidden, hidden, event, viewer, mem)
+            text = seen_line(state, before_hidden, hidden, event, viewer, mem)
             apply(state, r.seq, event, r.decision)
         else:
             line_state = copy(state)
             apply(state, r.seq, event, r.decision)
-            hidden = _hidden_cards(state, viewer)
-            text = _line(line_state, before_hidden, hidden, event, viewer, mem)
+            hidden = hidden_cards(state, viewer)
+            text = seen_line(line_state, before_hidden, hidden, event, viewer, mem)
         mem.note(r.seq, event)
         entry: dict[str, Any] = {"seq": r.seq, "turn": turn, "kind": ev.kind_of(event), "decision": r.decision,
                                  "text": text if text is not None else "(hidden from this player)"}

@@ -15,10 +15,13 @@ from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import msgspec
+
 from eventsource import events as ev
 from eventsource.records import GENESIS, RawRecord, record_hash
 from eventsource.upcast import decode_body
-from projections.state import GameState
+from projections.state import CardFacts, GameState, copy
+from projections.views import HIDDEN, can_see, redact_event
 from tools.errors import BadInput
 from tools.folding import apply
 
@@ -43,9 +46,10 @@ def resolve_kind(text: str) -> str:
 @dataclass
 class Filters:
     turn: int | None = None
-    players: tuple[str, ...] = ()  # indices or names, resolved once the game's players are known
+    players: tuple[str, ...] = ()  # only events about these players (indices or names), resolved at GameStarted
     kinds: frozenset[str] = frozenset()  # class names, as resolve_kind returns them
     everything: bool = False  # one line per record even for the set-up's many created cards
+    viewer: str | None = None  # the game as this player knew it (an index or a name): ``--player``
 
     @property
     def active(self) -> bool:
@@ -272,6 +276,42 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
             return f"{ev.kind_of(event)} {ev.to_builtins(event)}"
 
 
+# -- the game as one player knew it -----------------------------------------------------------------------
+
+MASK = ev.Characteristics("a hidden card")
+
+
+def hidden_cards(state: GameState, viewer: int) -> set[int]:
+    """The cards ``viewer`` cannot see in ``state``."""
+    return {o.card for o in state.objects.values() if not can_see(state, viewer, o.id)}
+
+
+def _masked(state: GameState, cards: set[int]) -> GameState:
+    if not cards:
+        return state
+    masked = dict(state.cards)
+    for c in cards:
+        facts = masked.get(c)
+        if facts is not None:
+            masked[c] = CardFacts(HIDDEN, facts.owner, MASK)
+    return msgspec.structs.replace(state, cards=masked)
+
+
+def seen_line(before: GameState, hidden_before: set[int], after_hidden: set[int], event: ev.Event,
+              viewer: int | None, mem: Memory) -> str | None:
+    """The line of ``event`` as ``viewer`` saw it (None: they did not see it happen). Read against the state
+    before it; the cards hidden from the viewer both before and after it stay unnamed (a card drawn into the
+    viewer's own hand is named, one the opponent drew is not)."""
+    if viewer is None:
+        return render(before, event, mem)
+    if isinstance(event, ev.Shuffled):
+        return render(before, event, mem)  # the count is public, the order is not printed
+    shown = redact_event(event, viewer, before)
+    if shown is None:
+        return None
+    return render(_masked(before, hidden_before & after_hidden), shown, mem)
+
+
 class _NoCard:
     owner = -1
 
@@ -361,6 +401,8 @@ class Trace:
     _prev: bytes = GENESIS
     _expected: int = 1
     _players: set[int] | None = None
+    _viewer: int | None = None
+    _hidden: set[int] = field(default_factory=set)  # the cards hidden from the viewer, as of the last record
     _header_turn: int = -1
     _printed_any: bool = False
     _memory: Memory = field(default_factory=Memory)
@@ -403,19 +445,18 @@ class Trace:
                 self.broken = f"record {raw.seq} does not match its hash"
         self._prev, self._expected = raw.hash, raw.seq + 1
 
+    def _resolve(self, wanted: str) -> int:
+        names = [p.name for p in self.state.players]
+        if wanted in names:
+            return names.index(wanted)
+        if wanted.isdigit() and (not names or int(wanted) < len(names)):
+            return int(wanted)
+        known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
+        raise BadInput(f"no player {wanted!r} in this game; players: {known}")
+
     def _resolve_players(self) -> set[int]:
         if self._players is None:
-            names = [p.name for p in self.state.players]
-            chosen: set[int] = set()
-            for wanted in self.filters.players:
-                if wanted in names:
-                    chosen.add(names.index(wanted))
-                elif wanted.isdigit() and (not names or int(wanted) < len(names)):
-                    chosen.add(int(wanted))
-                else:
-                    known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
-                    raise BadInput(f"no player {wanted!r} in this game; players: {known}")
-            self._players = chosen
+            self._players = {self._resolve(wanted) for wanted in self.filters.players}
         return self._players
 
     def _header(self, turn: int) -> list[str]:
@@ -448,11 +489,23 @@ class Trace:
             return []
         shown = self._passes(turn, event)
         held = shown and isinstance(event, ev.ObjectCreated) and self._compact()
-        line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown and not held else None
+        if self._viewer is None:
+            line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown and not held else None
+            apply(self.state, raw.seq, event, raw.decision)
+        else:  # the line as the viewer saw it: redacted, and read with the cards hidden from them unnamed
+            before, hidden_before = copy(self.state), self._hidden
+            apply(self.state, raw.seq, event, raw.decision)
+            self._hidden = hidden_cards(self.state, self._viewer)
+            text = seen_line(before, hidden_before, self._hidden, event, self._viewer, self._memory)
+            line = f"{raw.seq:>7}  {text}" if shown and not held and text is not None else None
+            if isinstance(event, ev.ObjectCreated) and text is not None:
+                event = redact_event(event, self._viewer, before) or event  # the summary names no hidden card
         self._memory.note(raw.seq, event)
-        apply(self.state, raw.seq, event, raw.decision)
-        if isinstance(event, ev.GameStarted) and self.filters.players:
-            self._resolve_players()  # a name that is not a player is an error before any output
+        if isinstance(event, ev.GameStarted):
+            if self.filters.players:
+                self._resolve_players()  # a name that is not a player is an error before any output
+            if self.filters.viewer is not None:
+                self._viewer = self._resolve(self.filters.viewer)
         if held:
             assert isinstance(event, ev.ObjectCreated)
             lines = [*self._summary(), *self._header(turn)] if turn != self._header_turn else []

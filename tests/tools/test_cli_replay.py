@@ -79,8 +79,8 @@ def test_filter_by_kind(db: Path) -> None:
 
 
 def test_filter_by_player(db: Path) -> None:
-    by_name = replay(str(db), "--player", "Bob")
-    by_index = replay(str(db), "--player", "1")
+    by_name = replay(str(db), "--about", "Bob")
+    by_index = replay(str(db), "--about", "1")
     assert by_name == by_index
     seqs = [int(line.split()[0]) for line in by_name[1].splitlines() if line[:8].strip().isdigit()]
     assert 9 not in seqs and 10 not in seqs  # Alice's summon and trigger
@@ -91,7 +91,7 @@ def test_bad_filters_are_bad_input(db: Path) -> None:
     code, out, err = replay(str(db), "--kind", "nope")
     assert (code, out) == (2, "")
     assert "unknown event kind 'nope'; kinds are:" in err
-    code, out, err = replay(str(db), "--player", "Carol")
+    code, out, err = replay(str(db), "--about", "Carol")
     assert (code, out) == (2, "")
     assert "no player 'Carol' in this game; players: Alice (0), Bob (1)" in err
     assert replay(str(db), "--turn", "-1")[0] == 2
@@ -165,3 +165,35 @@ def test_scripted_games_replay_and_audit_clean(tmp_path: Path, seed: int) -> Non
     assert sum(1 for line in out.splitlines() if line[:8].strip().isdigit()) == length
     result = CliRunner().invoke(main, ["audit", "--no-rules", str(db)])  # scripted, not played by the rules
     assert result.exit_code == 0, result.output
+
+
+def test_player_means_the_game_as_that_seat_knew_it_as_in_view(tmp_path: Path) -> None:
+    """``--player P`` is one thing everywhere: replay prints each record as ``kifu view --player P`` shows it, and
+    leaves out what P never saw; the other seat's draws and face-down shields are not named."""
+    import json
+    import re
+
+    from tests.tools.games import export
+
+    log = export("duel_masters", tmp_path / "dm.jsonl")
+    page = tmp_path / "dm.html"
+    assert CliRunner().invoke(main, ["view", str(log), "-o", str(page), "--player", "1"]).exit_code == 0
+    blob = re.search(r'<script id="kifu-data"[^>]*>(.*?)</script>', page.read_text(encoding="utf-8"), re.S)
+    assert blob is not None
+    seen = {e["seq"]: e["text"] for e in json.loads(blob.group(1))["events"]}
+    code, out, _ = replay(str(log), "--player", "1", "--all")
+    assert code == 0
+    lines = {int(line.split()[0]): line.split(maxsplit=1)[1] for line in out.splitlines()
+             if line[:8].strip().isdigit()}
+    assert lines and all(seen[seq] == text for seq, text in lines.items())
+    hidden = {seq for seq, text in seen.items() if text == "(hidden from this player)"}
+    assert not hidden & set(lines)
+    omniscient = replay(str(log), "--all")[1]
+    first = re.search(r"players (.+?) \(0\), ", omniscient)
+    assert first is not None
+    their_draws = [line for line in omniscient.splitlines()
+                   if f": {first.group(1)}'s deck[0] → {first.group(1)}'s hand" in line]
+    assert their_draws
+    for line in their_draws:
+        seq, card = int(line.split()[0]), line.split(maxsplit=1)[1].split(":")[0]
+        assert seq in lines and card not in lines[seq], lines.get(seq)  # seat 1 saw a draw, not the card

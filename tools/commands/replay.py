@@ -22,8 +22,10 @@ log = get_logger("kifu.replay")
 @click.argument("log_path", metavar="LOG")
 @click.argument("game", required=False)
 @click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Only turn N (0 is the set-up).")
+@click.option("--player", "viewer", metavar="P", default=None,
+              help="The game as player P (an index or a name) knew it: what P could not see stays hidden.")
 @click.option(
-    "--player", "players", multiple=True, metavar="P",
+    "--about", "players", multiple=True, metavar="P",
     help="Only events about player P (an index or a name); repeatable.",
 )
 @click.option(
@@ -34,8 +36,8 @@ log = get_logger("kifu.replay")
               help="One line per record, even for the cards the set-up creates (summarised by default).")
 @game_option()
 def replay(
-    log_path: str, game: str | None, turn: int | None, players: tuple[str, ...], kinds: tuple[str, ...],
-    everything: bool,
+    log_path: str, game: str | None, turn: int | None, viewer: str | None, players: tuple[str, ...],
+    kinds: tuple[str, ...], everything: bool,
 ) -> None:
     """Fold a game's log and print it as a trace, one line per event, grouped by turn.
 
@@ -48,7 +50,7 @@ def replay(
     The hash chain is checked on the way: if it breaks, the trace is still printed, a warning says where, and
     the exit code is 1 (run `kifu audit` for the full report).
     """
-    filters = Filters(turn, players, frozenset(resolve_kind(k) for k in kinds), everything)
+    filters = Filters(turn, players, frozenset(resolve_kind(k) for k in kinds), everything, viewer)
     trace = Trace(filters)
     problem: LineProblem | None = None
     inconsistent: Inconsistent | None = None
