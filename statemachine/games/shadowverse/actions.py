@@ -11,7 +11,8 @@ from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, LIMBO, PLAY, leader
-from statemachine.games.shadowverse.fire import fire
+from statemachine.games.shadowverse.fire import fire, granted_instances, healed
+from statemachine.games.shadowverse.queue import OrderedQueue
 from statemachine.vocabulary import Procedure
 
 OWN_PLAY = ("fanfare", "cast", "enters")
@@ -19,9 +20,7 @@ PLAY_AS = ("crystallize_", "accelerate_")  # keyword prefixes naming the card a 
 PLAYED_AS = "played_as"  # ZoneChanged.cause: the hand card set aside for the card it is played as
 
 
-def queue(engine: Engine):  # type: ignore[no-untyped-def]
-    from statemachine.games.shadowverse.queue import OrderedQueue
-
+def queue(engine: Engine) -> OrderedQueue:
     policy = engine.policy
     assert isinstance(policy, OrderedQueue)
     return policy
@@ -131,8 +130,6 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
     engine.emit(*events)
     if grants and moved.new in st.objects:
         # SV-O-14/31: a granted Fanfare joins the same group, after the printed ones, in grant order.
-        from statemachine.games.shadowverse.fire import granted_instances
-
         found = granted_instances(engine, moved.new, grants, "fanfare", last)
         if found:
             queue(engine).triggered(engine, found)
@@ -268,8 +265,6 @@ def clash(engine: Engine, player: int, attacker: int, target: int) -> None:
 
 def drain(engine: Engine, player: int, attacker: int, dealt: int) -> None:
     if dealt > 0 and board.has(engine.state, attacker, "drain"):
-        from statemachine.games.shadowverse.fire import healed
-
         board.heal(engine, leader(player), dealt)
         healed(engine, player)
 

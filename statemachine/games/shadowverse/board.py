@@ -13,10 +13,8 @@ A follower's damage is the status ``damage``; its defense is computed, never sto
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from eventsource import events as ev
-from projections.characteristics import ObjectView, last_known, view
+from projections.characteristics import ObjectView, view
 from projections.state import UNDER, GameState
 from projections.views import zone_kind
 from statemachine.engine import Engine
@@ -94,12 +92,6 @@ def defense(state: GameState, oid: int) -> int:
     return defense_of(view(state, oid))
 
 
-def defense_before_leaving(state: GameState, oid: int) -> int | None:
-    """SV-O-73/SV-O-85: the defense a destroyed follower had just before it was destroyed (look-back)."""
-    lk = last_known(state, oid)
-    return None if lk is None else defense_of(lk)
-
-
 def overflow(state: GameState, player: int) -> bool:
     """覚醒 (Overflow): maximum PP 7 or more."""
     return state.stat(player, "max_pp") >= 7
@@ -153,10 +145,6 @@ def move_all(engine: Engine, moves: list[tuple[int, str]], cause: str) -> list[e
 
 def owner_zone(state: GameState, oid: int, name: str) -> str:
     return zone(state.objects[oid].owner, name)
-
-
-def is_token(state: GameState, oid: int) -> bool:
-    return "token" in state.facts(oid).printed.subtypes or state.objects[oid].status.get("token", 0) > 0
 
 
 # -- drawing -------------------------------------------------------------------------------------------------
@@ -397,7 +385,3 @@ def create(engine: Engine, definition: str, player: int, where: str, *, pos: int
         return moved.new
     engine.emit(ev.ObjectCreated(oid, cid, card.id, player, z, pos, card.printed()))
     return oid
-
-
-def views(state: GameState, oids: Iterable[int]) -> list[ObjectView]:
-    return [view(state, o) for o in oids]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from eventsource import events as ev
-from projections.characteristics import ObjectView
 from statemachine.games.shadowverse.board import (
     BURN,
     CASTING,
@@ -120,10 +119,6 @@ def _fired(e: ev.Event, _: dict[str, Any]) -> list[int]:
 def _to_cemetery(e: ev.Event, _: dict[str, Any]) -> list[int]:
     z = _zc(e)
     return [z.new] if z and kind_of(z.dst) == CEMETERY else []
-
-
-def _after_self(e: ev.Event, holder: ObjectView, flt: dict[str, Any]) -> bool:
-    return True
 
 
 KINDS: dict[str, TriggerKind] = {

@@ -1,0 +1,22 @@
+"""The Shadowverse vocabulary: the effect steps and conditions its card files are written in.
+
+Targets are named by a selector (``to``). Several targets are processed one at a time in the order of
+simultaneous triggers — the turn player's leader, the turn player's field left to right, then the non-turn
+player's (SV-O-25) — each a group of its own, so what each target triggers is queued target by target
+(SV-O-26). Damage never destroys at once: a follower at 0 defense waits for the state check (SV-O-27/28).
+
+Judging (SV-O-05..08): conditions and captured branches at trigger time (``queue.captures``); random picks
+(``RandomDrawn`` from the game's seed and ``state.random_draws``), maxima and counts at resolution.
+
+Modules, by idea: ``targets`` (selectors, declared and captured values, random picks; the vocabulary ``SV``),
+``conditions``, ``basic`` (the common effects), ``discard`` (discarding, Burial Rite, Necromancy) and ``named``
+(effects for one card's text, granting, evolving and EP).
+"""
+
+from __future__ import annotations
+
+from statemachine.games.shadowverse.effects import basic, conditions, discard, named
+from statemachine.games.shadowverse.effects.named import overflow_check
+from statemachine.games.shadowverse.effects.targets import SV, ordered, random_pick
+
+__all__ = ["SV", "basic", "conditions", "discard", "named", "ordered", "overflow_check", "random_pick"]

@@ -1,0 +1,68 @@
+"""Shadowverse conditions: judged when the effect triggers (SV-O-05); an unmet condition means no trigger."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from statemachine.context import EffectContext
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.board import CEMETERY
+from statemachine.games.shadowverse.effects.targets import SV
+from statemachine.vocabulary import NoParams
+
+
+class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: int = 1
+
+
+@SV.condition("vengeance")
+def c_vengeance(ctx: EffectContext, _: NoParams) -> bool:
+    return board.vengeance(ctx.state, ctx.controller)
+
+
+@SV.condition("overflow")
+def c_overflow(ctx: EffectContext, _: NoParams) -> bool:
+    return board.overflow(ctx.state, ctx.controller)
+
+
+@SV.condition("wrath")
+def c_wrath(ctx: EffectContext, _: NoParams) -> bool:
+    return board.wrath(ctx.state, ctx.controller)
+
+
+@SV.condition("avarice")
+def c_avarice(ctx: EffectContext, _: NoParams) -> bool:
+    return board.avarice(ctx.state, ctx.controller)
+
+
+@SV.condition("resonance")
+def c_resonance(ctx: EffectContext, _: NoParams) -> bool:
+    return board.resonance(ctx.state, ctx.controller)
+
+
+@SV.condition("necromancy", CountParams)
+def c_necromancy(ctx: EffectContext, p: CountParams) -> bool:
+    """ネクロマンス N: judged at the instant it triggers (SV-O-82/83): a Last Words sees its own card."""
+    return len(ctx.state.zone(board.zone(ctx.controller, CEMETERY))) >= p.count
+
+
+@SV.condition("earth_sigil")
+def c_earth_sigil(ctx: EffectContext, _: NoParams) -> bool:
+    return bool(board.earth_sigils(ctx.state, ctx.controller))
+
+
+@SV.condition("subject_is_enemy_follower")
+def c_enemy_subject(ctx: EffectContext, _: NoParams) -> bool:
+    s = ctx.view(ctx.subject) if ctx.subject is not None else None
+    return s is not None and s.controller != ctx.controller and "follower" in s.chars.types
+
+
+@SV.condition("subject_is_follower")
+def c_subject_follower(ctx: EffectContext, _: NoParams) -> bool:
+    s = ctx.view(ctx.subject) if ctx.subject is not None else None
+    return s is not None and "follower" in s.chars.types
+
+
+@SV.condition("your_turn")
+def c_your_turn(ctx: EffectContext, _: NoParams) -> bool:
+    return ctx.state.active == ctx.controller

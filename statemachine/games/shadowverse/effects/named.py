@@ -1,0 +1,393 @@
+"""Effects for one card's text, which the common vocabulary cannot say: evolving and EP (SV-O-98/100), the
+named effects of seed 004's cards, granting abilities (SV-O-14/31/33/80), countdowns (SV-O-58), Reanimate,
+direct summons (SV-O-59), copies (SV-O-63/64), look-back amounts (SV-O-73/85), Overflow (SV-O-113) and cards
+added to the hand (SV-O-120..122).
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.context import EffectContext
+from statemachine.engine import Engine
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.actions import board_onto, evolve_group
+from statemachine.games.shadowverse.board import CEMETERY, DECK, FIELD, HAND, leader
+from statemachine.games.shadowverse.effects.basic import AmountParams, DrawParams, modify
+from statemachine.games.shadowverse.effects.discard import discard
+from statemachine.games.shadowverse.effects.targets import SV, captured, declared, ordered, random_pick, step_index
+from statemachine.games.shadowverse.queue import captures
+from statemachine.vocabulary import NoParams, Procedure
+
+
+@SV.effect("evolve_others")
+def evolve_others(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Evolve every other allied unevolved follower at once (one simultaneous group, SV-O-100)."""
+    st = ctx.state
+    evolve_group(ctx.engine, [o for o in board.followers(st, ctx.controller)
+                              if o != ctx.source and not st.objects[o].status.get("evolved")])
+    return
+    yield
+
+
+@SV.effect("spend_ep", AmountParams)
+def spend_ep(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """Spend EP for an effect: this is not evolving (SV-O-98)."""
+    st = ctx.state
+    me = ctx.controller
+    if st.stat(me, "ep") >= p.amount:
+        ctx.engine.emit(ev.PlayerStat(me, "ep", st.stat(me, "ep") - p.amount))
+        ctx.bound["spent"] = True
+    return
+    yield
+
+
+# -- named effects (text the vocabulary above cannot say) ---------------------------------------------------------
+
+
+@captures("tenko_damage")
+def _tenko_branch(ctx: EffectContext, params: dict[str, object]) -> str:
+    """天狐の社: whether the opponent has followers is the condition, judged at trigger (SV-O-05)."""
+    return "follower" if board.followers(ctx.state, ctx.opponent) else "leader"
+
+
+@SV.effect("tenko_damage", AmountParams)
+def tenko_damage(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """If the opponent had a follower (at trigger): 2 damage to a random enemy follower (drawn now, SV-O-06);
+    else 2 damage to the enemy leader."""
+    if captured(ctx, step_index(ctx, "tenko_damage")) == "follower":
+        pick = random_pick(ctx, board.followers(ctx.state, ctx.opponent), "tenko target")
+        if pick is not None:
+            board.deal_damage(ctx.engine, pick, p.amount, ctx.controller)
+    else:
+        board.deal_damage(ctx.engine, leader(ctx.opponent), p.amount, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("attack_to_enemy_max")
+def attack_to_enemy_max(ctx: EffectContext, _: NoParams) -> Procedure:
+    """カムラ (SV-O-07): gain attack up to the highest attack among enemy followers, read at resolution."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    best = max((view(st, o).power for o in board.followers(st, ctx.opponent)), default=0)
+    gain = best - view(st, me).power
+    if gain > 0:
+        modify(ctx, me, gain, 0)
+    return
+    yield
+
+
+@SV.effect("noa_count")
+def noa_count(ctx: EffectContext, _: NoParams) -> Procedure:
+    """ノア (SV-O-08, provisional): +X/+X where X = allied followers on the field, counted at resolution;
+    if X is 3 or more, it also evolves. Option count_timing=trigger counts when it triggered instead."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    cap = captured(ctx, step_index(ctx, "noa_count"))
+    x = int(cap) if st.options.get("count_timing") == "trigger" and cap else len(
+        [o for o in board.followers(st, ctx.controller) if o != me])
+    modify(ctx, me, x, x)
+    if x >= 3 and not st.objects[me].status.get("evolved"):
+        evolve_group(ctx.engine, [me])
+    return
+    yield
+
+
+@captures("noa_count")
+def _noa_count(ctx: EffectContext, params: dict[str, object]) -> str:
+    return str(len([o for o in board.followers(ctx.state, ctx.controller) if o != ctx.source]))
+
+
+@SV.effect("banish_self_from_hand")
+def banish_self_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
+    """絢爛のセクシーヴァンパイア-like: this card, in the hand, is banished."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is not None and board.kind_of(st.objects[me].zone) == HAND:
+        ctx.engine.emit(board.move(ctx.engine, me, board.zone(st.objects[me].owner, board.BANISHED), board.BANISH))
+    return
+    yield
+
+
+@SV.effect("reveal_self")
+def reveal_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    st = ctx.state
+    me = ctx.source_now()
+    if me is not None:
+        ctx.engine.emit(ev.Revealed(me, (ctx.opponent,), st.objects[me].card, st.facts(me).definition))
+    return
+    yield
+
+
+@SV.effect("board_vehicle")
+def board_vehicle(ctx: EffectContext, _: NoParams) -> Procedure:
+    """乗り込み (SV-O-36, SV-O-44): the pilot (the subject) boards an empty allied vehicle, if at resolution
+    both are still there; boarding is not leaving (SV-O-37) but strips damage reductions (SV-O-38)."""
+    st = ctx.state
+    pilot = ctx.subject
+    if pilot is None or not board.on_field(st, pilot):
+        if ctx.effect is not None:
+            ctx.engine.emit(ev.EffectFizzled(ctx.effect, "the pilot left the field before boarding (SV-O-42)"))
+        return
+    vehicle = ctx.source_now()
+    if vehicle is not None and board.on_field(st, vehicle) and not st.objects[vehicle].under:
+        board_onto(ctx.engine, pilot, vehicle)
+    elif ctx.effect is not None:
+        ctx.engine.emit(ev.EffectFizzled(ctx.effect, "no empty vehicle to board (SV-O-44)"))
+    return
+    yield
+
+
+@SV.effect("deck_top_to_cemetery", DrawParams)
+def deck_top_to_cemetery(ctx: EffectContext, p: DrawParams) -> Procedure:
+    st = ctx.state
+    top = list(st.zone(board.zone(ctx.controller, DECK)))[: p.count]
+    if top:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, board.zone(ctx.controller, CEMETERY)) for o in top],
+                                        "mill"))
+    return
+    yield
+
+
+@SV.effect("piercing_bundle", AmountParams)
+def piercing_bundle(ctx: EffectContext, p: AmountParams) -> Procedure:
+    """ピアシィ (SV-O-100): one hit for all the evolutions of one simultaneous group, bundled."""
+    n = int(captured(ctx, step_index(ctx, "piercing_bundle")) or 1)
+    for t in ordered(ctx, p.to):
+        board.deal_damage(ctx.engine, t, p.amount * n, ctx.controller)
+    return
+    yield
+
+
+@captures("piercing_bundle")
+def _bundle(ctx: EffectContext, params: dict[str, object]) -> str:
+    return "1"
+
+
+# -- granting -------------------------------------------------------------------------------------------------------
+
+
+class GrantParams(Struct, frozen=True, forbid_unknown_fields=True):
+    ability: str
+    while_on_field: bool = False  # "lost when this card leaves the field" (SV-O-80)
+
+
+@SV.effect("grant_leader", GrantParams)
+def grant_leader(ctx: EffectContext, p: GrantParams) -> Procedure:
+    """Your leader gains one of this card's abilities (密約の吸血鬼); the leader holds it (SV-O-33).
+
+    With ``while_on_field`` it is lost when this card leaves the field, whatever became of the card's own
+    abilities meanwhile: the leader, in effect, checks whether the card is there (SV-O-80, ``board.WHILE_ON``).
+    """
+    st = ctx.state
+    definition = st.cards[ctx.source_card].definition
+    eid = st.next_effect
+    ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "leader_ability", leader(ctx.controller),
+                                               amount=ctx.source_card, value=f"{definition}/{p.ability}",
+                                               until=board.WHILE_ON if p.while_on_field else ""))
+    return
+    yield
+
+
+@SV.effect("grant_fanfare", GrantParams)
+def grant_fanfare(ctx: EffectContext, p: GrantParams) -> Procedure:
+    """Give one of this card's Fanfares to a follower in your hand (ディメンションドミネーター, SV-O-31)."""
+    st = ctx.state
+    options = [o for o in board.hand(st, ctx.controller) if "follower" in view(st, o).chars.types]
+    if not options:
+        return
+    pick = options[0]
+    if len(options) > 1:
+        answer = yield ctx.request(ctx.controller, "target", "choose a follower in your hand", tuple(options))
+        pick = int(answer[0])
+    definition = st.cards[ctx.source_card].definition
+    eid = st.next_effect
+    ctx.engine.emit(ev.ContinuousEffectStarted(eid, ctx.source, "grant_ability", pick, amount=ctx.source_card,
+                                               value=f"{definition}/{p.ability}"))
+
+
+@SV.effect("destroy_own_amulets")
+def destroy_own_amulets(ctx: EffectContext, _: NoParams) -> Procedure:
+    st = ctx.state
+    for o in board.field(st, ctx.controller):
+        if "amulet" in view(st, o).chars.types:
+            board.destroy(ctx.engine, o)
+    return
+    yield
+
+
+@SV.effect("countdown")
+def countdown(ctx: EffectContext, _: NoParams) -> Procedure:
+    """カウントダウン: one less; at 0 the amulet is destroyed at once and its Last Words triggers now, when the
+    reduction resolves (SV-O-58)."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or not board.on_field(st, me):
+        return
+    left = st.objects[me].status.get("countdown", 0) - 1
+    ctx.engine.emit(ev.StatusSet(me, "countdown", max(left, 0)))
+    if left <= 0:
+        board.destroy(ctx.engine, me)
+    return
+    yield
+
+
+class ReanimateParams(Struct, frozen=True, forbid_unknown_fields=True):
+    cost: int
+
+
+@SV.effect("reanimate", ReanimateParams)
+def reanimate(ctx: EffectContext, p: ReanimateParams) -> Procedure:
+    """リアニメイト X: summon a copy of the highest-cost follower of cost X or less in your cemetery. The
+    maximum is read at resolution (SV-O-07), a tie is broken at random (SV-O-06); the cemetery keeps its
+    cards (the copy comes into play: it is summoned, not played)."""
+    st = ctx.state
+    grave = [o for o in st.zone(board.zone(ctx.controller, CEMETERY))
+             if "follower" in view(st, o).chars.types and (view(st, o).chars.cost or 0) <= p.cost]
+    if not grave:
+        return
+    top = max(view(st, o).chars.cost or 0 for o in grave)
+    tied = [o for o in grave if (view(st, o).chars.cost or 0) == top]
+    pick = tied[0] if len(tied) == 1 else random_pick(ctx, tied, "reanimate")
+    if pick is not None:
+        board.create(ctx.engine, st.facts(pick).definition, ctx.controller, FIELD)
+    return
+    yield
+
+
+@SV.effect("summon_self")
+def summon_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """A direct summon (直接召喚): this card goes from where it is (the deck) onto the field; it comes into
+    play. Several at once happen in random order (SV-O-59, ``queue``)."""
+    st = ctx.state
+    me = ctx.source_now()
+    if me is None or board.kind_of(st.objects[me].zone) != DECK:
+        return
+    p = st.objects[me].owner
+    if len(board.field(st, p)) >= board.FIELD_LIMIT:
+        return
+    moved = board.move(ctx.engine, me, board.zone(p, FIELD), board.SUMMON)
+    ctx.engine.emit(moved, ev.StatusSet(moved.new, "sick", 1), ev.PlayerStat(p, "entered", st.stat(p, "entered") + 1))
+    return
+    yield
+
+
+@SV.effect("copy_last_played")
+def copy_last_played(ctx: EffectContext, _: NoParams) -> Procedure:
+    """ローフラッド: a copy of the card the opponent played last, as it was played (SV-O-63/64), into your deck."""
+    st = ctx.state
+    cid = st.stat(ctx.opponent, "last_played")
+    if cid and cid in st.cards:
+        board.create(ctx.engine, st.cards[cid].definition, ctx.controller, DECK)
+    return
+    yield
+
+
+@SV.effect("damage_by_last_defense")
+def damage_by_last_defense(ctx: EffectContext, _: NoParams) -> Procedure:
+    """「破壊される直前の体力」: the look-back defense (SV-O-73), or the defense before a -X/-X that
+    destroyed it (SV-O-85)."""
+    lk = ctx.view(ctx.source)
+    if lk is None:
+        return
+    amount = lk.status.get("defense_before_debuff") or board.defense_of(lk)
+    board.deal_damage(ctx.engine, leader(ctx.opponent), amount, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("buff_by_entered")
+def buff_by_entered(ctx: EffectContext, _: NoParams) -> Procedure:
+    me = ctx.source_now()
+    if me is not None and board.on_field(ctx.state, me):
+        modify(ctx, me, ctx.state.stat(ctx.controller, "entered"), 0)
+    return
+    yield
+
+
+@SV.effect("damage_by_attack")
+def damage_by_attack(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Damage equal to this follower's attack now (SV-O-115: "until end of turn" still applies)."""
+    me = ctx.source_now()
+    if me is not None:
+        board.deal_damage(ctx.engine, leader(ctx.opponent), view(ctx.state, me).power, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("throw_from_hand")
+def throw_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
+    """ゾディアックデーモン: discard the follower chosen at play and deal its attack, as it is in the hand
+    (an Overflow bonus is not on it there, SV-O-112)."""
+    st = ctx.state
+    for t in declared(ctx):
+        if t in st.objects and board.kind_of(st.objects[t].zone) == HAND:
+            amount = view(st, t).power
+            discard(ctx, [t])
+            board.deal_damage(ctx.engine, leader(ctx.opponent), amount, ctx.controller)
+    return
+    yield
+
+
+@SV.effect("max_pp_down", AmountParams)
+def max_pp_down(ctx: EffectContext, p: AmountParams) -> Procedure:
+    st = ctx.state
+    me = ctx.controller
+    top = max(0, st.stat(me, "max_pp") - p.amount)
+    ctx.engine.emit(ev.PlayerStat(me, "max_pp", top), ev.PlayerStat(me, "pp", min(st.stat(me, "pp"), top)))
+    overflow_check(ctx.engine, me)
+    return
+    yield
+
+
+def overflow_check(engine: Engine, player: int) -> None:
+    """SV-O-113: below 7 maximum PP, the Overflow bonuses end."""
+    st = engine.state
+    if board.overflow(st, player):
+        return
+    ending = [m.effect for m in st.modifiers.values() if m.until == "overflow"
+              and m.target in st.objects and st.objects[m.target].controller == player]
+    if ending:
+        engine.emit(*[ev.ContinuousEffectEnded(e) for e in ending])
+
+
+class CardsParams(Struct, frozen=True, forbid_unknown_fields=True):
+    cards: list[str]
+
+
+@SV.effect("add_random_token", CardsParams)
+def add_random_token(ctx: EffectContext, p: CardsParams) -> Procedure:
+    """A token from a random range is added revealed (SV-O-122)."""
+    st = ctx.state
+    value = ctx.engine.random_below(len(p.cards), "token")
+    oid = board.create(ctx.engine, p.cards[value], ctx.controller, HAND)
+    ctx.engine.emit(ev.Revealed(oid, (ctx.opponent,), st.objects[oid].card, p.cards[value]))
+    return
+    yield
+
+
+@SV.effect("choose_card", CardsParams)
+def choose_card(ctx: EffectContext, p: CardsParams) -> Procedure:
+    """チョイス: the chosen card is added without being revealed (SV-O-120)."""
+    answer = yield ctx.request(ctx.controller, "choice", "choose a card", tuple(p.cards), rule="SV-O-120")
+    board.create(ctx.engine, str(answer[0]), ctx.controller, HAND)
+
+
+@SV.effect("tutor_follower")
+def tutor_follower(ctx: EffectContext, _: NoParams) -> Procedure:
+    """A card added from the deck is not revealed (SV-O-121)."""
+    st = ctx.state
+    options = [o for o in st.zone(board.zone(ctx.controller, DECK)) if "follower" in view(st, o).chars.types]
+    pick = random_pick(ctx, options, "tutor")
+    if pick is not None:
+        ctx.engine.emit(board.move(ctx.engine, pick, board.zone(ctx.controller, HAND), "tutor"))
+    return
+    yield
+

@@ -1,0 +1,141 @@
+"""Targets and what an effect judged earlier: the selectors card files name (``to``), in the basic order of
+simultaneous triggers (SV-O-25), the targets declared at play (SV-O-35), the values captured when an effect
+triggered (SV-O-05, ``queue.captures``) and random picks drawn at resolution (SV-O-06).
+
+``SV`` is the Shadowverse vocabulary every module of this package registers its effects and conditions in; its
+keywords, selectors and trigger filter keys are declared here, so card files are checked against them at load.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from statemachine.cards import AbilityDef, CardDef
+from statemachine.context import EffectContext
+from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse.board import leader
+from statemachine.games.shadowverse.queue import ability_of
+from statemachine.vocabulary import KEYWORD, SELECTOR, Vocabulary
+
+SV = Vocabulary("shadowverse")
+SV.declare(KEYWORD, {
+    "ward": "守護: an enemy follower must attack a follower with ward first",
+    "storm": "疾走: may attack the turn it enters, the leader too",
+    "rush": "突進: may attack followers the turn it enters",
+    "bane": "必殺: a follower it deals combat damage to is destroyed",
+    "drain": "ドレイン: its combat damage heals its leader as much",
+    "indestructible": "cannot be destroyed (SV-O-27 state check)",
+    "leader_no_damage": "its leader takes no damage",
+    "leader_no_damage_if_evolved": "its leader takes no damage while it is evolved",
+    "redirect_leader_damage": "damage to its leader is dealt to it instead",
+    "ally_damage_cut_1": "damage to the other allied followers is reduced by 1",
+    "victory_card": "when it enters, its controller wins (SV-O-04, not a triggered effect)",
+    "death_card": "when it enters, its controller loses (SV-O-04, not a triggered effect)",
+    "vehicle": "a vehicle a pilot may board (SV-O-37); printed, read by its card text",
+    "countdown_<number>": "カウントダウン N: an amulet that counts down each turn start and is destroyed at 0",
+    "accelerate_<card>": "アクセラレート: played as the named spell card when its own cost cannot be paid (SV-O-63)",
+    "crystallize_<card>": "結晶: played as the named amulet card when its own cost cannot be paid (SV-O-63)",
+})
+SV.declare(SELECTOR, {
+    "self": "the source, if it is on the field",
+    "subject": "the trigger's subject, if it is on the field",
+    "target": "the targets chosen when the card was played (SV-O-35)",
+    "own_leader": "your leader",
+    "enemy_leader": "the opponent's leader",
+    "both_leaders": "both leaders, the turn player's first",
+    "all": "both leaders and every follower, in the basic order (SV-O-25)",
+    "all_followers": "every follower, in the basic order",
+    "enemy_followers": "the opponent's followers, left to right",
+    "own_followers": "your followers, left to right",
+    "other_own_followers": "your other followers, left to right",
+    "enemy_all": "the opponent's leader and followers",
+    "random_enemy_follower": "one of the opponent's followers, drawn at random at resolution (SV-O-06)",
+    "clash_partner": "the follower the source is in combat with",
+})
+Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it is on the field
+PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower"]
+SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played")
+SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
+
+
+def ordered(ctx: EffectContext, selector: str) -> list[int]:
+    """The targets a selector names now, in the basic order (SV-O-25)."""
+    st = ctx.state
+    me, opp = ctx.controller, ctx.opponent
+    tp = st.active
+    sides = [tp, 1 - tp]
+
+    def everything(leaders: bool, fol: bool, who: tuple[int, ...]) -> list[int]:
+        out: list[int] = []
+        for p in sides:
+            if p not in who:
+                continue
+            if leaders:
+                out.append(leader(p))
+            if fol:
+                out += board.followers(st, p)
+        return out
+
+    match selector:
+        case "self":
+            return [ctx.source] if board.on_field(st, ctx.source) else []
+        case "subject":
+            return [ctx.subject] if ctx.subject is not None and board.on_field(st, ctx.subject) else []
+        case "target":
+            return [t for t in declared(ctx) if board.is_leader(t) or board.on_field(st, t)]
+        case "own_leader":
+            return [leader(me)]
+        case "enemy_leader":
+            return [leader(opp)]
+        case "both_leaders":
+            return everything(True, False, (0, 1))
+        case "all":
+            return everything(True, True, (0, 1))
+        case "all_followers":
+            return everything(False, True, (0, 1))
+        case "enemy_followers":
+            return everything(False, True, (opp,))
+        case "own_followers":
+            return everything(False, True, (me,))
+        case "other_own_followers":
+            return [o for o in everything(False, True, (me,)) if o != ctx.source]
+        case "enemy_all":
+            return everything(True, True, (opp,))
+        case "random_enemy_follower":
+            pick = random_pick(ctx, board.followers(st, opp), "random enemy follower")
+            return [] if pick is None else [pick]
+        case "clash_partner":
+            me_now = ctx.source_now()
+            partner = st.objects[me_now].status.get("clash_with") if me_now is not None else None
+            return [partner] if partner is not None and board.on_field(st, partner) else []
+        case _:
+            raise ValueError(f"unknown target selector {selector!r}")
+
+
+def declared(ctx: EffectContext) -> list[int]:
+    """Targets chosen when the card was played (SV-O-35), captured with the trigger."""
+    return [int(c.partition("=")[2]) for c in ctx.captured if c.startswith("target=")]
+
+
+def captured(ctx: EffectContext, step: int) -> str | None:
+    for c in ctx.captured:
+        n, sep, value = c.partition(":")
+        if sep and n == str(step):
+            return value
+    return None
+
+
+def step_index(ctx: EffectContext, name: str) -> int:
+    _, ability = _ability(ctx)
+    return next(i for i, s in enumerate(ability.effects) if s.name == name)
+
+
+def _ability(ctx: EffectContext) -> tuple[CardDef, AbilityDef]:
+    return ability_of(ctx.engine, ctx.state.cards[ctx.source_card].definition, ctx.ability)
+
+
+def random_pick(ctx: EffectContext, options: list[int], purpose: str) -> int | None:
+    """SV-O-06: a random choice is drawn at resolution, recorded as an event."""
+    if not options:
+        return None
+    return options[ctx.engine.random_below(len(options), purpose)]
