@@ -11,7 +11,7 @@ simultaneous moves, an ability whose holder left in the same group may look back
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import msgspec
 
@@ -64,12 +64,14 @@ class TriggerIndex:
         self._own: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
         self._watch: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
         self._of: dict[int, list[str]] = {}
+        self._after: list[tuple[str, TriggerKind]] | None = None  # the checked-after kinds anything listens for
 
     def rebuild(self, state: GameState) -> None:
         for tables in (self.by_name, self._own, self._watch):
             for table in tables.values():
                 table.clear()
         self._of.clear()
+        self._after = None
         for oid in sorted(state.objects):
             self.add(state, oid)
 
@@ -86,25 +88,36 @@ class TriggerIndex:
                 self.by_name[t.on].setdefault(oid, []).append(lst)
                 (self._own if t.subject == "self" else self._watch)[t.on].setdefault(oid, []).append(lst)
                 self._of.setdefault(oid, []).append(t.on)
+                self._after = None
 
     def remove(self, oid: int) -> None:
-        for name in self._of.pop(oid, ()):
+        names = self._of.pop(oid, ())
+        if names:
+            self._after = None
+        for name in names:
             self.by_name[name].pop(oid, None)
             self._own[name].pop(oid, None)
             self._watch[name].pop(oid, None)
 
     def sync(self, state: GameState, event: ev.Event) -> None:
-        """Keep the index in step with the fold, one event at a time."""
-        match event:
-            case ev.ZoneChanged(old=old, new=new):
-                self.remove(old)
-                self.add(state, new)
-            case ev.ObjectCreated(obj=oid):
-                self.add(state, oid)
-            case ev.Stacked(below=below):
-                self.remove(below)
-            case _:
-                pass
+        """Keep the index in step with the fold, one event at a time. (``type() is`` rather than ``match``: it
+        runs for every event, and msgspec Structs answer ``isinstance`` slowly, see ``projections.state.evolve``.)"""
+        kind = type(event)
+        if kind is ev.ZoneChanged:
+            moved = cast(ev.ZoneChanged, event)
+            self.remove(moved.old)
+            self.add(state, moved.new)
+        elif kind is ev.ObjectCreated:
+            self.add(state, cast(ev.ObjectCreated, event).obj)
+        elif kind is ev.Stacked:
+            self.remove(cast(ev.Stacked, event).below)
+
+    def listened_after(self) -> list[tuple[str, TriggerKind]]:
+        """The trigger kinds checked after their event that some object listens for now, in vocabulary order."""
+        if self._after is None:
+            self._after = [(name, kind) for name, kind in self.kinds.items()
+                           if kind.checked != ev.BEFORE and self.by_name[name]]
+        return self._after
 
     def listeners(self, name: str) -> list[Listener]:
         """Every listener for trigger ``name`` (for tools; matching uses ``candidates``)."""
@@ -173,9 +186,12 @@ class Before:
 
     def __init__(self, index: TriggerIndex, events: Sequence[ev.Event]) -> None:
         leaving = [e.old for e in events if isinstance(e, ev.ZoneChanged)]
-        names = [name for name, kind in index.kinds.items() if kind.checked == ev.BEFORE]
+        names = [name for name, kind in index.kinds.items() if kind.checked == ev.BEFORE and index.by_name[name]]
         self.watching = {name: index.watchers(name) for name in names}
         self.owned = {(name, oid): index.own(name, oid) for name in names for oid in leaving}
+        # The look-back trigger names anything listens for in this group: matching skips the others.
+        self.names = frozenset(name for name in names if self.watching[name] or any(
+            self.owned[(name, oid)] for oid in leaving))
 
     def candidates(self, name: str, subject: int) -> list[Listener]:
         return _in_holder_order(self.owned.get((name, subject), []), self.watching.get(name, []))
@@ -191,10 +207,19 @@ def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.
     works again for its own leaving; by default the ignored state is what is looked back at (DM-LB-17).
     """
     leavers = {e.old for _, e in events if isinstance(e, ev.ZoneChanged)}
+    # Only trigger names something listens for can trigger: the others are not asked about the events.
+    kinds = index.listened_after()
+    if before is not None and before.names:
+        live = {name for name, _ in kinds}
+        kinds = [(name, kind) for name, kind in index.kinds.items()
+                 if (name in before.names if kind.checked == ev.BEFORE else name in live)]
     out: list[Instance] = []
+    if not kinds:
+        return out
+    no_filter: dict[str, Any] = {}
     for seq, event in events:
-        for name, kind in index.kinds.items():
-            for subject_id in kind.subjects(event, {}):
+        for name, kind in kinds:
+            for subject_id in kind.subjects(event, no_filter):
                 if kind.checked == ev.BEFORE:
                     listeners = before.candidates(name, subject_id) if before is not None else []
                 else:

@@ -13,6 +13,8 @@ A follower's damage is the status ``damage``; its defense is computed, never sto
 
 from __future__ import annotations
 
+from functools import cache
+
 from eventsource import events as ev
 from projections.characteristics import ObjectView, view
 from projections.state import UNDER, GameState
@@ -39,6 +41,7 @@ def zone(player: int, name: str) -> str:
     return f"{player}.{name}"
 
 
+@cache
 def kind_of(zone_name: str) -> str:
     return zone_kind(zone_name)[1]
 
@@ -60,7 +63,10 @@ def field(state: GameState, player: int) -> list[int]:
 
 
 def followers(state: GameState, player: int) -> list[int]:
-    return [o for o in field(state, player) if "follower" in view(state, o).chars.types]
+    """The player's followers on the field, left to right. A card's types are its printed types: no
+    continuous effect changes them (``projections.characteristics.compute``), so no view is computed."""
+    objects, cards = state.objects, state.cards
+    return [o for o in state.zone(zone(player, FIELD)) if "follower" in cards[objects[o].card].printed.types]
 
 
 def hand(state: GameState, player: int) -> list[int]:
@@ -160,21 +166,18 @@ def draw(engine: Engine, player: int, count: int = 1, *, together: bool = False)
     limit = int(st.options.get("hand_limit", HAND_LIMIT))
     before = resonance(st, player)
     drawn = 0
-    group: list[ev.Event] = []
+    group: list[ev.ZoneChanged] = []  # drawn together, not yet emitted: the top cards of the deck, in order
     for _ in range(count):
-        deck = [o for o in st.zone(zone(player, DECK)) if not any(
-            isinstance(g, ev.ZoneChanged) and g.old == o for g in group)]
-        if not deck:
+        deck = st.zone(zone(player, DECK))
+        if len(deck) <= len(group):
             if not group:
                 _deck_out(engine, player)
                 return drawn
             break
-        top = deck[0]
-        in_hand = len(st.zone(zone(player, HAND))) + sum(1 for g in group if isinstance(g, ev.ZoneChanged)
-                                                          and kind_of(g.dst) == HAND)
+        top = deck[len(group)]
+        in_hand = len(st.zone(zone(player, HAND))) + sum(1 for g in group if g.cause == DRAW)
         dst, cause = (zone(player, HAND), DRAW) if in_hand < limit else (zone(player, CEMETERY), BURN)
-        nid = st.next_object + len([g for g in group if isinstance(g, ev.ZoneChanged)])
-        group.append(move(engine, top, dst, cause, new_id=nid))
+        group.append(move(engine, top, dst, cause, new_id=st.next_object + len(group)))
         drawn += 1
         if not together:
             _emit_draws(engine, player, group)
@@ -188,12 +191,12 @@ def draw(engine: Engine, player: int, count: int = 1, *, together: bool = False)
     return drawn
 
 
-def _emit_draws(engine: Engine, player: int, group: list[ev.Event]) -> None:
+def _emit_draws(engine: Engine, player: int, group: list[ev.ZoneChanged]) -> None:
     st = engine.state
-    n = sum(1 for g in group if isinstance(g, ev.ZoneChanged) and g.cause == DRAW)
+    n = sum(1 for g in group if g.cause == DRAW)
     engine.emit(*group, *([ev.PlayerStat(player, "drawn_turn", st.stat(player, "drawn_turn") + n)] if n else []))
     for g in group:
-        if not isinstance(g, ev.ZoneChanged) or g.cause != DRAW or st.ended:
+        if g.cause != DRAW or st.ended:
             continue
         kw = view(st, g.new).chars.keywords if g.new in st.objects else ()
         if "victory_card" in kw:  # SV-O-04: not a triggered effect

@@ -243,24 +243,37 @@ class Shadowverse(RulesProfile):
 
     def check_state(self, engine: Engine) -> None:
         """Destruction at 0 defense (or by Bane), turn player's first, left to right, one at a time (SV-O-27,
-        SV-O-68); a leader at 0 life loses."""
+        SV-O-68); a leader at 0 life loses.
+
+        The check reads only the state, so a state it found nothing in is not checked again until an event
+        changes it (the policy remembers the state and its sequence number; a rollback makes a new state)."""
         st = engine.state
+        policy = queue(engine)
+        if policy.checked is not None and policy.checked[0] is st and policy.checked[1] == st.seq:
+            return
         if st.ended or not st.started or not engine.flow.current:
             return
+        seq = st.seq
         losers = [p for p in range(2) if st.stat(p, "life") <= 0 and "life" in st.players[p].stats]
         if losers:
             winner = None if len(losers) == 2 else 1 - losers[0]
             engine.emit(*[ev.PlayerLost(p, "leader defeated") for p in losers], ev.GameEnded(winner, "leader defeated"))
             return
+        modified = {m.target for m in st.modifiers.values()} if st.modifiers else ()
         for p in (st.active, 1 - st.active):
             for o in board.followers(st, p):
-                if o not in st.objects or not board.on_field(st, o):
+                obj = st.objects.get(o)
+                if obj is None or board.kind_of(obj.zone) != FIELD:
                     continue
+                if o not in modified and not obj.status.get("damage") and not obj.status.get("bane") and (
+                        st.cards[obj.card].printed.toughness or 0) > 0:
+                    continue  # as printed, unhurt: its defense is above 0 without computing its view
                 v = view(st, o)
                 doomed = board.defense_of(v) <= 0 or v.status.get("bane")
                 if doomed and not board.destroy(engine, o) and o in st.objects and st.objects[o].status.get("bane"):
                     engine.emit(ev.StatusSet(o, "bane", 0))  # SV-O-86: it could not be destroyed
-
+        if st.seq == seq:
+            policy.checked = (st, seq)
 
 def _obj(decision: Decision, i: int) -> int:
     try:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eventsource import events as ev
-from projections.state import Pending
+from projections.state import GameState, Pending
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Legal
@@ -112,6 +112,8 @@ class OrderedQueue(ResolutionPolicy):
         self.declared: dict[int, tuple[str, ...]] = {}
         # Granted abilities (SV-O-14): the game adds instances for them to the group the kernel matched.
         self.extra: Callable[[Engine, list[Instance]], list[tuple[Instance, int]]] | None = None
+        # The state and sequence number at which the state check last found nothing to do (``check_state``).
+        self.checked: tuple[GameState, int] | None = None
 
     # -- triggering ---------------------------------------------------------------------------------------
 

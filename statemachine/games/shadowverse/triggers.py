@@ -34,7 +34,8 @@ __all__ = ["KINDS", "TIERS", "tier"]
 
 
 def _zc(e: ev.Event) -> ev.ZoneChanged | None:
-    return e if isinstance(e, ev.ZoneChanged) else None
+    # ``type() is``, not ``isinstance``: msgspec Structs answer isinstance through their metaclass (slow).
+    return e if type(e) is ev.ZoneChanged else None
 
 
 def _fanfare(e: ev.Event, _: dict[str, Any]) -> list[int]:
@@ -74,16 +75,16 @@ def _disembarks(e: ev.Event, _: dict[str, Any]) -> list[int]:
 
 
 def _attacks(e: ev.Event, _: dict[str, Any]) -> list[int]:
-    return [e.attacker] if isinstance(e, ev.Attacked) else []
+    return [e.attacker] if type(e) is ev.Attacked else []
 
 
 def _clash(e: ev.Event, _: dict[str, Any]) -> list[int]:
     # 交戦: the attacker and the follower it attacks both clash.
-    return [e.attacker, e.target] if isinstance(e, ev.Attacked) and e.target is not None else []
+    return [e.attacker, e.target] if type(e) is ev.Attacked and e.target is not None else []
 
 
 def _evolves(e: ev.Event, _: dict[str, Any]) -> list[int]:
-    return [e.obj] if isinstance(e, ev.StatusSet) and e.key == "evolved" and e.value else []
+    return [e.obj] if type(e) is ev.StatusSet and e.key == "evolved" and e.value else []
 
 
 def _discarded(e: ev.Event, _: dict[str, Any]) -> list[int]:
@@ -105,7 +106,7 @@ def _added_to_hand(e: ev.Event, _: dict[str, Any]) -> list[int]:
 
 
 def _damaged(e: ev.Event, _: dict[str, Any]) -> list[int]:
-    return [e.obj] if isinstance(e, ev.StatusSet) and e.key == "hit" and e.value else []
+    return [e.obj] if type(e) is ev.StatusSet and e.key == "hit" and e.value else []
 
 
 def _healed(e: ev.Event, _: dict[str, Any]) -> list[int]:
