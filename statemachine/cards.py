@@ -53,6 +53,9 @@ class AbilityDef(Struct, frozen=True, forbid_unknown_fields=True):
     # What must be paid to use it (an activated ability's cost; a spell's additional costs), each a cost of
     # the game's vocabulary; paying one is a CostPaid event (seed 002, MTG-C-10).
     costs: tuple[EffectDef, ...] = ()
+    # Instances of this ability triggered by one simultaneous group are one instance that knows how many they
+    # were (Shadowverse SV-O-100: ピアシィ's damage for several evolutions at once is one hit of the total).
+    bundle: bool = False
 
 
 class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
@@ -92,7 +95,7 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
 
 # Fields of a card (or of its abilities) added after pool 1.0, with their defaults: a card that leaves one at
 # its default digests as it did before the field existed. Add every new CardDef/AbilityDef field here.
-LATER_FIELDS: dict[str, object] = {}
+LATER_FIELDS: dict[str, object] = {"bundle": False}
 
 
 def _digest_form(card: CardDef) -> dict[str, Any]:

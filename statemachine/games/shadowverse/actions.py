@@ -160,7 +160,9 @@ def can_evolve(engine: Engine, player: int, oid: int) -> str | None:
         return "you have already evolved this turn"
     if st.stat(player, "ep") < 1:
         return "no evolution points left"
-    if st.stat(player, "turns") < (4 if st.stat(player, "second") else 5) and not st.options.get("scenario"):
+    # Rules 1.0 only: a game a scenario started could evolve at any turn (switch scenario_evolves_early).
+    early = engine.profile.rules.scenario_evolves_early and bool(st.options.get("scenario"))
+    if st.stat(player, "turns") < (4 if st.stat(player, "second") else 5) and not early:
         return "evolving is possible from your 5th turn (4th when going second)"
     return None
 

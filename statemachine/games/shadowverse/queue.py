@@ -42,6 +42,8 @@ from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
 
 QUEUE = "queue"
+STOP = "stop"  # ``EffectContext.bound`` key: a step ended the effect here (its EP cost could not be paid)
+BUNDLED = "bundled="  # captured: how many instances of a bundling ability one simultaneous group made (SV-O-100)
 GRANTED = "/"  # a granted ability's id is "<granting card>/<ability>" (SV-O-14, SV-O-31)
 
 Capture = Callable[[EffectContext, dict[str, Any]], str]
@@ -126,7 +128,8 @@ class OrderedQueue(ResolutionPolicy):
         if self.extra is not None:
             found += self.extra(engine, instances)
         rows: list[tuple[tuple[int, ...], Instance, tuple[str, ...]]] = []
-        found, bundled = _bundle(found)
+        from_card = engine.profile.rules.bundle_from_card
+        found, bundled = _bundle(found, from_card)
         for n, (inst, granted) in enumerate(found):
             ctx = self.context(engine, inst)
             ability = inst.listener.ability
@@ -134,10 +137,13 @@ class OrderedQueue(ResolutionPolicy):
             if not all(vocab.check(ctx, c.name, c.params) for c in ability.conditions):
                 continue  # SV-O-05: judged now; an unmet condition means the effect does not trigger
             captured = list(self.declared.get(inst.holder.card, ())) if _own_play(ability) else []
+            count = bundled.get((inst.holder.obj, ability.id), 1)
+            if from_card and ability.bundle:
+                captured.append(f"{BUNDLED}{count}")
             for i, step in enumerate(ability.effects):
                 judge = CAPTURES.get(step.name)
-                if step.name in BUNDLED:
-                    captured.append(f"{i}:{bundled.get((inst.holder.obj, ability.id), 1)}")
+                if not from_card and step.name in LEGACY_BUNDLED:
+                    captured.append(f"{i}:{count}")
                 elif judge is not None:
                     captured.append(f"{i}:{judge(ctx, step.params)}")
             played = inst.holder.card in self.declared  # play() declares for the card being played
@@ -191,6 +197,8 @@ class OrderedQueue(ResolutionPolicy):
         for step in ability.effects:  # SV-O-30: one effect is carried out to its end
             if st.ended:
                 return
+            if ctx.bound.get(STOP):
+                break  # an unpaid EP cost: the effect does nothing more (SV-O-98, switch unpaid_ep_stops)
             yield from vocab.run_effect(ctx, step.name, step.params)
         if eid in st.pending:
             engine.emit(ev.EffectResolved(eid))
@@ -234,16 +242,24 @@ def _direct_summons_at_random(engine: Engine, rows: list[Row]) -> list[Row]:
     return out
 
 
-BUNDLED = frozenset({"piercing_bundle"})  # SV-O-100: one instance for the whole group, with the count
+# Rules 1.0 only (switch bundle_from_card off): the effect ids whose abilities bundled. From 1.1 the card data
+# says it, ``AbilityDef.bundle``.
+LEGACY_BUNDLED = frozenset({"piercing_bundle"})
 
 
-def _bundle(found: list[tuple[Instance, int]]) -> tuple[list[tuple[Instance, int]], dict[tuple[int, str], int]]:
+def bundles(ability: AbilityDef, from_card: bool) -> bool:
+    """Whether the instances of ``ability`` in one simultaneous group are one (SV-O-100)."""
+    return ability.bundle if from_card else any(e.name in LEGACY_BUNDLED for e in ability.effects)
+
+
+def _bundle(found: list[tuple[Instance, int]], from_card: bool
+            ) -> tuple[list[tuple[Instance, int]], dict[tuple[int, str], int]]:
     """Instances of a bundling ability in one group become one, remembering how many they were (ピアシィ)."""
     counts: dict[tuple[int, str], int] = {}
     out: list[tuple[Instance, int]] = []
     for inst, granted in found:
         ability = inst.listener.ability
-        if any(e.name in BUNDLED for e in ability.effects):
+        if bundles(ability, from_card):
             key = (inst.holder.obj, ability.id)
             counts[key] = counts.get(key, 0) + 1
             if counts[key] > 1:
@@ -257,4 +273,5 @@ def _own_play(ability: AbilityDef) -> bool:
     return t is not None and t.subject == "self" and t.on in ("fanfare", "cast", "enters")
 
 
-__all__ = ["CAPTURES", "GRANTED", "QUEUE", "OrderedQueue", "ability_of", "captures", "sort_key"]
+__all__ = ["BUNDLED", "CAPTURES", "GRANTED", "QUEUE", "STOP", "OrderedQueue", "ability_of", "bundles", "captures",
+           "sort_key"]

@@ -15,5 +15,15 @@ from statemachine.releases import Releases, load_releases
 class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     """The switches of one Shadowverse release."""
 
+    # 1.0: a game started by a scenario could evolve before its player's 5th turn (4th going second); from 1.1
+    # scenarios play the real rule and set the turn and evolve points in their set-up (SV-GAME-EVOLVE).
+    scenario_evolves_early: bool = True
+    # 1.0: an effect whose EP cost could not be paid went on with the rest of its text; from 1.1 it does
+    # nothing more (SV-O-98: シルヴィア at 0 EP deals no damage).
+    unpaid_ep_stops: bool = False
+    # 1.0: which abilities bundle the instances of one simultaneous group was keyed by the effect id
+    # ``piercing_bundle``; from 1.1 the card data states it: the ability's ``bundle`` (SV-O-100).
+    bundle_from_card: bool = False
+
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

@@ -12,7 +12,7 @@ from eventsource import events as ev
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY, FIELD, HAND
-from statemachine.games.shadowverse.effects.targets import SV, Until, captured, ordered, step_index
+from statemachine.games.shadowverse.effects.targets import SV, Until, bundled, captured, ordered, step_index
 from statemachine.games.shadowverse.fire import healed
 from statemachine.games.shadowverse.queue import captures
 from statemachine.vocabulary import Keyword, Procedure, Selector
@@ -45,9 +45,11 @@ def recover_pp(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 @SV.effect("damage", AmountParams)
 def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
-    """Deal damage to each target, one at a time in the basic order (SV-O-25)."""
+    """Deal damage to each target, one at a time in the basic order (SV-O-25). A bundled ability's instance
+    deals one hit of the total for all the instances it stands for (SV-O-100)."""
+    amount = p.amount * bundled(ctx)
     for t in ordered(ctx, p.to):
-        board.deal_damage(ctx.engine, t, p.amount, ctx.controller)
+        board.deal_damage(ctx.engine, t, amount, ctx.controller)
         if ctx.state.ended:
             return
     return

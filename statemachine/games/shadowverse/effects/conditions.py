@@ -46,6 +46,12 @@ def c_necromancy(ctx: EffectContext, p: CountParams) -> bool:
     return len(ctx.state.zone(board.zone(ctx.controller, CEMETERY))) >= p.count
 
 
+@SV.condition("evolved_times", CountParams)
+def c_evolved_times(ctx: EffectContext, p: CountParams) -> bool:
+    """You have evolved at least N times this game. Spending EP is not evolving (SV-O-98): only evolving counts."""
+    return ctx.state.stat(ctx.controller, "evolutions") >= p.count
+
+
 @SV.condition("earth_sigil")
 def c_earth_sigil(ctx: EffectContext, _: NoParams) -> bool:
     return bool(board.earth_sigils(ctx.state, ctx.controller))

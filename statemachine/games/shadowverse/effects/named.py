@@ -18,7 +18,7 @@ from statemachine.games.shadowverse.board import CEMETERY, DECK, FIELD, HAND, le
 from statemachine.games.shadowverse.effects.basic import AmountParams, DrawParams, modify
 from statemachine.games.shadowverse.effects.discard import discard
 from statemachine.games.shadowverse.effects.targets import SV, captured, declared, ordered, random_pick, step_index
-from statemachine.games.shadowverse.queue import captures
+from statemachine.games.shadowverse.queue import STOP, captures
 from statemachine.vocabulary import NoParams, Procedure
 
 
@@ -34,12 +34,15 @@ def evolve_others(ctx: EffectContext, _: NoParams) -> Procedure:
 
 @SV.effect("spend_ep", AmountParams)
 def spend_ep(ctx: EffectContext, p: AmountParams) -> Procedure:
-    """Spend EP for an effect: this is not evolving (SV-O-98)."""
+    """Spend EP for an effect: this is not evolving (SV-O-98). With too few EP nothing is spent, and (from
+    rules 1.1, switch ``unpaid_ep_stops``) the effect does nothing more: what the EP pays for does not happen."""
     st = ctx.state
     me = ctx.controller
     if st.stat(me, "ep") >= p.amount:
         ctx.engine.emit(ev.PlayerStat(me, "ep", st.stat(me, "ep") - p.amount))
         ctx.bound["spent"] = True
+    elif ctx.engine.profile.rules.unpaid_ep_stops:
+        ctx.bound[STOP] = True
     return
     yield
 

@@ -14,7 +14,7 @@ from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import leader
-from statemachine.games.shadowverse.queue import ability_of
+from statemachine.games.shadowverse.queue import BUNDLED, ability_of
 from statemachine.vocabulary import KEYWORD, SELECTOR, Vocabulary
 
 SV = Vocabulary("shadowverse")
@@ -123,6 +123,14 @@ def captured(ctx: EffectContext, step: int) -> str | None:
         if sep and n == str(step):
             return value
     return None
+
+
+def bundled(ctx: EffectContext) -> int:
+    """How many instances one bundling ability's instance stands for (SV-O-100; 1 if it does not bundle)."""
+    for c in ctx.captured:
+        if c.startswith(BUNDLED):
+            return int(c.removeprefix(BUNDLED))
+    return 1
 
 
 def step_index(ctx: EffectContext, name: str) -> int:
