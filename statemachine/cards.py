@@ -114,6 +114,12 @@ def _drop_defaults(form: dict[str, Any]) -> None:
             del form[name]
 
 
+# Digests of the pools read last (a pool is frozen, so its digest never changes): every game started records its
+# pool's digest, and computing it is most of the cost of starting a short game. Keyed by identity, the pool kept.
+_DIGESTS: dict[int, tuple[CardPool, str]] = {}
+_DIGESTS_KEPT = 16
+
+
 class CardPool(Struct, frozen=True):
     name: str
     version: str
@@ -127,8 +133,15 @@ class CardPool(Struct, frozen=True):
         cards: fields added to the card format since 1.0 are left out while they hold their defaults, and the
         version range of an entry (``since``/``until``) is not part of the card.
         """
+        known = _DIGESTS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
         body = msgspec.msgpack.encode(sorted((k, _digest_form(c)) for k, c in self.cards.items()))
-        return hashlib.blake2b(body, digest_size=16).hexdigest()
+        digest = hashlib.blake2b(body, digest_size=16).hexdigest()
+        if len(_DIGESTS) >= _DIGESTS_KEPT:
+            _DIGESTS.pop(next(iter(_DIGESTS)))
+        _DIGESTS[id(self)] = (self, digest)
+        return digest
 
     def __getitem__(self, card_id: str) -> CardDef:
         return self.cards[card_id]

@@ -24,8 +24,10 @@ def instances(engine: Engine, name: str, *, player: int | None = None, subject: 
     subj: ObjectView | None = view(st, subject) if subject is not None and subject in st.objects else None
     out: list[Instance] = []
     for lst in engine.index.listeners(name):
+        if board.kind_of(st.objects[lst.obj].zone) not in where:
+            continue
         holder = view(st, lst.obj)
-        if board.kind_of(holder.zone) not in where or lst.ability.id not in holder.chars.abilities:
+        if lst.ability.id not in holder.chars.abilities:
             continue
         t = lst.ability.trigger
         assert t is not None
