@@ -185,7 +185,7 @@ class Before:
     """Listeners of the look-back triggers, taken before a group of moves is folded."""
 
     def __init__(self, index: TriggerIndex, events: Sequence[ev.Event]) -> None:
-        leaving = [e.old for e in events if isinstance(e, ev.ZoneChanged)]
+        leaving = [e.old for e in events if type(e) is ev.ZoneChanged]
         names = [name for name, kind in index.kinds.items() if kind.checked == ev.BEFORE and index.by_name[name]]
         self.watching = {name: index.watchers(name) for name in names}
         self.owned = {(name, oid): index.own(name, oid) for name in names for oid in leaving}
@@ -206,7 +206,7 @@ def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.
     ``ignoring_lifted``: a legacy ruling (DM-LB-18) under which an ability ignored in the zone a card left
     works again for its own leaving; by default the ignored state is what is looked back at (DM-LB-17).
     """
-    leavers = {e.old for _, e in events if isinstance(e, ev.ZoneChanged)}
+    leavers = {e.old for _, e in events if type(e) is ev.ZoneChanged}
     # Only trigger names something listens for can trigger: the others are not asked about the events.
     kinds = index.listened_after()
     if before is not None and before.names:
