@@ -194,7 +194,10 @@ def evolve_group(engine: Engine, oids: list[int]) -> None:
 # -- attacking ------------------------------------------------------------------------------------------------------
 
 
-def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -> str | None:
+def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
+               wards: list[int] | None = None) -> str | None:
+    """Why ``attacker`` may not attack ``target`` (None: the enemy leader), or None if it may. ``wards``: the
+    enemy followers with Ward, when the caller has them already (``attack_targets``)."""
     st = engine.state
     if attacker not in board.followers(st, player):
         return "only your follower on the field can attack"
@@ -207,12 +210,26 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
     if obj.status.get("sick") and not (storm or (rush and target is not None)):
         return "a follower cannot attack the turn it comes into play (unless Storm, or Rush against followers)"
     enemies = board.followers(st, 1 - player)
-    wards = [o for o in enemies if "ward" in view(st, o).chars.keywords]
+    if wards is None:
+        wards = ward_followers(engine, 1 - player)
     if target is not None and target not in enemies:
         return "only an enemy follower or the enemy leader can be attacked"
     if wards and target not in wards:
         return "a follower with Ward must be attacked first"
     return None
+
+
+def ward_followers(engine: Engine, player: int) -> list[int]:
+    st = engine.state
+    return [o for o in board.followers(st, player) if "ward" in view(st, o).chars.keywords]
+
+
+def attack_targets(engine: Engine, player: int, attacker: int) -> list[int | None]:
+    """What ``attacker`` may attack now, in the order of the legal decisions: the enemy leader (None), then
+    the enemy followers left to right — ``can_attack`` for each, Ward read once."""
+    wards = ward_followers(engine, 1 - player)
+    targets: list[int | None] = [None, *board.followers(engine.state, 1 - player)]
+    return [t for t in targets if can_attack(engine, player, attacker, t, wards) is None]
 
 
 def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Procedure:
@@ -282,5 +299,5 @@ def board_onto(engine: Engine, pilot: int, vehicle: int) -> None:
     fire(engine, "maneuver", subject=vehicle)  # SV-O-39
 
 
-__all__ = ["alternates", "attack", "can_attack", "can_evolve", "can_play", "evolve", "evolve_group", "play",
-           "played_as"]
+__all__ = ["alternates", "attack", "attack_targets", "can_attack", "can_evolve", "can_play", "evolve", "evolve_group",
+           "play", "played_as", "ward_followers"]

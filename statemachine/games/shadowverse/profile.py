@@ -16,6 +16,7 @@ from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.actions import (
     alternates,
     attack,
+    attack_targets,
     can_attack,
     can_evolve,
     can_play,
@@ -200,10 +201,7 @@ class Shadowverse(RulesProfile):
         for f in board.followers(st, me):
             if can_evolve(engine, me, f) is None:
                 out.append(Decision(me, "evolve", (f,)))
-            if can_attack(engine, me, f, None) is None:
-                out.append(Decision(me, "attack", (f, "leader")))
-            out += [Decision(me, "attack", (f, t)) for t in board.followers(st, 1 - me)
-                    if can_attack(engine, me, f, t) is None]
+            out += [Decision(me, "attack", (f, "leader" if t is None else t)) for t in attack_targets(engine, me, f)]
         out.append(Decision(me, END_TURN))
         return Legal(me, tuple(out))
 
