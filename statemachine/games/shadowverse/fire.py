@@ -7,18 +7,19 @@ keys (SV-O-10..14).
 
 from __future__ import annotations
 
+import msgspec
+
+from eventsource import events as ev
 from projections.characteristics import ObjectView, view
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import FIELD
-from statemachine.triggers import Instance, matches_filter
+from statemachine.triggers import Instance, Listener, matches_filter
 
 
 def instances(engine: Engine, name: str, *, player: int | None = None, subject: int | None = None,
               by: int | None = None, where: tuple[str, ...] = (FIELD,)) -> list[Instance]:
     """Listeners of ``name`` (``whose`` read against ``player``; ``subject`` for self/other triggers)."""
-    from eventsource import events as ev
-
     st = engine.state
     seq = by if by is not None else st.seq
     subj: ObjectView | None = view(st, subject) if subject is not None and subject in st.objects else None
@@ -49,21 +50,16 @@ def instances(engine: Engine, name: str, *, player: int | None = None, subject: 
 
 def leader_view(engine: Engine, player: int, card: int, definition: str, granted: str, since: int) -> ObjectView:
     """A leader as the holder of an ability granted to it (a leader is not an object: ``leader(p)``)."""
-    from eventsource import events as ev
-
     return ObjectView(board.leader(player), card, definition, player, player, board.zone(player, "leader"),
                       ev.Characteristics("leader", abilities=(granted,)), {}, (), False, False, since)
 
 
 def leader_instances(engine: Engine, name: str, *, player: int | None, by: int) -> list[Instance]:
     """Abilities granted to a leader (密約の吸血鬼): ``leader_ability`` modifiers naming "card/ability"."""
-    import msgspec
-
-    from eventsource import events as ev
-    from statemachine.triggers import Listener
-
     st = engine.state
     out: list[Instance] = []
+    if not st.modifiers:
+        return out
     for m in sorted(st.modifiers.values(), key=lambda m: (m.since, m.effect)):
         if m.kind != "leader_ability" or m.target >= 0:
             continue
@@ -90,11 +86,6 @@ def granted_instances(engine: Engine, oid: int, grants: list[tuple[str, int, int
                       ) -> list[Instance]:
     """Abilities granted to a card (ディメンションドミネーター's Fanfare), as it is now; ``grants`` are
     (card/ability, granting card, when granted) in grant order (SV-O-14)."""
-    import msgspec
-
-    from eventsource import events as ev
-    from statemachine.triggers import Listener
-
     st = engine.state
     out: list[Instance] = []
     holder = view(st, oid)

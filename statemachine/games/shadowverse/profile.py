@@ -26,7 +26,7 @@ from statemachine.games.shadowverse.actions import (
 )
 from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
-from statemachine.games.shadowverse.fire import instances
+from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.queue import OrderedQueue
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Rules
@@ -173,8 +173,6 @@ class Shadowverse(RulesProfile):
                 board.draw(engine, me, 2 if first_of_second else 1, together=True)
                 yield from policy.settle(engine)
             case "end":
-                from statemachine.games.shadowverse.fire import fire
-
                 fire(engine, "turn_end", player=me, where=(FIELD, HAND))
                 yield from policy.settle(engine)
                 # SV-O-115: "until the end of the turn" ends only after the end-of-turn effects.
@@ -257,21 +255,27 @@ class Shadowverse(RulesProfile):
             winner = None if len(losers) == 2 else 1 - losers[0]
             engine.emit(*[ev.PlayerLost(p, "leader defeated") for p in losers], ev.GameEnded(winner, "leader defeated"))
             return
-        modified = {m.target for m in st.modifiers.values()} if st.modifiers else ()
+        objects, cards = st.objects, st.cards
+        modified: set[int] = set()
+        read_at = -1  # the sequence number ``modified`` was read at: a destruction may end effects
         for p in (st.active, 1 - st.active):
             for o in board.followers(st, p):
-                obj = st.objects.get(o)
+                obj = objects.get(o)
                 if obj is None or board.kind_of(obj.zone) != FIELD:
-                    continue
-                if o not in modified and not obj.status.get("damage") and not obj.status.get("bane") and (
-                        st.cards[obj.card].printed.toughness or 0) > 0:
+                    continue  # no longer on the field: destroyed meanwhile
+                if read_at != st.seq:
+                    modified, read_at = {m.target for m in st.modifiers.values()}, st.seq
+                status = obj.status
+                if o not in modified and not status.get("damage") and not status.get("bane") and (
+                        cards[obj.card].printed.toughness or 0) > 0:
                     continue  # as printed, unhurt: its defense is above 0 without computing its view
                 v = view(st, o)
                 doomed = board.defense_of(v) <= 0 or v.status.get("bane")
-                if doomed and not board.destroy(engine, o) and o in st.objects and st.objects[o].status.get("bane"):
+                if doomed and not board.destroy(engine, o) and o in objects and objects[o].status.get("bane"):
                     engine.emit(ev.StatusSet(o, "bane", 0))  # SV-O-86: it could not be destroyed
         if st.seq == seq:
             policy.checked = (st, seq)
+
 
 def _obj(decision: Decision, i: int) -> int:
     try:
