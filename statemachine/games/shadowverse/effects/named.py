@@ -161,7 +161,8 @@ def deck_top_to_cemetery(ctx: EffectContext, p: DrawParams) -> Procedure:
 
 @SV.effect("piercing_bundle", AmountParams)
 def piercing_bundle(ctx: EffectContext, p: AmountParams) -> Procedure:
-    """ピアシィ (SV-O-100): one hit for all the evolutions of one simultaneous group, bundled."""
+    """ピアシィ as in pool 1.0 (SV-O-100): one hit for all the evolutions of one simultaneous group, bundled by
+    this effect's id under rules 1.0. From 1.1 a card says ``bundle = true`` and uses ``damage``."""
     n = int(captured(ctx, step_index(ctx, "piercing_bundle")) or 1)
     for t in ordered(ctx, p.to):
         board.deal_damage(ctx.engine, t, p.amount * n, ctx.controller)
