@@ -14,23 +14,14 @@ import msgspec
 import pytest
 
 from eventsource import events as ev
-from eventsource.memory import MemoryStore
 from statemachine.decisions import Decision, IllegalDecision
-from statemachine.engine import Engine
-from statemachine.games.shadowverse.profile import Shadowverse
 from statemachine.scenario import Run, Scenario
 
 
 def run_at(setup: dict[str, Any], version: str | None = None, cards: list[dict[str, Any]] | None = None) -> Run:
     """A board from a scenario set-up, played under rules ``version`` (None: the newest) with its card pool."""
     sc = msgspec.convert({"id": "sv-1.1", "game": "shadowverse", "setup": setup, "card": cards or []}, Scenario)
-    run = Run(sc, "<test>")
-    if version is not None:
-        profile = Shadowverse(version=version)
-        run.handles.clear()
-        run.profile = profile
-        run.engine = Engine.from_setup(profile, run._setup_events(profile.pool), MemoryStore(), sc.id)
-    return run
+    return Run(sc, "<test>", version=version)
 
 
 def board(stats: dict[str, int], cards: list[dict[str, Any]], turn: int = 9) -> dict[str, Any]:
