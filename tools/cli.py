@@ -24,6 +24,7 @@ from tools.commands import (
     scenario,
     schema,
     store,
+    synth,
     verify,
     view,
     vocabulary,
@@ -87,6 +88,7 @@ for command in (
     view.view,
     demo.demo,
     schema.schema,
+    synth.synth,
     scenario.scenario,
     vocabulary.vocabulary,
 ):

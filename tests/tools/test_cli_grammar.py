@@ -107,3 +107,14 @@ def test_one_changed_hash_digit_gives_the_same_verdict_from_every_reading_comman
         code, _, err = run(*args)
         assert code == 1, (command, err)
         assert "31" in err or command[0] == "audit", (command, err)  # the record where the chain breaks
+
+
+def test_synth_writes_a_long_generated_game_the_time_travel_commands_read(tmp_path: Path) -> None:
+    db = tmp_path / "long.db"
+    code, out, _ = run("synth", "--db", str(db), "--events", "12000", "--seed", "3")
+    assert code == 0 and "wrote game synth-12000-3: 12000 events" in out
+    assert run("synth", "--db", str(db), "--events", "12000", "--seed", "3")[0] == 2  # it exists already
+    code, out, _ = run("at", str(db), "9000")
+    assert code == 0 and out.startswith("record 9000 · turn ")
+    code, out, _ = run("audit", str(db), "--no-rules")
+    assert code == 0 and "12000 records" in out
