@@ -60,10 +60,7 @@ class TurnFlow:
         if skip:
             engine.profile.end_skip(engine)
         if skip or self.current is None or self.is_last():
-            player = engine.profile.next_turn_player(engine) if engine.state.turn else engine.state.active
-            extra = engine.take_extra_turn()
-            if extra is not None:
-                player = extra
+            player = engine.profile.turn_player(engine)
             engine.emit(ev.TurnBegan(engine.state.turn + 1, player))
             self.new_turn()  # type: ignore[attr-defined]
         else:

@@ -117,3 +117,10 @@ class RulesProfile(ABC):
 
     def next_turn_player(self, engine: Engine) -> int:
         return (engine.state.active + 1) % len(engine.state.players)
+
+    def turn_player(self, engine: Engine) -> int:
+        """Whose turn begins now: a player with an extra turn waiting takes it (turn player first), otherwise
+        the next player in turn order. A game whose extra turns are added between turns says so itself."""
+        player = self.next_turn_player(engine) if engine.state.turn else engine.state.active
+        extra = engine.take_extra_turn()
+        return extra if extra is not None else player

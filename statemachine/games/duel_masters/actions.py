@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.engine import Engine
@@ -64,13 +65,30 @@ def enter_battle(engine: Engine, oid: int, controller: int, cause: str) -> int:
 
 
 def evolve_onto(engine: Engine, oid: int, base: int, controller: int, cause: str) -> int:
-    """An evolution creature enters on top of ``base``; it keeps the base's tapped state and is not sick."""
+    """An evolution creature enters on top of ``base``; it keeps the base's tapped state and is not sick.
+
+    DM-GAME-EVOLVE (rules 1.1): on a base that is itself an evolution creature it goes on top of the whole
+    stack: the base goes under it, then every card that lay under the base, bottom first, then the base again
+    on top of them — so the stack keeps its order (``under`` is bottom first) and no evolution creature is
+    ever left in the battle zone with nothing under it. Rules 1.0 put only the base under it (nested)."""
     st = engine.state
     tapped = board.is_tapped(st, base)
     moved = board.move(engine, oid, zone(st.objects[oid].owner, BATTLE), cause, controller=controller)
     extra = [ev.StatusSet(moved.new, "tapped", 1)] if tapped else []
-    engine.emit(moved, ev.Stacked(moved.new, base), *extra)
+    sources = list(st.objects[base].under) if engine.profile.rules.evolve_onto_whole_stack else []
+    stacked = [ev.Stacked(moved.new, base)]
+    if sources:
+        stacked += [*(ev.Stacked(moved.new, u) for u in sources), ev.Stacked(moved.new, base)]
+    engine.emit(moved, *stacked, *extra)
     return moved.new
+
+
+def top_of(state: GameState, oid: int) -> int:
+    """The card on top of the stack ``oid`` lies in (``oid`` itself if nothing lies on it)."""
+    obj = state.objects.get(oid)
+    while obj is not None and obj.on is not None and obj.on in state.objects:
+        obj = state.objects[obj.on]
+    return obj.id if obj is not None else oid
 
 
 def process_held(engine: Engine, controller: int, oids: list[int], cause: str) -> Procedure:
@@ -198,4 +216,4 @@ def declaration_window(engine: Engine) -> Procedure:
 
 
 __all__ = ["HAND", "can_cast", "can_summon", "cast_spell", "declaration_window", "enter_battle", "evolve_onto",
-           "process_held", "summon"]
+           "process_held", "summon", "top_of"]

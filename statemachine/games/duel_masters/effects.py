@@ -414,8 +414,14 @@ def invade(ctx: EffectContext, _: NoParams) -> Procedure:
     st = ctx.state
     if me is None or attacker is None or attacker not in st.objects or board.kind_of(st.objects[me].zone) != HAND:
         return
-    from statemachine.games.duel_masters.actions import evolve_onto
+    from statemachine.games.duel_masters.actions import evolve_onto, top_of
 
+    if ctx.engine.profile.rules.evolve_onto_whole_stack:
+        # DM-GAME-EVOLVE: onto the attacking creature as it is now — the top of its stack, if another invader
+        # declared with this one went first — never onto a card that lies under it.
+        attacker = top_of(st, attacker)
+        if board.kind_of(st.objects[attacker].zone) != BATTLE:
+            return
     evolve_onto(ctx.engine, me, attacker, ctx.controller, PUT)
     return
     yield

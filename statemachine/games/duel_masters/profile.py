@@ -49,6 +49,7 @@ LOOKBACK_RULING = "lookback_ruling"
 LEGACY_RULING = "before-2020-09-18"
 
 SKIP_TURN = "skip_turn"  # set by an effect that skips the rest of the turn (DM-W-20)
+TURN_OWED = "turn_owed"  # 1 on the player whose normal turn comes once the extra turns are taken
 SHIELD_COUNT = 5
 HAND_SIZE = 5
 END_STEP = "end_step"
@@ -197,6 +198,25 @@ class DuelMasters(RulesProfile):
             case _:
                 raise IllegalDecision(decision, "DM-GAME-STEP",
                                       f"'{decision.action}' is not something to do in the {name or 'current'} step")
+
+    def turn_player(self, engine: Engine) -> int:
+        """DM-GAME-EXTRA-TURN: an extra turn is added after the current turn; once every extra turn waiting is
+        taken, the normal order resumes with the player whose turn came next before them (recorded as
+        ``turn_owed`` when the first extra turn begins). A player who gains an extra turn in the opponent's
+        turn therefore takes two turns in a row. Rules 1.0: the extra turn replaced that player's next turn."""
+        st = engine.state
+        if not self.rules.extra_turn_added or not st.turn:
+            return super().turn_player(engine)
+        extra = engine.take_extra_turn()
+        owed = [p for p in range(len(st.players)) if st.stat(p, TURN_OWED)]
+        if extra is not None:
+            if not owed:
+                engine.emit(ev.PlayerStat(self.next_turn_player(engine), TURN_OWED, 1))
+            return extra
+        if owed:
+            engine.emit(ev.PlayerStat(owed[0], TURN_OWED, 0))
+            return owed[0]
+        return self.next_turn_player(engine)
 
     def turn_skipped(self, engine: Engine) -> bool:
         return bool(engine.state.stat(engine.state.active, SKIP_TURN))

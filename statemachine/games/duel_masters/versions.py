@@ -15,5 +15,14 @@ from statemachine.releases import Releases, load_releases
 class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     """The switches of one Duel Masters release."""
 
+    # An extra turn is added after the current turn and the normal order of turns then resumes, so a player
+    # who gains one in the opponent's turn takes two turns in a row (シン・ガイギンガ: 「このターンの後に自分の
+    # ターンを追加する」). 1.0: the extra turn took the place of that player's next normal turn.
+    extra_turn_added: bool = False
+    # A card that evolves or invades onto a creature that is itself an evolution goes on top of the whole
+    # stack, every card already there staying under it; two invasions declared together stack one on the other
+    # (DM-GAME-EVOLVE). 1.0: the card under the first invader was taken from under it, or the stack nested.
+    evolve_onto_whole_stack: bool = False
+
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)
