@@ -111,6 +111,12 @@ class RulesProfile(ABC):
     def end_skip(self, engine: Engine) -> None:  # noqa: B027 - nothing to clear for most games
         """Clear the record that the rest of the turn is skipped, as the next turn begins."""
 
+    def conditions_checked_on_trigger(self) -> bool:
+        """Whether a triggered ability's conditions must also hold when its event happens for it to trigger at
+        all (Magic's intervening "if", CR 603.4), not only when it resolves. Read by tools explaining a trigger
+        that did not fire; each game's policy applies it where it records triggers."""
+        return False
+
     def ignoring_lifted_on_leave(self, state: GameState) -> bool:
         """Whether an ability ignored where its card was works for that card's own leaving (a legacy ruling)."""
         return False

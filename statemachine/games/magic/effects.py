@@ -18,6 +18,7 @@ from statemachine.context import EffectContext
 from statemachine.decisions import Request
 from statemachine.games.magic import board, mana, targets
 from statemachine.games.magic.board import GRAVEYARD, HAND, LIFE, STACK, zone
+from statemachine.games.magic.sba import CANT_LOSE
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import NoParams, Procedure
 
@@ -119,6 +120,20 @@ def drain(ctx: EffectContext, p: AmountParams) -> Procedure:
 def gain_life(ctx: EffectContext, p: AmountParams) -> Procedure:
     """You gain N life."""
     ctx.engine.emit(ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + p.amount))
+    return
+    yield
+
+
+@MTG.effect("win_game")
+def win_game(ctx: EffectContext, _: NoParams) -> Procedure:
+    """"You win the game" (104.2b): every opponent loses — unless one of them controls an ability that says
+    they can't lose and their opponents can't win (《プラチナの天使》)."""
+    st = ctx.state
+    others = [p for p in range(len(st.players)) if p != ctx.controller and not st.players[p].lost]
+    if any(board.controls_ability(st, p, CANT_LOSE) for p in others):
+        return
+    reason = f"{st.players[ctx.controller].name} won the game (104.2b)"
+    ctx.engine.emit(*[ev.PlayerLost(p, reason) for p in others], ev.GameEnded(ctx.controller, reason))
     return
     yield
 
@@ -281,6 +296,16 @@ def source_untapped(ctx: EffectContext, _: NoParams) -> bool:
     """"if this is untapped" (《ハウリング・マイン》): the source as it is now, or as it last existed."""
     seen = ctx.view(ctx.source)
     return seen is not None and board.kind_of(seen.zone) == board.BATTLEFIELD and not seen.tapped
+
+
+class LifeParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: int
+
+
+@MTG.condition("life_at_least", LifeParams)
+def life_at_least(ctx: EffectContext, p: LifeParams) -> bool:
+    """"if you have N or more life" (《フェリダーの君主》: 40)."""
+    return board.life(ctx.state, ctx.controller) >= p.amount
 
 
 @MTG.condition(mana.WITH_PRIORITY)

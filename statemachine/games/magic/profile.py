@@ -83,6 +83,9 @@ class Magic(RulesProfile):
     def make_policy(self) -> ResolutionPolicy:
         return Stack()
 
+    def conditions_checked_on_trigger(self) -> bool:
+        return bool(self.rules.intervening_if)  # CR 603.4 (rules 1.1): stack.intervening_if_holds
+
     def begin(self, engine: Engine) -> Procedure:
         """Shuffle, 20 life each, draw seven; player 0 takes the first turn (no mulligans)."""
         st = engine.state

@@ -75,6 +75,8 @@ class Stack(ResolutionPolicy):
 
     def triggered(self, engine: Engine, instances: list[Instance]) -> None:
         for inst in instances:
+            if engine.profile.conditions_checked_on_trigger() and not intervening_if_holds(engine, inst):
+                continue  # CR 603.4: its "if" is false as the event happens: it does not trigger at all
             # MTG-P-08: an ability may trigger at any time, but nothing happens yet: it waits, on no stack,
             # until a player would receive priority (MTG-P-09).
             engine.trigger(inst, holder="", label=inst.listener.ability.label)
@@ -119,6 +121,19 @@ class Stack(ResolutionPolicy):
 
     def blocks_step_end(self, engine: Engine) -> bool:
         return bool(items(engine.state) or waiting(engine.state))
+
+
+def intervening_if_holds(engine: Engine, inst: Instance) -> bool:
+    """CR 603.4: a triggered ability's conditions are its intervening "if" clause ("When ..., if ..., ..."):
+    checked as the event happens (here, in the state it was matched in) and again as it resolves (``resolve``).
+    The source is read as it is now, or as it last existed if the event moved it (a "dies" trigger)."""
+    ability = inst.listener.ability
+    if not ability.conditions:
+        return True
+    ctx = EffectContext(engine, controller=inst.controller, source=inst.holder.obj, source_card=inst.holder.card,
+                        ability=ability.id, subject=inst.subject.obj if inst.subject is not None else None)
+    vocab = engine.profile.vocabulary
+    return all(vocab.check(ctx, c.name, c.params) for c in ability.conditions)
 
 
 def _no_priority(engine: Engine, holder: int | None) -> str:

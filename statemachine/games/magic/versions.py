@@ -15,5 +15,10 @@ from statemachine.releases import Releases, load_releases
 class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     """The switches of one Magic release."""
 
+    # CR 603.4: a triggered ability with an intervening "if" clause ("when/whenever/at ..., if ...") triggers
+    # only if its condition holds when the event happens, and checks it again as it resolves. 1.0 checked it
+    # on resolution only, so the ability went on the stack and players received priority with it there.
+    intervening_if: bool = False
+
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)
