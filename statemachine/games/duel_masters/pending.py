@@ -22,6 +22,7 @@ from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
 
 POOL = "pool"
+END_STEP = "end_step"  # the turn player's decision to end the current step
 
 
 class PendingPool(ResolutionPolicy):
@@ -103,6 +104,9 @@ class PendingPool(ResolutionPolicy):
         return None
 
     def misplaced(self, engine: Engine, decision: Decision, request: Request) -> tuple[str, str]:
+        step_end = ending_step(engine, decision)
+        if step_end is not None:
+            return step_end
         if decision.action == "resolve":
             active = engine.state.active
             tp_pending = any(p.controller == active for p in engine.state.pending.values())
@@ -124,6 +128,19 @@ class PendingPool(ResolutionPolicy):
                 return "DM-W-16", "each player orders only their own pending abilities"
             return "DM-W-03", f"effect {eid} is not pending"
         return super().refused(engine, decision, request, why)
+
+
+def ending_step(engine: Engine, decision: Decision) -> tuple[str, str] | None:
+    """The rule an attempt to end the step breaks while abilities are pending, whatever is being asked:
+    only the turn player ends a step (DM-GAME-TURN), and never with anything pending (DM-W-19)."""
+    if decision.action != END_STEP:
+        return None
+    active = engine.state.active
+    if decision.player != active:
+        return "DM-GAME-TURN", f"only the turn player (player {active}) ends a step"
+    if engine.state.pending:
+        return "DM-W-19", "the step cannot end while abilities are pending: each resolves within its step"
+    return None
 
 
 def raise_illegal(decision: Decision, rule: str, why: str) -> None:

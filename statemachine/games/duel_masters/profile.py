@@ -22,7 +22,7 @@ from statemachine.games.duel_masters.actions import (
 from statemachine.games.duel_masters.board import DECK, HAND, MANA, SHIELDS, zone
 from statemachine.games.duel_masters.combat import attack, can_attack
 from statemachine.games.duel_masters.effects import DM
-from statemachine.games.duel_masters.pending import PendingPool
+from statemachine.games.duel_masters.pending import END_STEP, PendingPool, ending_step
 from statemachine.games.duel_masters.triggers import KINDS
 from statemachine.games.duel_masters.versions import RELEASES, Rules
 from statemachine.loader import load_pinned_pool
@@ -52,7 +52,6 @@ SKIP_TURN = "skip_turn"  # set by an effect that skips the rest of the turn (DM-
 TURN_OWED = "turn_owed"  # 1 on the player whose normal turn comes once the extra turns are taken
 SHIELD_COUNT = 5
 HAND_SIZE = 5
-END_STEP = "end_step"
 
 
 @cache
@@ -167,6 +166,9 @@ class DuelMasters(RulesProfile):
         args = decision.args
         match decision.action, name:
             case "end_step", ("charge" | "main" | "attack"):
+                broken = ending_step(engine, decision)  # DM-W-19
+                if broken is not None:
+                    raise IllegalDecision(decision, *broken)
                 return engine.flow.advance(engine)
             case "charge", "charge":
                 if st.stat(me, "charged"):

@@ -155,9 +155,9 @@ def why_not_mana(engine: Engine, player: int, oid: int, color: str | None) -> Wh
         return "MTG-P-06", "mana abilities are activated with priority or while paying mana"
     src = next((s for s in mana.sources(engine, player, only=oid) if s.obj == oid), None)
     if src is None:
-        if board.on_battlefield(engine.state, oid) and board.is_tapped(engine.state, oid):
-            return "MTG-C-06", "a tapped permanent cannot pay a cost that taps it"
-        return "MTG-P-06", "that is not a mana ability you can activate now"
+        # The rule the activation breaks: its cost's (MTG-C-05 life, MTG-C-06 a tapped source), if that is why.
+        return mana.why_not_source(engine, player, oid) or (
+            "MTG-P-06", "that is not a mana ability you can activate now")
     if color is not None and color not in src.colors:
         return "MTG-P-06", f"it cannot make {color} mana"
     return None

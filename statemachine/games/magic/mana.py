@@ -167,6 +167,23 @@ def sources(engine: Engine, player: int, *, paying: bool = False, only: int | No
     return out
 
 
+def why_not_source(engine: Engine, player: int, oid: int) -> tuple[str, str] | None:
+    """The cost rule that keeps a permanent's mana abilities from being activated now (a tapped source,
+    MTG-C-06; more life than the player has, MTG-C-05; ...), or None if that is not why: a refusal names the
+    rule the decision breaks, not the rule of the payment in progress (MTG-P-06)."""
+    from statemachine.games.magic.costs import why_not_costs
+
+    st = engine.state
+    if not board.on_battlefield(st, oid) or st.objects[oid].controller != player:
+        return None
+    v = view(st, oid)
+    whys = [why_not_costs(engine, player, oid, a.costs, 0) for a in card_of(engine, oid).abilities
+            if is_mana_ability(a) and a.id in v.chars.abilities]
+    if not whys or any(w is None for w in whys):
+        return None
+    return whys[0]
+
+
 def tap_plan(engine: Engine, player: int, cost: ManaCost, *, extra: tuple[str, ...] = (),
              exclude: int | None = None) -> list[tuple[Source, str]] | None:
     """The mana abilities to activate (and the colour each makes) so that pool + new mana pays ``cost``.

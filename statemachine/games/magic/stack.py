@@ -116,6 +116,15 @@ class Stack(ResolutionPolicy):
             return "MTG-P-01", f"nobody has priority now: player {request.player} must answer: {request.prompt}"
         return super().misplaced(engine, decision, request)
 
+    def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]:
+        """A mana ability offered nowhere in a payment (MTG-P-06) because its cost cannot be paid breaks that
+        cost's rule: paying 1 life at 0 life MTG-C-05, tapping a tapped land MTG-C-06."""
+        if request.kind == "pay_mana" and len(decision.args) == 1 and isinstance(decision.args[0], int):
+            broken = mana.why_not_source(engine, decision.player, decision.args[0])
+            if broken is not None:
+                return broken
+        return super().refused(engine, decision, request, why)
+
     def source_of(self, state: GameState, pend: Pending) -> int | None:
         return source_object(pend) if pend.source >= 0 or len(pend.key) > 1 else None
 
