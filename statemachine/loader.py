@@ -15,7 +15,7 @@ from eventsource.errors import KifuError
 from statemachine.cards import CardDef, CardPool, TriggerDef
 from statemachine.releases import UnknownVersion, version_key
 from statemachine.triggers import SubjectFilter
-from statemachine.vocabulary import KEYWORD, Entry, Vocabulary, allowed_at, named_values
+from statemachine.vocabulary import KEYWORD, ZONE, Entry, Vocabulary, allowed_at, named_values
 
 
 class CardFileError(KifuError):
@@ -136,6 +136,9 @@ def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: s
     except msgspec.ValidationError as exc:
         msg, _, where = str(exc).partition(" - at ")
         raise error(f"bad trigger filter: {msg}", f"{base}.filter{where.strip('`').removeprefix('$')}") from exc
+    zones = vocab.names.get(ZONE)
+    if zones and t.where not in zones:  # an ability working from a zone the game lacks would never trigger
+        raise error(f"unknown zone {t.where!r} for the ability to work from ({_known(zones)})", f"{base}.where")
     for fld, allowed in TRIGGER_FIELDS:
         value = getattr(t, fld)
         if value not in allowed:

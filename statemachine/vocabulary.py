@@ -34,7 +34,7 @@ class NoParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 # Parameters whose values are names the game declares (checked at load against ``Vocabulary.names``): a
 # keyword a card has or is given, a selector naming what an effect acts on.
-KEYWORD, SELECTOR = "keyword", "selector"
+KEYWORD, SELECTOR, ZONE = "keyword", "selector", "zone"
 Keyword = Annotated[str, Meta(extra={"names": KEYWORD})]
 Selector = Annotated[str, Meta(extra={"names": SELECTOR})]
 
@@ -110,7 +110,7 @@ class Vocabulary:
         self.conditions: dict[str, Entry[Any]] = {}
         self.costs: dict[str, Entry[Any]] = {}  # what an ability's ``costs`` may name (the game reads them)
         self.triggers: set[str] = set()
-        self.names: dict[str, dict[str, str]] = {KEYWORD: {}, SELECTOR: {}}
+        self.names: dict[str, dict[str, str]] = {KEYWORD: {}, SELECTOR: {}, ZONE: {}}
         self.filters: dict[str, tuple[Any, str]] = {}
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}
 

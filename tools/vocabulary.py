@@ -21,7 +21,7 @@ from statemachine.profile import RulesProfile
 from statemachine.scenario.expect import EXPECTATIONS
 from statemachine.scenario.model import CardSpec, EffectSpec, Setup
 from statemachine.triggers import SubjectFilter
-from statemachine.vocabulary import KEYWORD, SELECTOR, Entry, Vocabulary
+from statemachine.vocabulary import KEYWORD, SELECTOR, ZONE, Entry, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "vocabulary.md"
@@ -129,12 +129,13 @@ def _entries(title: str, table: dict[str, Entry[Any]]) -> Iterator[str]:
                        for n, e in sorted(table.items())])
 
 
-def _names(title: str, vocab: Vocabulary, kind: str) -> Iterator[str]:
+def _names(title: str, vocab: Vocabulary, kind: str,
+           empty: str = "None declared: a card using one is refused.") -> Iterator[str]:
     yield f"### {title}"
     yield ""
     names = vocab.names.get(kind, {})
     if not names:
-        yield "None declared: a card using one is refused."
+        yield empty
         yield ""
         return
     yield from _table(("name", "meaning"), [(f"`{n}`", m) for n, m in sorted(names.items())])
@@ -173,6 +174,8 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     yield from _entries("Costs", vocab.costs)
     yield from _names("Keywords", vocab, KEYWORD)
     yield from _names("Selectors", vocab, SELECTOR)
+    yield from _names("Zones an ability works from (a trigger's `where`)", vocab, ZONE,
+                      "Not declared: a trigger's `where` is not checked.")
 
 
 def common_section() -> Iterator[str]:

@@ -18,10 +18,11 @@ from tests.hardening.cli import kifu
 GAMES = sorted(PROFILES)
 # A trigger and a plain effect each game has, to build a card around a damaged part.
 TRIGGER = {"duel_masters": "enters", "magic": "enters", "shadowverse": "fanfare", "vision": "enters"}
+WHERE = {"duel_masters": "battle", "magic": "battlefield", "shadowverse": "field", "vision": "field"}
 
 
 def card(game: str, **ability: Any) -> dict[str, Any]:
-    body = {"id": "a1", "label": "test", "trigger": {"on": TRIGGER[game]}, **ability}
+    body = {"id": "a1", "label": "test", "trigger": {"on": TRIGGER[game], "where": WHERE[game]}, **ability}
     return {"id": "probe", "name": "Probe", "abilities": [body]}
 
 
@@ -140,3 +141,16 @@ effects = [{ name = "damage", params = { amount = 1, to = "enemy_leadr" } }]\n""
     assert result.exit_code == 2, result.output
     assert "ability 'a1'" in result.output and "unknown selector 'enemy_leadr'" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("game", "where", "known"), [
+    ("duel_masters", "battel", "battle"),
+    ("magic", "battle", "battlefield"),  # the default zone of a trigger is Duel Masters': Magic must name its own
+    ("vision", "feild", "field"),
+])
+def test_a_trigger_working_from_a_zone_the_game_lacks_is_refused(game: str, where: str, known: str) -> None:
+    raw = card(game, effects=[])
+    raw["abilities"][0]["trigger"]["where"] = where
+    err = refused(game, raw)
+    assert err.field == "$.abilities[0].trigger.where"
+    assert f"unknown zone {where!r}" in str(err) and known in str(err)

@@ -17,7 +17,7 @@ from projections.state import UNDER, GameState
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, DECK, GRAVEYARD, HAND, HOLD, MANA, PUT, zone
-from statemachine.vocabulary import KEYWORD, NoParams, Procedure, Vocabulary
+from statemachine.vocabulary import KEYWORD, ZONE, NoParams, Procedure, Vocabulary
 
 DM = Vocabulary("duel_masters")
 DM.declare(KEYWORD, {
@@ -27,6 +27,10 @@ DM.declare(KEYWORD, {
     "t_breaker": "T・ブレイカー: breaks three shields",
     "s_trigger": "S・トリガー: may be used for free when it is broken from the shields",
     "neo_evolution": "NEO進化: may be summoned as an evolution or on its own",
+})
+DM.declare(ZONE, {
+    "battle": "the battle zone", "hand": "the hand", "mana": "the mana zone", "shields": "the shield zone",
+    "graveyard": "the graveyard", "deck": "the deck", "hold": "set aside while an effect puts cards one by one",
 })
 DM.filter_key("by", Literal["any", "you", "opponent"], "trigger 'chosen': who must have chosen the subject")
 DM.filter_key("under", Literal["self"], "trigger 'leaves_from_under': the card lay under the holder")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from statemachine.vocabulary import KEYWORD, Vocabulary
+from statemachine.vocabulary import KEYWORD, ZONE, Vocabulary
 
 MTG = Vocabulary("magic")
 MTG.declare(KEYWORD, {
@@ -17,6 +17,10 @@ MTG.declare(KEYWORD, {
     "haste": "CR 702.10: may attack and use tap abilities despite summoning sickness",
     "vigilance": "CR 702.20: attacking does not cause it to tap",
     "flash": "CR 702.8: may be cast any time its controller could cast an instant",
+})
+MTG.declare(ZONE, {
+    "battlefield": "the battlefield", "hand": "the hand", "graveyard": "the graveyard", "deck": "the library",
+    "exile": "exile", "stack": "the stack",
 })
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
                "combat_damage", "end_of_combat", "main2", "end", "cleanup"]

@@ -19,7 +19,7 @@ from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
 from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
-from statemachine.vocabulary import KEYWORD, NoParams, Procedure, Vocabulary
+from statemachine.vocabulary import KEYWORD, ZONE, NoParams, Procedure, Vocabulary
 
 VOP = Vocabulary("vision")
 VOP.declare(KEYWORD, {
@@ -27,6 +27,10 @@ VOP.declare(KEYWORD, {
     "ambush": "伏兵: may be played at instant speed, as a command card is",
     "node:<number>": "NODE N: the nodes it needs",
     "uses:<number>": "an activated effect usable N times per card",
+})
+VOP.declare(ZONE, {
+    "field": "the field", "hand": "the hand", "node": "the node area", "deck": "the deck",
+    "discard": "the discard pile", "chain": "being announced (in an interference)",
 })
 
 ANNOUNCED = ("target",)  # steps read when the effect is used, not when it resolves
