@@ -132,7 +132,8 @@ def test_every_released_card_passes_the_checks(game: str) -> None:
 
 def test_a_scenario_with_an_unknown_selector_exits_2(tmp_path: Path) -> None:
     text = """id = "bad"\ngame = "shadowverse"\n[[card]]\nid = "probe"\nname = "Probe"\ntypes = ["follower"]
-cost = 1\npower = 1\ntoughness = 1\n[[card.abilities]]\nid = "a1"\nlabel = "x"\ntrigger = { on = "fanfare" }
+cost = 1\npower = 1\ntoughness = 1\n[[card.abilities]]\nid = "a1"\nlabel = "x"
+trigger = { on = "fanfare", where = "field" }
 effects = [{ name = "damage", params = { amount = 1, to = "enemy_leadr" } }]\n"""
     tomllib.loads(text)
     path = tmp_path / "bad.toml"
@@ -147,6 +148,7 @@ effects = [{ name = "damage", params = { amount = 1, to = "enemy_leadr" } }]\n""
     ("duel_masters", "battel", "battle"),
     ("magic", "battle", "battlefield"),  # the default zone of a trigger is Duel Masters': Magic must name its own
     ("vision", "feild", "field"),
+    ("shadowverse", "battle", "cemetery"),
 ])
 def test_a_trigger_working_from_a_zone_the_game_lacks_is_refused(game: str, where: str, known: str) -> None:
     raw = card(game, effects=[])

@@ -15,7 +15,7 @@ from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import leader
 from statemachine.games.shadowverse.queue import BUNDLED, ability_of
-from statemachine.vocabulary import KEYWORD, SELECTOR, Vocabulary
+from statemachine.vocabulary import KEYWORD, SELECTOR, ZONE, Vocabulary
 
 SV = Vocabulary("shadowverse")
 SV.declare(KEYWORD, {
@@ -56,6 +56,11 @@ Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it 
 PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
+SV.declare(ZONE, {
+    "field": "the field", "hand": "the hand", "deck": "the deck", "cemetery": "the cemetery",
+    "banished": "banished", "casting": "a spell being played", "limbo": "outside the game (a card made, waiting)",
+    "leader": "the leader (an ability the leader holds, SV-O-14)",
+})
 
 
 def ordered(ctx: EffectContext, selector: str) -> list[int]:
