@@ -98,7 +98,7 @@ def event_rows(value: Any) -> str | None:
             if bad:
                 return f"no event kind has the field(s) {', '.join(bad)}"
             continue
-        if kind not in EVENT_FIELDS:
+        if not isinstance(kind, str) or kind not in EVENT_FIELDS:
             return f"unknown event kind {kind!r} (known: {', '.join(sorted(EVENT_FIELDS))})"
         bad = sorted(set(r) - set(EVENT_FIELDS[kind]))
         if bad:
