@@ -29,7 +29,7 @@ def held_writes(path: Path) -> sqlite3.Connection:
     return blocker
 
 
-def wait_until(check: object, timeout: float = 10.0) -> None:
+def wait_until(check: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out"
@@ -38,7 +38,7 @@ def wait_until(check: object, timeout: float = 10.0) -> None:
 
 def test_appends_waiting_together_share_one_commit_and_each_returns_after_it(tmp_path: Path) -> None:
     path = tmp_path / "kifu.db"
-    with GroupCommitSQLiteStore(path, timeout=30) as store:
+    with GroupCommitSQLiteStore(path, timeout=300) as store:
         store.append("warm", decision(0))  # the writer's connection exists before the lock is taken
         groups = store.groups
         blocker = held_writes(path)
@@ -64,7 +64,7 @@ def test_appends_waiting_together_share_one_commit_and_each_returns_after_it(tmp
 
 def test_a_conflict_in_a_group_refuses_that_append_alone(tmp_path: Path) -> None:
     path = tmp_path / "kifu.db"
-    with GroupCommitSQLiteStore(path, timeout=30) as store:
+    with GroupCommitSQLiteStore(path, timeout=300) as store:
         store.append("a", decision(1))
         store.append("b", decision(1))
         blocker = held_writes(path)
