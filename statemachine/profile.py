@@ -121,6 +121,12 @@ class RulesProfile(ABC):
         """Whether an ability ignored where its card was works for that card's own leaving (a legacy ruling)."""
         return False
 
+    @staticmethod
+    def describe_key(key: tuple[int, ...]) -> str:
+        """A pending effect's recorded order key in words, for traces (a game whose keys mean something
+        says what; the default prints the numbers)."""
+        return ", ".join(map(str, key))
+
     def next_turn_player(self, engine: Engine) -> int:
         return (engine.state.active + 1) % len(engine.state.players)
 

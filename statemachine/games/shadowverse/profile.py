@@ -27,7 +27,7 @@ from statemachine.games.shadowverse.actions import (
 from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import fire, instances
-from statemachine.games.shadowverse.queue import OrderedQueue
+from statemachine.games.shadowverse.queue import OrderedQueue, describe_key
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Rules
 from statemachine.loader import CardFileError, load_pinned_pool
@@ -82,6 +82,7 @@ class Shadowverse(RulesProfile):
     trigger_kinds = KINDS
     steps = STEPS
     title = "Shadowverse"
+    describe_key = staticmethod(describe_key)  # the queue's sort key in words (SV-O-10..14)
     decisions: ClassVar[dict[str, str]] = {
         "play": "`[card]`: play a card from your hand, paying PP; its targets are asked next",
         "evolve": "`[follower]`: evolve a follower, spending an evolution point",

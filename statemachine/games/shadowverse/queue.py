@@ -105,6 +105,30 @@ def sort_key(engine: Engine, inst: Instance, group: int, n: int, granted: int = 
     )
 
 
+_CATEGORIES = ("hand", "leader and field", "direct summon")
+
+
+def describe_key(key: tuple[int, ...]) -> str:
+    """A recorded sort key in words, as a judge reads the queue's order (SV-O-10..14)."""
+    if len(key) != 8:
+        return ", ".join(map(str, key))
+    group, tier_, cat, side, position, printed, granted, n = key
+    where = _CATEGORIES[cat] if 0 <= cat < len(_CATEGORIES) else f"category {cat}"
+    parts = [f"moment {group}", f"timing tier {tier_}", where, "turn player" if side == 0 else "non-turn player",
+             "the leader" if position == 0 else f"{_ordinal(position)} to enter",
+             f"{_ordinal(printed + 1)} printed ability"]
+    if granted:
+        parts.append(f"granted {_ordinal(granted)}")
+    if n:
+        parts.append(f"instance {n + 1}")
+    return ", ".join(parts)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 class OrderedQueue(ResolutionPolicy):
     holder = QUEUE
 
