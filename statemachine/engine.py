@@ -28,25 +28,14 @@ from projections.timeline import Timeline
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.flow import TurnFlow
 from statemachine.profile import RulesProfile
+from statemachine.rederive import Divergence, dealt_opening, given_board
 from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # the integers an event can hold (eventsource.records)
 SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
+__all__ = ["SETUP_OPTION", "Divergence", "Engine"]
 
-
-class Divergence(KifuError):
-    """Re-running the rules on the recorded decisions did not give the recorded consequences."""
-
-    def __init__(self, seq: int, expected: ev.Event | None, actual: ev.Event | None, decision: int) -> None:
-        super().__init__(
-            f"record {seq} (decision {decision}): the log has {_show(expected)} but the rules give {_show(actual)}"
-        )
-        self.seq, self.expected, self.actual, self.decision = seq, expected, actual, decision
-
-
-def _show(event: ev.Event | None) -> str:
-    return "nothing" if event is None else f"{type(event).__name__}{ev.to_builtins(event)}"
 
 
 class Engine:
@@ -122,28 +111,29 @@ class Engine:
     @classmethod
     def replay(cls, profile: RulesProfile, records: Iterable[Record], store: EventStore | None = None,
                game: str = "game") -> Engine:
-        """Re-adjudicate a whole log: take its setup, re-run its decisions, check every consequence.
+        """Re-adjudicate a whole log from its inputs: the players, seed, options and deck lists it names (or,
+        for a given set-up, its board), then its decisions; every record the rules give, envelope included,
+        is checked against the log (``statemachine.rederive``).
 
         Raises ``Divergence`` at the first record where the log and the rules disagree.
         """
         recs = list(records)
-        given = dict(recs[0].event.options).get(SETUP_OPTION) if recs and isinstance(
-            recs[0].event, ev.GameStarted) else None
-        if given is not None:
-            setup = int(given)
-        else:
-            setup = 0
-            while setup < len(recs) and isinstance(recs[setup].event, ev.GameStarted | ev.ObjectCreated):
-                setup += 1
+        started = recs[0].event if recs else None
+        if not isinstance(started, ev.GameStarted):
+            first = recs[0] if recs else None
+            raise Divergence(first.seq if first else 1, first.event if first else None, None, 0, field="kind",
+                             reason="a log begins with GameStarted, which names its rules and inputs")
+        given = dict(started.options).get(SETUP_OPTION)
+        opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)
         engine = cls(profile, store if store is not None else MemoryStore(), game)
-        for r in recs[:setup]:
-            engine._append(r.event)
+        engine._expect = deque(recs)
+        for event in opening:
+            engine._append(event)
         engine._sync()
-        engine._expect = deque(recs[setup:])
         engine.flight = None if given is not None else profile.begin(engine)
         engine._drive(None)
         engine.batch.clear()
-        engine.rerun(recs[setup:], already_expected=True)
+        engine.rerun(recs[len(opening):], already_expected=True)
         return engine
 
     def rerun(self, records: Sequence[Record] | Iterable[Record], *, already_expected: bool = False) -> None:
@@ -235,7 +225,7 @@ class Engine:
             proc = self.policy.decide(self, decision)
             if proc is None:
                 proc = self.profile.act(self, decision)
-        start = self.state.seq
+        start, cause_before = self.state.seq, self.cause
         try:
             self._append(ev.ChoiceMade(decision.player, decision.action, decision.args), decision_start=True)
             self.cause = self.state.seq
@@ -253,6 +243,7 @@ class Engine:
         except BaseException:
             if self._expect is None:
                 self._rollback()
+                self.cause = cause_before  # the next decision's record is caused as if this one never was
             raise
 
     # -- emitting -----------------------------------------------------------------------------------------
@@ -278,13 +269,23 @@ class Engine:
 
         decision = self.state.decision + 1 if decision_start else self.state.decision
         seq = self.state.seq + 1
+        cause = self.cause if cause is None else cause
         if self._expect is not None:
-            expected = self._expect.popleft() if self._expect else None
-            if expected is None or expected.event != event or expected.seq != seq:
-                raise Divergence(seq, expected.event if expected else None, event, decision)
+            self._check(seq, event, decision, cause)
         evolve(self.state, seq, event, decision)
-        self.batch.append(NewEvent(event, decision, self.cause if cause is None else cause))
+        self.batch.append(NewEvent(event, decision, cause))
         self.index.sync(self.state, event)
+
+    def _check(self, seq: int, event: ev.Event, decision: int, cause: int) -> None:
+        """Re-adjudication: the record the log has here is the one the rules give, envelope and all."""
+        assert self._expect is not None
+        expected = self._expect.popleft() if self._expect else None
+        if expected is None or expected.event != event or expected.seq != seq:
+            raise Divergence(seq, expected.event if expected else None, event, decision)
+        for name, logged, derived in (("decision", expected.decision, decision), ("cause", expected.cause, cause)):
+            if logged != derived:
+                raise Divergence(seq, expected.event, event, decision, field=name, log_value=logged,
+                                 rules_value=derived)
 
     def trigger(self, inst: Instance, *, holder: str, label: str, key: tuple[int, ...] = (),
                 captured: tuple[str, ...] = ()) -> int:

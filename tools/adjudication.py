@@ -23,7 +23,7 @@ from typing import Any
 from eventsource import events as ev
 from eventsource.records import Record
 from statemachine.decisions import IllegalDecision
-from statemachine.engine import Divergence, Engine
+from statemachine.engine import SETUP_OPTION, Divergence, Engine
 from tools.loaded import LoadedLog, PrefixStore
 
 
@@ -35,6 +35,13 @@ class DivergenceFinding:
     decision: int  # the decision number it belongs to (0: the set-up and opening)
     decision_seq: int | None  # the record of that decision (a ChoiceMade), None for the opening
     message: str
+    field: str = ""  # what differs: record, kind, an event field (printed.cost), or decision / cause
+    kind: str = "divergent"  # divergent, envelope (decision, cause), card (printed, definition), version
+    explained: bool = True  # the message says it all; False: it is best shown as the two records
+
+    @property
+    def label(self) -> str:
+        return f"record {self.seq}, {self.field}" if self.field else f"record {self.seq}"
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,7 @@ class IllegalFinding:
 @dataclass
 class Adjudication:
     profile: str
-    notes: list[str]  # rules or card-pool versions that differ from the log's
+    given: int | None = None  # a given set-up: how many records the board the game began from has
     decisions: int = 0  # decisions in the log
     checked: int = 0  # decisions judged
     divergence: DivergenceFinding | None = None
@@ -77,21 +84,40 @@ def _spans(records: list[Record]) -> tuple[list[Record], list[list[Record]]]:
     return opening, spans
 
 
+VERSION_FIELDS = frozenset({"profile", "profile_version", "card_pool", "card_pool_version", "card_pool_digest"})
+
+
+def kind_of(exc: Divergence) -> str:
+    """What a judge calls the difference: the rules or pool version, a card's printing, the envelope, or a
+    consequence."""
+    if exc.kind:
+        return exc.kind
+    if isinstance(exc.expected, ev.GameStarted) and exc.field in VERSION_FIELDS:
+        return "version"
+    if isinstance(exc.expected, ev.ObjectCreated) and (exc.field.startswith("printed") or exc.field == "definition"):
+        return "card"
+    if exc.field in ("decision", "cause"):
+        return "envelope"
+    return "divergent"
+
+
 def _divergence(log: LoadedLog, exc: Divergence) -> DivergenceFinding:
     made = log.decision_record(exc.decision) if exc.decision else None
-    return DivergenceFinding(exc.seq, exc.expected, exc.actual, exc.decision, made.seq if made else None, str(exc))
+    kind = kind_of(exc)
+    return DivergenceFinding(exc.seq, exc.expected, exc.actual, exc.decision, made.seq if made else None, str(exc),
+                             exc.field, kind, exc.explained or kind != "divergent")
 
 
 def _broken(log: LoadedLog, span: list[Record], exc: BaseException) -> DivergenceFinding:
     """The rules could not even run the decision on this state (an inconsistent, tampered log)."""
     first = span[0]
     return DivergenceFinding(first.seq, first.event, None, first.decision, first.seq,
-                             f"the rules cannot re-run this decision: {type(exc).__name__}: {exc}")
+                             f"the rules cannot re-run this decision: {type(exc).__name__}: {exc}", "record")
 
 
 def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
     """Judge every decision of ``log`` under ``profile`` (a ``RulesProfile``)."""
-    result = Adjudication(log.profile_name(), log.version_notes(profile))
+    result = Adjudication(log.profile_name(), given_setup(log))
     opening, spans = _spans(log.records)
     result.decisions = len(spans)
     engine: Engine | None = None
@@ -102,7 +128,8 @@ def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
     except Exception as exc:
         first = opening[0] if opening else log.records[0]
         result.divergence = DivergenceFinding(first.seq, first.event, None, 0, None,
-                                              f"the rules cannot re-run the opening: {type(exc).__name__}: {exc}")
+                                              f"the rules cannot re-run the opening: {type(exc).__name__}: {exc}",
+                                              "record")
     position = len(opening)
     for span in spans:
         if engine is None:
@@ -124,7 +151,7 @@ def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
                 result.divergence = DivergenceFinding(
                     made.seq, made.event, None, made.decision, made.seq,
                     f"record {made.seq} (decision {made.decision}): the rules refuse this decision: "
-                    f"{exc.reason} [{exc.rule}]",
+                    f"{exc.reason} [{exc.rule}]", "event",
                 )
             engine = None
         except Divergence as exc:
@@ -144,11 +171,24 @@ def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
     return result
 
 
+def given_setup(log: LoadedLog) -> int | None:
+    """For a log that declares a given set-up (``SETUP_OPTION``), the record its given board ends at."""
+    started = log.started
+    count = dict(started.options).get(SETUP_OPTION) if started is not None else None
+    if count is None:
+        return None
+    return int(count) if count.isdigit() else 0
+
+
 def _resume(log: LoadedLog, profile: Any, position: int) -> Engine | None:
     """An engine at the log's own state after its first ``position`` records, or None if the rules cannot
-    take the game up there (its procedure in flight began at a disputed decision)."""
+    take the game up there (its procedure in flight began at a disputed decision). Only legality is judged
+    from there on, so the next decision's envelope is taken from the log (``Engine.load`` keeps no cause)."""
     try:
-        return Engine.load(profile, PrefixStore(log.store, log.game, position), log.game)
+        engine = Engine.load(profile, PrefixStore(log.store, log.game, position), log.game)
     except Exception:
         return None
+    if position < len(log.records):
+        engine.cause = log.records[position].cause
+    return engine
 

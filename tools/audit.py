@@ -40,10 +40,12 @@ class AuditFinding(Struct, frozen=True):
     message: str
     rule: str = ""  # the SPEC rule a decision broke (legality)
     decision: int | None = None  # the decision number it belongs to (rules, legality)
+    field: str = ""  # the field of the record that differs (rules): printed.cost, cause, card_pool_digest, ...
 
     def __str__(self) -> str:
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.kind} at record {self.seq} (position {self.position}): {self.message}{rule}"
+        field = f", {self.field}" if self.field else ""
+        return f"{self.kind} at record {self.seq}{field} (position {self.position}): {self.message}{rule}"
 
 
 class CheckResult(Struct, frozen=True):
@@ -53,6 +55,7 @@ class CheckResult(Struct, frozen=True):
     finding: AuditFinding | None = None
     more: list[AuditFinding] = msgspec.field(default_factory=list)  # further findings of the same check
     notes: list[str] = msgspec.field(default_factory=list)  # what a person should know (versions, ...)
+    ended: bool = False  # fold: the log ends the game (GameEnded)
 
 
 class AuditReport(Struct, frozen=True):
@@ -62,6 +65,7 @@ class AuditReport(Struct, frozen=True):
     records: int  # records that passed the integrity check (all of them when it is clean)
     head: str | None  # hash of the last record, hex, when the integrity check is clean
     checks: list[CheckResult]
+    anchored: bool = False  # the judge gave the published head (--head): a cut-off end would have been caught
 
     @property
     def findings(self) -> list[AuditFinding]:
@@ -134,7 +138,7 @@ def check_fold(source: LogSource, counter: Counter | None = None) -> CheckResult
             apply(state, raw.seq, decode_body(raw.v, raw.body), raw.decision)
     except Inconsistent as exc:
         return _found(AuditFinding("fold", "inconsistent", exc.seq, exc.seq - 1, exc.reason))
-    return CheckResult("fold", "ok", _state_summary(state))
+    return CheckResult("fold", "ok", _state_summary(state), ended=state.ended)
 
 
 def _state_summary(state: GameState) -> str:
@@ -184,8 +188,9 @@ def passes() -> int:
 
 
 def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None, *,
-        rules: bool = True) -> AuditReport:
-    """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality."""
+        rules: bool = True, given_setup_ok: bool = False) -> AuditReport:
+    """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality. A log that declares a
+    given set-up is a finding unless ``given_setup_ok`` (the judge accepts the board it began from)."""
     first, verified = check_integrity(source, counter, head=head)
     checks = [first]
     failed: str | None = None if first.status == "ok" else first.check
@@ -199,11 +204,15 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
         result = check(source, counter)
         if result is None:
             continue
+        if name == "rules" and given_setup_ok:
+            from tools import auditrules
+
+            result = auditrules.given_accepted(result)
         checks.append(result)
         if result.status != "ok" and name not in NOT_BLOCKING:
             failed = name  # (legality is judged decision by decision, whatever re-adjudication found)
     last = verified.head.hex() if first.status == "ok" else None
-    return AuditReport(source.location, source.format, source.game, verified.records, last, checks)
+    return AuditReport(source.location, source.format, source.game, verified.records, last, checks, head is not None)
 
 
 # -- rendering ----------------------------------------------------------------------------------------------
@@ -227,7 +236,21 @@ def render_text(report: AuditReport) -> list[str]:
 
 
 def summary(report: AuditReport) -> str:
-    """A few sentences a person can read: what holds, and the first thing that does not."""
+    """A few sentences a person can read: what holds, and the first thing that does not; then what the audit
+    took as given (a given set-up) and what it cannot prove (a log's end, without the published head)."""
+    text = _verdict(report)
+    rules = next((c for c in report.checks if c.check == "rules"), None)
+    given = [n.split(":")[0] for n in rules.notes if "was given, not dealt" in n] if rules is not None else []
+    if given:
+        text += f" {given[0][0].upper()}{given[0][1:]}."
+    fold = next((c for c in report.checks if c.check == "fold"), None)
+    if not report.anchored and fold is not None and fold.status == "ok" and not fold.ended:
+        text += (" Its completeness is unproven: it does not end in GameEnded, and a log cut at a decision "
+                 "boundary chains as well as a whole one (give --head, the published head, to prove its end).")
+    return text
+
+
+def _verdict(report: AuditReport) -> str:
     by = {c.check: c for c in report.checks}
     integrity = by["integrity"]
     if integrity.status != "ok":
@@ -248,8 +271,12 @@ def summary(report: AuditReport) -> str:
     if rules.status == "ok" and legality is not None and legality.status == "ok":
         return text + f"; {rules.summary}; and every decision was legal at its point."
     parts = [text]
-    if rules.finding is not None:
-        parts.append(f"the rules disagree with it first at record {rules.finding.seq}: {rules.finding.message}")
+    if rules.finding is not None and rules.finding.kind == "given-setup":
+        parts.append(f"{rules.summary}, but {rules.finding.message}")
+    elif rules.finding is not None:
+        field = f" ({rules.finding.field})" if rules.finding.field else ""
+        parts.append(f"the rules disagree with it first at record {rules.finding.seq}{field}: "
+                     f"{rules.finding.message}")
     if legality is not None and legality.status == "finding":
         illegal = [f for f in (legality.finding, *legality.more) if f is not None]
         listed = "; ".join(f"record {f.seq} breaks {f.rule}" for f in illegal)

@@ -6,10 +6,12 @@ reported as two checks.
 
 from __future__ import annotations
 
+from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import decode
 from tools.adjudication import Adjudication, readjudicate
 from tools.audit import AuditFinding, CheckResult
+from tools.errors import BadInput
 from tools.loaded import LoadedLog, LogStore
 from tools.progress import Counter
 from tools.sources import LogSource
@@ -34,7 +36,9 @@ def _walk(source: LogSource, counter: Counter | None) -> tuple[LoadedLog, Adjudi
     result: Adjudication | str
     try:
         result = readjudicate(log, log.profile())
-    except KifuError as exc:  # no rules for this game installed, no GameStarted
+    except BadInput:
+        raise  # a rules version that is not installed: the log cannot be audited here (exit 2)
+    except KifuError as exc:  # no rules for this game installed
         result = str(exc)
     _done.clear()
     _done[id(source)] = (source, log, result)
@@ -48,16 +52,42 @@ def _position(log: LoadedLog, seq: int) -> int:
     return len(log.records)
 
 
+GIVEN_OK = "--given-setup-ok"
+
+
+def given_text(given: int) -> str:
+    return f"the board at record {given} was given, not dealt"
+
+
+def inputs_note(log: LoadedLog) -> str:
+    """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for."""
+    s = log.started
+    assert s is not None
+    decks = [sum(1 for r in log.records if isinstance(r.event, ev.ObjectCreated) and r.decision == 0
+                 and r.event.owner == p) for p in range(len(s.players))]
+    return (f"taken as given, as no rules can derive them: the players ({', '.join(s.players)}), their deck "
+            f"lists ({' and '.join(map(str, decks))} cards), the seed and the options; only a signature proves "
+            f"who recorded them")
+
+
 def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
     log, result = _walk(source, counter)
     if isinstance(result, str):
         finding = AuditFinding("rules", "no-rules", 1, 0, f"the log cannot be re-adjudicated: {result}")
         return CheckResult("rules", "finding", str(finding), finding)
-    notes = list(result.notes)
-    if notes:
-        notes.append("re-adjudication used the installed rules and cards, not the log's")
+    notes = [inputs_note(log)]
+    if result.given is not None:
+        notes.insert(0, f"{given_text(result.given)}: it is not re-derived from deck lists and a shuffle")
     f = result.divergence
     if f is None:
+        if result.given is not None:
+            summary = (f"the rules give every one of its {log.last} records after the given board (records 1 "
+                       f"to {result.given}) from its {result.decisions} decisions")
+            finding = AuditFinding("rules", "given-setup", result.given, _position(log, result.given),
+                                   f"{given_text(result.given)}: its cards, zones and order are the recorder's, "
+                                   f"not a deal from the seed (a judge may accept it with {GIVEN_OK})",
+                                   field="options.setup")
+            return CheckResult("rules", "finding", summary, finding, notes=notes)
         summary = (f"the rules give every one of its {log.last} records from its set-up, seed and "
                    f"{result.decisions} decisions")
         return CheckResult("rules", "ok", summary, notes=notes)
@@ -65,12 +95,24 @@ def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResul
 
     if f.actual is None and f.seq == f.decision_seq:
         message = f"{decision_text(log, f)}: {f.message.split(': ', 1)[-1]}"
+    elif f.explained:
+        message = f"in {decision_text(log, f)}, {f.message.split(': ', 1)[-1]}"
     else:
         message = (f"in {decision_text(log, f)}, the log has {event_line(log, f.seq, f.expected)} "
-                   f"where the rules give {event_line(log, f.seq, f.actual)}")
-    finding = AuditFinding("rules", "divergent", f.seq, _position(log, f.seq), message, decision=f.decision)
-    return CheckResult("rules", "finding", f"diverges at record {f.seq} (decision {f.decision})", finding,
+                   f"where the rules give {event_line(log, f.seq, f.actual)}"
+                   + (f" ({f.field} differs)" if f.field not in ("record", "kind", "") else ""))
+    finding = AuditFinding("rules", f.kind, f.seq, _position(log, f.seq), message, decision=f.decision,
+                           field=f.field)
+    return CheckResult("rules", "finding", f"diverges at {f.label} (decision {f.decision})", finding,
                        notes=notes)
+
+
+def given_accepted(result: CheckResult) -> CheckResult:
+    """The rules check when the judge accepts a given set-up (``--given-setup-ok``): the board stays said."""
+    if result.status != "finding" or result.finding is None or result.finding.kind != "given-setup":
+        return result
+    notes = [*result.notes, f"the given set-up was accepted ({GIVEN_OK})"]
+    return CheckResult("rules", "ok", result.summary, notes=notes)
 
 
 def check_legality(source: LogSource, counter: Counter | None = None) -> CheckResult:

@@ -167,26 +167,6 @@ class LoadedLog:
         except UnknownVersion as exc:
             raise BadInput(f"{self.location}: {exc}") from exc
 
-    def version_notes(self, profile: object) -> list[str]:
-        """What differs between the rules and cards the log names and those installed, said plainly."""
-        started = self.started
-        assert started is not None
-        name = started.profile
-        version = getattr(profile, "version", "")
-        pool = getattr(profile, "pool", None)
-        notes: list[str] = []
-        if started.profile_version != version:
-            notes.append(f"the log was played under {name} rules {started.profile_version}; "
-                         f"installed are {name} rules {version}")
-        if pool is not None:
-            if started.card_pool_version != pool.version or started.card_pool != pool.name:
-                notes.append(f"the log names card pool {started.card_pool} {started.card_pool_version}; "
-                             f"installed is {pool.name} {pool.version}")
-            if started.card_pool_digest != pool.digest:
-                notes.append(f"the log's card pool digest is {started.card_pool_digest}; the installed pool's is "
-                             f"{pool.digest} (the card texts differ)")
-        return notes
-
 
 def load_log(location: str, game: str | None = None) -> LoadedLog:
     """Read one game's whole log. An unreadable record is bad input here (``kifu audit`` locates it)."""

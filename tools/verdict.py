@@ -37,19 +37,30 @@ def illegal_text(log: LoadedLog, i: IllegalFinding) -> str:
 
 
 def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) -> list[str]:
+    from tools.auditrules import given_text, inputs_note
+
     lines = [f"verify of {log.location}, game {log.game}", rules_line(log)]
-    if result.notes:
-        lines += [f"NOTE: {n}" for n in result.notes]
-        lines.append("NOTE: the comparison below uses the installed rules and cards, not the log's")
+    f = result.divergence
+    if f is not None and f.kind == "version":
+        lines.append(f"NOTE: the log's {f.field} is not the one its rules version plays with (below)")
     else:
         lines.append("the installed rules and card pool are the ones the log names")
+    if result.given is not None:
+        lines.append(f"GIVEN: {given_text(result.given)} (a scenario's or a reconstruction's board, not a deal "
+                     f"from the seed)")
+    lines.append(inputs_note(log))
     lines.append(f"{result.decisions} decisions re-run from the recorded set-up and seed "
                  f"({result.checked} judged, {len(result.unchecked)} not)")
-    f = result.divergence
     if f is None:
-        lines.append(f"SAME: all {log.last} records are what the rules give")
+        after = f" after the given board (records 1 to {result.given})" if result.given is not None else ""
+        lines.append(f"SAME: all {log.last} records{after} are what the rules give")
+        if not isinstance(log.records[-1].event, ev.GameEnded):
+            lines.append("its completeness is unproven: it does not end in GameEnded, and a log cut at a decision "
+                         "boundary is re-adjudicated as well as a whole one (kifu audit --head proves its end)")
         return lines
     lines.append(f"DIVERGENT at record {f.seq}, in {decision_text(log, f)}")
+    if f.field and f.field not in ("record", "kind"):
+        lines.append(f"  {f.kind}: {f.field} differs: {f.message.split(': ', 1)[-1]}")
     if f.actual is None and f.expected is not None and f.seq == f.decision_seq:
         lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
         lines.append(f"  the rules say:  {f.message.split('this decision: ', 1)[-1]}")
@@ -78,6 +89,7 @@ def divergence_json(log: LoadedLog, f: DivergenceFinding | None) -> dict[str, An
         return None
     return {
         "seq": f.seq, "decision": f.decision, "decision_seq": f.decision_seq, "message": f.message,
+        "kind": f.kind, "field": f.field,
         "expected": _event_json(f.expected), "actual": _event_json(f.actual),
         "expected_text": event_line(log, f.seq, f.expected), "actual_text": event_line(log, f.seq, f.actual),
     }
@@ -94,7 +106,7 @@ def verify_json(log: LoadedLog, result: Adjudication) -> dict[str, Any]:
     return {
         "source": log.location, "game": log.game, "same": result.same, "profile": s.profile,
         "profile_version": s.profile_version, "card_pool": s.card_pool, "card_pool_version": s.card_pool_version,
-        "card_pool_digest": s.card_pool_digest, "notes": result.notes, "decisions": result.decisions,
+        "card_pool_digest": s.card_pool_digest, "given": result.given, "decisions": result.decisions,
         "checked": result.checked, "unchecked": result.unchecked,
         "divergence": divergence_json(log, result.divergence),
         "illegal": [illegal_json(log, i) for i in result.illegal],

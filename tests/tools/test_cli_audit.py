@@ -8,13 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from eventsource import events as ev
 from eventsource.records import NewEvent
 from eventsource.sqlite import SQLiteStore
-from tests.tools.conftest import GAME, build_store
+from tests.tools.conftest import GAME, build_store, sample_events
 from tests.tools.tamper import flip_body_byte, forge
 from tools.cli import main
 
@@ -231,11 +232,30 @@ def test_damaged_last_line_comes_before_the_head_check(tmp_path: Path, lines: li
     assert "finding: truncated at record 23 (position 22)" in out
 
 
-def test_a_hand_written_log_is_not_what_the_rules_give(exported: Path) -> None:
+def test_a_log_naming_rules_not_installed_cannot_be_audited(exported: Path) -> None:
+    # the hand-written log names duel_masters rules 0.1: no installed rules can judge it, so it is unusable
+    # input (exit 2) naming the versions that are installed, for audit and verify alike
+    for command in ("audit", "verify"):
+        result = CliRunner().invoke(main, [command, str(exported)])
+        assert "Traceback" not in result.output
+        assert result.exit_code == 2, result.output
+        assert "no duel_masters rules 0.1 installed (installed: 1.0, 1.1)" in result.stderr
     result = CliRunner().invoke(main, ["audit", str(exported), "--json"])
-    assert result.exit_code == 1
-    report = json.loads(result.stdout)
-    rules = next(c for c in report["checks"] if c["check"] == "rules")
-    assert rules["status"] == "finding"
-    # the log names rules 0.1, which are not installed: it is not judged by other rules
-    assert "no duel_masters rules 0.1 installed (installed: 1.0, 1.1)" in rules["summary"]
+    assert result.exit_code == 2
+    assert "no duel_masters rules 0.1 installed (installed: 1.0, 1.1)" in json.loads(result.stdout)["error"]
+
+
+def test_a_hand_written_log_is_not_what_the_rules_give(tmp_path: Path) -> None:
+    # the same log claiming rules 1.0: its card pool is not the one rules 1.0 play with, a finding (exit 1)
+    events = sample_events()
+    started = events[0].event
+    assert isinstance(started, ev.GameStarted)
+    events[0] = NewEvent(msgspec.structs.replace(started, profile_version="1.0"), 0, 0)
+    with SQLiteStore(tmp_path / "claims.db") as store:
+        store.append(GAME, events)
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "claims.db"), "--json"])
+    assert result.exit_code == 1, result.output
+    rules = next(c for c in json.loads(result.stdout)["checks"] if c["check"] == "rules")
+    assert rules["finding"]["kind"] == "version" and rules["finding"]["seq"] == 1
+    assert rules["finding"]["field"] == "card_pool"
+    assert "dm-sample" in rules["finding"]["message"] and "duel_masters" in rules["finding"]["message"]

@@ -24,7 +24,10 @@ log = get_logger("kifu.audit")
 @click.option("--no-rules", "no_rules", is_flag=True,
               help="Check integrity and fold only: no re-adjudication, no legality (no rules needed).")
 @game_option()
-def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool) -> None:
+@click.option("--given-setup-ok", "given_setup_ok", is_flag=True,
+              help="Accept a log that declares a given set-up (a scenario, a judge's reconstruction) as clean.")
+def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool,
+          given_setup_ok: bool) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
 
     Runs, in order: integrity (every record is sound and the hash chain holds, so the log is the one whose
@@ -35,6 +38,11 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
     fork (kifu fork) also gets a fork check after integrity: its branch point is named, and its copied records
     must be its source's up to there; rules and legality then judge both parts as one game.
 
+    Re-adjudication derives every record from the log's inputs (players, deck lists, seed, options, the rules
+    and card-pool versions it names) and its decisions: the opening, each card as the pool prints it, every
+    event and every envelope field; a record the rules do not give is a finding naming its field. A log that
+    declares a given set-up (its board was given, not dealt) is a finding unless --given-setup-ok.
+
     A log that stops early still chains: give --head to check it ends where the published game ends.
     GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that
     cannot be audited.
@@ -44,7 +52,7 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
             length = source.length() if on_terminal() else 0
             with bar("auditing", length * auditing.passes(), wanted(length)) as advance:
                 counter = Counter(advance)
-                report = auditing.run(source, counter, head, rules=not no_rules)
+                report = auditing.run(source, counter, head, rules=not no_rules, given_setup_ok=given_setup_ok)
     except errors.BAD_INPUT_ERRORS as exc:
         if as_json:
             click.echo(json.dumps(auditing.error_json(log_path, errors.describe(exc)), ensure_ascii=False))

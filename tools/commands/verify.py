@@ -25,20 +25,24 @@ log = get_logger("kifu.verify")
 @click.option("--rules", "version", metavar="VERSION", default=None,
               help="Re-run the decisions under this installed rules version of the game instead (what-if).")
 @game_option()
-def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: str | None) -> None:
+@click.option("--given-setup-ok", "given_setup_ok", is_flag=True,
+              help="Accept a log that declares a given set-up (a scenario, a judge's reconstruction).")
+def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: str | None,
+           given_setup_ok: bool) -> None:
     """Re-adjudicate a game: run the rules again on its set-up, seed and decisions, and compare.
 
-    The rules are the profile the log names (its GameStarted record). If the log names rules or a card pool
-    other than those installed, that is said first. Then every recorded consequence is compared with what
-    the rules give; the first divergence is reported with both events, the decision it belongs to and the
-    state just before it. A decision the rules refuse is reported with the rule it breaks.
+    The rules are the profile the log names (its GameStarted record), at the rules version it names. From the
+    log's inputs (players, deck lists, seed, options) and decisions the rules give every record, envelope
+    included: the first record they do not give is reported with the field that differs, both events, the
+    decision it belongs to and the state just before it. A decision the rules refuse is reported with the rule
+    it breaks. A log that declares a given set-up is said to, and exits 1 unless --given-setup-ok.
 
     With --rules VERSION the decisions are re-run under another installed release of the game (its rules
     and card pool): would the game have gone differently? The first divergence is reported with the state
     just before it, and with the change from the game's changelog that gives it.
 
     LOG is an exported JSON-lines file or a store; GAME may be left out when the store holds one game.
-    Exit 0 the log and the rules agree, 1 they diverge, 2 the log or its rules cannot be read.
+    Exit 0 the log and the rules agree, 1 they diverge, 2 the log cannot be read or names rules not installed.
     """
     loaded = load_log(log_path, game)
     if version is not None:
@@ -53,7 +57,7 @@ def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: 
     else:
         for line in verify_lines(loaded, result, full=full):
             click.echo(line)
-    if not result.same:
+    if not result.same or (result.given is not None and not given_setup_ok):
         raise click.exceptions.Exit(errors.FINDING)
 
 
