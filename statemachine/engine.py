@@ -105,7 +105,9 @@ class Engine:
             return cls(profile, store, game, state)
         # A procedure was waiting for a choice: re-run it from the state before it began.
         engine = cls(profile, store, game, timeline.state_at(state.flight - 1))
-        engine.rerun(store.read(game, state.flight))
+        records = list(store.read(game, state.flight))
+        engine.cause = records[0].cause  # the decision that began it was caused as the log says
+        engine.rerun(records)
         return engine
 
     @classmethod

@@ -99,8 +99,10 @@ def describe(log: ev.Event | None, rules: ev.Event | None, field: str, log_value
         return (f"the log names {field} {log_value!r}, but {rules.profile} rules {rules.profile_version} play with "
                 f"{rules_value!r}: a log that does not name what its rules version plays with cannot be vouched "
                 f"for")
-    if isinstance(log, ev.ObjectCreated) and isinstance(rules, ev.ObjectCreated) and (
-            field.startswith("printed") or field == "definition"):
+    if isinstance(log, ev.ObjectCreated) and isinstance(rules, ev.ObjectCreated) and field == "definition":
+        return (f"ObjectCreated of object {log.obj}: the log's deck lists, owner by owner and in order, put "
+                f"{rules_value!r} here, but the log has {log_value!r}")
+    if isinstance(log, ev.ObjectCreated) and isinstance(rules, ev.ObjectCreated) and field.startswith("printed"):
         return (f"{what} of object {log.obj}: {field} is {log_value!r} in the log but the card pool gives "
                 f"{rules_value!r} for {rules.definition!r}")
     return f"{what} {field} is {log_value!r} in the log but the rules give {rules_value!r}"
@@ -140,7 +142,7 @@ def dealt_opening(profile: RulesProfile, records: list[Record]) -> list[ev.Event
         assert isinstance(r.event, ev.ObjectCreated)
         if r.event.definition not in profile.pool:
             raise Divergence(r.seq, r.event, None, r.decision, field="definition", log_value=r.event.definition,
-                             reason=f"ObjectCreated of object {r.event.obj}: there is no card "
+                             kind="card", reason=f"ObjectCreated of object {r.event.obj}: there is no card "
                                     f"{r.event.definition!r} in card pool {profile.pool.name} {profile.pool.version}")
     seats = len(started.players)
     decks = [[c.event.definition for c in cards if isinstance(c.event, ev.ObjectCreated) and c.event.owner == p]
@@ -158,7 +160,7 @@ def given_board(profile: RulesProfile, records: list[Record], count: str) -> lis
     started = rules_started(profile, records)
     n = int(count) if count.isdigit() else 0
     if not 1 <= n <= len(records):
-        raise Divergence(records[0].seq, started, None, records[0].decision, field="options", kind="given-setup",
+        raise Divergence(records[0].seq, started, None, records[0].decision, field="options", kind="not-a-board",
                          log_value=count, reason=f"the option setup={count!r} does not count records of this "
                                                  f"log (it has {len(records)} before its first decision)")
     pool = profile.pool
@@ -166,14 +168,15 @@ def given_board(profile: RulesProfile, records: list[Record], count: str) -> lis
     for r in records[1:n]:
         e = r.event
         if not isinstance(e, BOARD_EVENTS) or isinstance(e, ev.GameStarted):
-            raise Divergence(r.seq, e, None, r.decision, field="kind", log_value=type(e).__name__, kind="given-setup",
+            raise Divergence(r.seq, e, None, r.decision, field="kind", log_value=type(e).__name__,
+                             kind="not-a-board",
                              reason=f"a given set-up is a board; a {type(e).__name__} in it (record {r.seq}) is "
                                     f"the rules' to give, not the set-up's")
         if isinstance(e, ev.ObjectCreated):
             if e.definition not in pool:
                 raise Divergence(r.seq, e, None, r.decision, field="definition", log_value=e.definition,
-                                 reason=f"ObjectCreated of object {e.obj}: there is no card {e.definition!r} "
-                                        f"in card pool {pool.name} {pool.version}")
+                                 kind="card", reason=f"ObjectCreated of object {e.obj}: there is no card "
+                                                     f"{e.definition!r} in card pool {pool.name} {pool.version}")
             e = msgspec.structs.replace(e, printed=pool[e.definition].printed())
         out.append(e)
     return out

@@ -1,11 +1,13 @@
-"""Re-adjudication and legality: run the rules again on a log's recorded set-up, seed and decisions.
+"""Re-adjudication and legality: run the rules again on a log's inputs and decisions.
 
-``readjudicate`` walks the log one decision at a time with ``Engine.rerun``, which feeds the recorded decision
-back through the rules and compares every consequence with the record the log has there. Two kinds of
-finding come out:
+``readjudicate`` derives the opening from the log's inputs alone (``Engine.replay``, ``statemachine.rederive``:
+the players, deck lists, seed and options, at the rules and card-pool versions the log names), then walks the
+log one decision at a time with ``Engine.rerun``, which feeds the recorded decision back through the rules and
+compares every record they give, envelope included, with the record the log has there. Two kinds of finding
+come out:
 
 - the first **divergence**: the first record where the log and the rules disagree (``Divergence``), with the
-  decision it belongs to;
+  decision it belongs to, the field that differs and its kind (``kind_of``);
 - every **illegal decision**: a recorded decision that the rules refuse at its point (``IllegalDecision``),
   with the SPEC rule it breaks.
 
@@ -94,7 +96,7 @@ def kind_of(exc: Divergence) -> str:
         return exc.kind
     if isinstance(exc.expected, ev.GameStarted) and exc.field in VERSION_FIELDS:
         return "version"
-    if isinstance(exc.expected, ev.ObjectCreated) and (exc.field.startswith("printed") or exc.field == "definition"):
+    if isinstance(exc.expected, ev.ObjectCreated) and exc.field.startswith("printed"):
         return "card"
     if exc.field in ("decision", "cause"):
         return "envelope"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import decode
+from statemachine.rederive import leading_cards
 from tools.adjudication import Adjudication, readjudicate
 from tools.audit import AuditFinding, CheckResult
 from tools.errors import BadInput
@@ -63,8 +64,8 @@ def inputs_note(log: LoadedLog) -> str:
     """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for."""
     s = log.started
     assert s is not None
-    decks = [sum(1 for r in log.records if isinstance(r.event, ev.ObjectCreated) and r.decision == 0
-                 and r.event.owner == p) for p in range(len(s.players))]
+    cards = [r.event for r in leading_cards(log.records) if isinstance(r.event, ev.ObjectCreated)]
+    decks = [sum(1 for c in cards if c.owner == p) for p in range(len(s.players))]
     return (f"taken as given, as no rules can derive them: the players ({', '.join(s.players)}), their deck "
             f"lists ({' and '.join(map(str, decks))} cards), the seed and the options; only a signature proves "
             f"who recorded them")

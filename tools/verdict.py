@@ -59,9 +59,10 @@ def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) ->
                          "boundary is re-adjudicated as well as a whole one (kifu audit --head proves its end)")
         return lines
     lines.append(f"DIVERGENT at record {f.seq}, in {decision_text(log, f)}")
-    if f.field and f.field not in ("record", "kind"):
+    refused = f.actual is None and f.expected is not None and f.seq == f.decision_seq
+    if f.field and f.field not in ("record", "kind") and not refused:
         lines.append(f"  {f.kind}: {f.field} differs: {f.message.split(': ', 1)[-1]}")
-    if f.actual is None and f.expected is not None and f.seq == f.decision_seq:
+    if refused:
         lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
         lines.append(f"  the rules say:  {f.message.split('this decision: ', 1)[-1]}")
     else:

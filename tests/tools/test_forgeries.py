@@ -1,0 +1,455 @@
+"""The forgery corpus: kinds of tampering an adversary would try on a log of each of the four games, each
+re-sealed so the hash chain holds, each caught by ``kifu audit`` with the finding a judge needs — its kind,
+its record and the field that differs.
+
+What the rules cannot derive is taken as given and said so: the players' names, the deck lists, the seed and
+the options. Names swapped alone give a self-consistent log that only a signature can tell from the real one
+(``test_names_swapped_alone_are_an_input_only_a_signature_vouches_for``); swapping them with anything that
+keeps each player with their own deck or decisions is caught.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from eventsource import events as ev
+from eventsource.records import Record
+from statemachine.games import profile
+from tests.tools.forgeries import (
+    Expected,
+    Forged,
+    cheaper,
+    created,
+    envelope,
+    first,
+    first_card,
+    log,
+    opening_end,
+    played,
+    removed_span,
+    renumber,
+    replace,
+    unused_card,
+    with_setup,
+)
+from tests.tools.tamper import change_event, records_of, reseal
+from tools.cli import main
+
+# -- the corpus ---------------------------------------------------------------------------------------------
+
+
+def _first_field(a: ev.Event, b: ev.Event) -> str:
+    return next(f.name for f in msgspec.structs.fields(a) if getattr(a, f.name) != getattr(b, f.name))
+
+
+def played_on(game: str, kind: str, **change: int) -> Forged:
+    """One player's cards of ``kind`` printed cheaper or stronger, the game played on from that board by the
+    rules of the edited pool, and the log made to name the real pool."""
+    cid = first_card(log(game), 0, kind, change.get("cost", -1) + 1)
+    records = played(game, 5, 40, cheaper([cid], **change))
+    assert any(isinstance(r.event, ev.ChoiceMade) for r in records)
+    field = "printed.cost" if "cost" in change else "printed.power"
+    return records, Expected("card", created(records, cid), field)
+
+
+def printed_changed_unused(game: str, **change: object) -> Forged:
+    records = log(game)
+    r = unused_card(records)
+    assert isinstance(r.event, ev.ObjectCreated)
+    name = next(iter(change))
+    return (replace(records, r.seq, printed=msgspec.structs.replace(r.event.printed, **change)),
+            Expected("card", r.seq, f"printed.{name}"))
+
+
+def definition_changed_unused(game: str) -> Forged:
+    records = log(game)
+    r = unused_card(records)
+    assert isinstance(r.event, ev.ObjectCreated)
+    other = next(e for x in records if isinstance((e := x.event), ev.ObjectCreated)
+                 and e.printed.name != r.event.printed.name)
+    return replace(records, r.seq, definition=other.definition), Expected("card", r.seq, "printed")
+
+
+def definition_unknown(game: str) -> Forged:
+    records = log(game)
+    r = unused_card(records)
+    return replace(records, r.seq, definition="no_such_card"), Expected("card", r.seq, "definition")
+
+
+def setup_added(game: str) -> Forged:
+    """setup=N over the dealt opening: the shuffle in it is the rules' to give, not a board's."""
+    records = log(game)
+    shuffle = first(records, ev.Shuffled).seq
+    return with_setup(records, opening_end(records)), Expected("not-a-board", shuffle, "kind")
+
+
+def setup_added_stacked(game: str) -> Forged:
+    """setup=N over the deck lists only, and the shuffle stacked: the rules deal nothing after a given board,
+    so the stacked shuffle is a record they do not give."""
+    records = log(game)
+    shuffle = first(records, ev.Shuffled)
+    assert isinstance(shuffle.event, ev.Shuffled)
+    stacked = replace(records, shuffle.seq, order=tuple(sorted(shuffle.event.order)))
+    return with_setup(stacked, shuffle.seq - 1), Expected("divergent", shuffle.seq, "kind")
+
+
+def envelope_changed(game: str, kind: type[ev.Event], field: str) -> Forged:
+    records = log(game)
+    r = first(records, kind, after=opening_end(records))
+    return envelope(records, r.seq, **{field: getattr(r, field) + 1}), Expected("envelope", r.seq, field)
+
+
+def started_changed(game: str, **change: str) -> Forged:
+    records = log(game)
+    return replace(records, 1, **change), Expected("version", 1, next(iter(change)))
+
+
+def names_and_decks_swapped(game: str) -> Forged:
+    """Names swapped and each player's deck list moved with them to the other seat: the deal is then the
+    other seat's, and the rules part from the log at the first decision whose cards matter."""
+    records = log(game)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    cards = [r.event for r in records if isinstance(r.event, ev.ObjectCreated)]
+    decks = [[c for c in cards if c.owner == p] for p in (0, 1)]
+    assert len(decks[0]) == len(decks[1])
+    out = replace(records, 1, players=tuple(reversed(started.players)))
+    for p, deck in enumerate(decks):
+        for mine, theirs in zip(deck, decks[1 - p], strict=True):
+            seq = next(r.seq for r in records if isinstance(r.event, ev.ObjectCreated) and r.event.obj == mine.obj)
+            out = replace(out, seq, definition=theirs.definition, printed=theirs.printed)
+    return out, Expected("divergent", opening_end(records) + 1, at_least=True)
+
+
+def names_and_seats_swapped(game: str) -> Forged:
+    """Names swapped and every decision moved to the other seat, so each person keeps their own decisions:
+    the first one is not the other seat's to make."""
+    records = log(game)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    out = replace(records, 1, players=tuple(reversed(started.players)))
+    for r in records:
+        if isinstance(r.event, ev.ChoiceMade):
+            out = replace(out, r.seq, player=1 - r.event.player)
+    return out, Expected("illegal", first(records, ev.ChoiceMade).seq, check="legality")
+
+
+def shuffle_changed(game: str) -> Forged:
+    records = log(game)
+    r = first(records, ev.Shuffled)
+    assert isinstance(r.event, ev.Shuffled)
+    return replace(records, r.seq, order=tuple(reversed(r.event.order))), Expected("divergent", r.seq, "order")
+
+
+def seed_changed(game: str) -> Forged:
+    records = log(game)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    return (replace(records, 1, seed=started.seed + 1),
+            Expected("divergent", first(records, ev.Shuffled).seq, "order"))
+
+
+def simultaneous_reordered(game: str) -> Forged:
+    """Two events the rules emit together (the same decision and cause, one kind) swapped in place."""
+    records = log(game)
+    a, b = next((a, b) for a, b in itertools.pairwise(records)
+                if a.seq > opening_end(records) and type(a.event) is type(b.event)
+                and (a.decision, a.cause) == (b.decision, b.cause) and a.event != b.event)
+    out = change_event(change_event(records, a.seq, b.event), b.seq, a.event)
+    return out, Expected("divergent", a.seq, _first_field(b.event, a.event))
+
+
+def extra_choice(game: str) -> Forged:
+    """A decision recorded twice: a copy of a ChoiceMade inserted after its consequences."""
+    records = log(game)
+    r = first(records, ev.ChoiceMade, after=len(records) // 2)
+    at = first(records, ev.ChoiceMade, after=r.seq).seq - 1
+    out = renumber([*records[:at], r, *records[at:]])
+    return out, Expected("divergent", at + 1, "")
+
+
+def missing_choice(game: str) -> Forged:
+    """A decision's ChoiceMade taken out, its consequences left in place."""
+    records = log(game)
+    r = first(records, ev.ChoiceMade, after=len(records) // 2)
+    return renumber([x for x in records if x.seq != r.seq]), Expected("divergent", r.seq, "record")
+
+
+def missing_decision(game: str) -> Forged:
+    """A whole decision taken out, its ChoiceMade and every consequence."""
+    records = log(game)
+    r = first(records, ev.ChoiceMade, after=len(records) // 2)
+    return removed_span(records, r.seq), Expected("divergent", r.seq, "")
+
+
+def other_seat(game: str) -> Forged:
+    records = log(game)
+    r = first(records, ev.ChoiceMade, after=len(records) // 3)
+    assert isinstance(r.event, ev.ChoiceMade)
+    return replace(records, r.seq, player=1 - r.event.player), Expected("illegal", r.seq, check="legality")
+
+
+def option_changed(game: str, key: str, value: str, at: Callable[[list[Record]], int]) -> Forged:
+    records = log(game)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    options = tuple(sorted({**dict(started.options), key: value}.items()))
+    return replace(records, 1, options=options), Expected("divergent", at(records), "")
+
+
+def spliced(game: str) -> Forged:
+    """A record of another game of the same decks (another seed) spliced in after the first decision."""
+    records = log(game)
+    other = played(game, 11, 20)
+    alien = first(other, ev.PlayerStat, after=opening_end(other))
+    at = first(records, ev.ChoiceMade).seq
+    out = renumber([*records[:at], msgspec.structs.replace(alien, decision=records[at - 1].decision), *records[at:]])
+    return out, Expected("divergent", at + 1, "")
+
+
+def consequence_changed(game: str, kind: type[ev.Event], field: str) -> Forged:
+    records = log(game)
+    r = first(records, kind, after=opening_end(records))
+    value = getattr(r.event, field)
+    new = value + 3 if isinstance(value, int) else tuple(reversed(value)) if isinstance(value, tuple) else "x"
+    return replace(records, r.seq, **{field: new}), Expected("divergent", r.seq, field)
+
+
+def winner_changed(game: str) -> Forged:
+    records = log(game)
+    end = records[-1]
+    assert isinstance(end.event, ev.GameEnded) and end.event.winner is not None
+    return replace(records, end.seq, winner=1 - end.event.winner), Expected("divergent", end.seq, "winner")
+
+
+def card_changed(game: str, field: str, change: Callable[[ev.ObjectCreated], object]) -> Forged:
+    """One field of a card's ObjectCreated changed (``change`` gives the new value from the old event)."""
+    records = log(game)
+    r = unused_card(records)
+    assert isinstance(r.event, ev.ObjectCreated)
+    return replace(records, r.seq, **{field: change(r.event)}), Expected("divergent", r.seq, field)
+
+
+def player_added(game: str) -> Forged:
+    records = log(game)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    return replace(records, 1, players=(*started.players, "Mallory")), Expected("divergent", 1, "players")
+
+
+def _last_loss(records: list[Record]) -> int:
+    return first(records, ev.PlayerLost).seq
+
+
+def _first_request(records: list[Record]) -> int:
+    return first(records, ev.ChoiceRequested).seq
+
+
+CORPUS: dict[str, Callable[[], Forged]] = {
+    "cost lowered in ObjectCreated, then played on (Duel Masters)": lambda: played_on("duel_masters", "creature",
+                                                                                    cost=1),
+    "power raised in ObjectCreated, then played on (Magic)": lambda: played_on("magic", "creature", power=9),
+    "cost lowered in ObjectCreated, then played on (Vision)": lambda: played_on("vision", "character", cost=0),
+    "cost lowered in ObjectCreated, then played on (Shadowverse)": lambda: played_on("shadowverse", "follower",
+                                                                                   cost=0),
+    "printed name changed on a card never used": lambda: printed_changed_unused("duel_masters", name="偽物"),
+    "printed power changed on a card never used": lambda: printed_changed_unused("shadowverse", power=99),
+    "definition changed on a card never used": lambda: definition_changed_unused("vision"),
+    "definition not in the card pool": lambda: definition_unknown("magic"),
+    "setup=N added over a dealt opening": lambda: setup_added("duel_masters"),
+    "setup=N added and the shuffle stacked": lambda: setup_added_stacked("shadowverse"),
+    "envelope decision changed": lambda: envelope_changed("magic", ev.PlayerStat, "decision"),
+    "envelope cause changed": lambda: envelope_changed("vision", ev.Triggered, "cause"),
+    "envelope cause of a decision changed": lambda: envelope_changed("shadowverse", ev.ChoiceMade, "cause"),
+    "card-pool digest changed": lambda: started_changed("duel_masters", card_pool_digest="0" * 32),
+    "card-pool version changed": lambda: started_changed("shadowverse", card_pool_version="0.9"),
+    "card-pool name changed": lambda: started_changed("magic", card_pool="magic-custom"),
+    "players' names swapped with their decks": lambda: names_and_decks_swapped("vision"),
+    "players' names swapped with their decisions": lambda: names_and_seats_swapped("shadowverse"),
+    "a different shuffle (random result)": lambda: shuffle_changed("duel_masters"),
+    "a different seed": lambda: seed_changed("magic"),
+    "a group of simultaneous events reordered": lambda: simultaneous_reordered("vision"),
+    "an extra choice": lambda: extra_choice("magic"),
+    "a missing choice": lambda: missing_choice("duel_masters"),
+    "a whole decision removed": lambda: missing_decision("vision"),
+    "a decision moved to the other seat": lambda: other_seat("vision"),
+    "option deck_out=off added": lambda: option_changed("duel_masters", "deck_out", "off", _last_loss),
+    "option mulligan=off added": lambda: option_changed("shadowverse", "mulligan", "off", _first_request),
+    "an event of another game spliced in": lambda: spliced("duel_masters"),
+    "a life total changed": lambda: consequence_changed("magic", ev.PlayerStat, "value"),
+    "a request's options changed": lambda: consequence_changed("vision", ev.ChoiceRequested, "options"),
+    "the winner changed": lambda: winner_changed("shadowverse"),
+    "a card created face up": lambda: card_changed("shadowverse", "face_down", lambda e: not e.face_down),
+    "a card created at another position": lambda: card_changed("duel_masters", "position", lambda e: e.position + 1),
+    "a card's number changed": lambda: card_changed("magic", "card", lambda e: e.card + 1000),
+    "a player added": lambda: player_added("magic"),
+}
+
+
+def audit(path: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    result = CliRunner().invoke(main, ["audit", str(path), "--json", *args])
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+def finding(report: dict[str, Any], check: str) -> dict[str, Any]:
+    found = next(c for c in report["checks"] if c["check"] == check)
+    assert found["status"] == "finding", found
+    return dict(found["finding"])
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_each_forgery_is_caught_with_the_finding_a_judge_needs(name: str, tmp_path: Path) -> None:
+    records, expected = CORPUS[name]()
+    forged = reseal(records, tmp_path / "forged.jsonl")
+    code, report = audit(forged)
+    assert code == 1, report
+    integrity = report["checks"][0]
+    assert integrity["check"] == "integrity" and integrity["status"] == "ok"  # re-sealed: the chain holds
+    assert report["clean"] is False
+    got = finding(report, expected.check)
+    assert got["kind"] == expected.kind, got
+    assert got["seq"] >= expected.seq if expected.at_least else got["seq"] == expected.seq, got
+    assert got["field"].startswith(expected.field), got
+    if expected.field:
+        assert expected.field.split(".")[0] in got["message"] or expected.field in json.dumps(got), got
+
+
+def test_the_corpus_has_at_least_25_kinds_over_all_four_games() -> None:
+    assert len(CORPUS) >= 25
+    for game in ("Duel Masters", "Magic", "Vision", "Shadowverse"):
+        assert any(game in name for name in CORPUS)
+
+
+def test_a_log_cut_at_a_decision_boundary_is_caught_with_the_head(tmp_path: Path) -> None:
+    records = log("magic")
+    whole = reseal(records, tmp_path / "whole.jsonl")
+    code, report = audit(whole)
+    assert code == 0
+    cut_at = first(records, ev.ChoiceMade, after=len(records) // 2).seq - 1  # the end of a decision
+    cut = reseal(records[:cut_at], tmp_path / "cut.jsonl")
+    code, report = audit(cut)  # unanchored, it chains and re-adjudicates: its completeness is unproven
+    assert code == 0
+    result = CliRunner().invoke(main, ["audit", str(cut)])
+    assert "completeness is unproven: it does not end in GameEnded" in result.stdout.splitlines()[-1]
+    code, report = audit(cut, "--head", report_head(whole))
+    assert code == 1
+    got = finding(report, "integrity")
+    assert got["kind"] == "missing" and got["seq"] == cut_at + 1, got
+
+
+def report_head(path: Path) -> str:
+    code, report = audit(path)
+    assert code == 0
+    return str(report["head"])
+
+
+def test_a_whole_log_ends_the_game_and_says_nothing_of_completeness(tmp_path: Path) -> None:
+    whole = reseal(log("vision"), tmp_path / "whole.jsonl")
+    result = CliRunner().invoke(main, ["audit", str(whole)])
+    assert result.exit_code == 0
+    assert "completeness" not in result.stdout
+
+
+def test_names_swapped_alone_are_an_input_only_a_signature_vouches_for(tmp_path: Path) -> None:
+    # The players' names are an input: swapped alone, every record is still what the rules give for those
+    # inputs. The audit cannot tell (no rules can); it says what it took as given.
+    records = log("duel_masters")
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    swapped = reseal(replace(records, 1, players=tuple(reversed(started.players))), tmp_path / "swapped.jsonl")
+    code, report = audit(swapped)
+    assert code == 0
+    rules = next(c for c in report["checks"] if c["check"] == "rules")
+    note = "taken as given, as no rules can derive them: the players (Bob, Alice)"
+    assert any(n.startswith(note) and "only a signature proves who recorded them" in n for n in rules["notes"])
+
+
+def test_setup_added_is_caught_even_when_the_judge_accepts_given_set_ups(tmp_path: Path) -> None:
+    for make in (setup_added, setup_added_stacked):
+        records, expected = make("magic")
+        forged = reseal(records, tmp_path / "forged.jsonl")
+        code, report = audit(forged, "--given-setup-ok")
+        assert code == 1
+        got = finding(report, "rules")
+        assert (got["kind"], got["seq"]) == (expected.kind, expected.seq)
+
+
+def test_the_rules_version_is_the_log_s_and_a_pool_it_does_not_play_with_is_a_finding(tmp_path: Path) -> None:
+    records = log("vision")
+    rules = profile("vision", "1.0")
+    assert records[0].event == msgspec.structs.replace(records[0].event, card_pool_digest=rules.pool.digest)
+    forged = reseal(replace(records, 1, card_pool_digest="f" * 32), tmp_path / "forged.jsonl")
+    result = CliRunner().invoke(main, ["audit", str(forged)])
+    assert result.exit_code == 1
+    assert "clean:" not in result.stdout
+    assert "card_pool_digest" in result.stdout and rules.pool.digest in result.stdout
+    result = CliRunner().invoke(main, ["verify", str(forged)])
+    assert result.exit_code == 1
+    assert "NOTE: the log's card_pool_digest is not the one its rules version plays with" in result.stdout
+
+
+# -- a given set-up, honestly declared ----------------------------------------------------------------------
+
+
+def given_log(path: Path, scenario: str, decisions: int = 6) -> tuple[Path, int]:
+    """A game begun from a scenario's board (``Engine.from_setup``) and played on by bots, exported."""
+    from eventsource import exchange
+    from statemachine.bots import RandomBot
+    from statemachine.scenario import Run, load
+
+    run = Run(load(scenario), scenario)
+    engine, bots = run.engine, [RandomBot(3), RandomBot(4)]
+    for _ in range(decisions):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
+    raws = list(engine.store.read_raw(engine.game))
+    exchange.write(raws, path)
+    started = engine.store.read(engine.game, 1, 2)
+    options = dict(next(iter(started)).event.options)  # type: ignore[attr-defined]
+    return path, int(options["setup"])
+
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+
+
+@pytest.mark.parametrize("scenario", ["duel_masters/DM-LB-S01.toml", "duel_masters/DM-W-S01.toml"])
+def test_a_given_set_up_is_said_and_is_clean_only_when_the_judge_accepts_it(scenario: str, tmp_path: Path) -> None:
+    path, given = given_log(tmp_path / "given.jsonl", str(SCENARIOS / scenario))
+    said = f"the board at record {given} was given, not dealt"
+    code, report = audit(path)
+    assert code == 1
+    got = finding(report, "rules")
+    assert (got["kind"], got["seq"], got["field"]) == ("given-setup", given, "options.setup")
+    assert said in got["message"]
+    for args, exit_code in (((), 1), (("--given-setup-ok",), 0)):
+        result = CliRunner().invoke(main, ["audit", str(path), *args])
+        assert result.exit_code == exit_code, result.stdout
+        assert said[0].upper() + said[1:] in result.stdout.splitlines()[-1]  # in the summary, either way
+        result = CliRunner().invoke(main, ["verify", str(path), *args])
+        assert result.exit_code == exit_code, result.stdout
+        assert f"GIVEN: {said}" in result.stdout and "SAME:" in result.stdout
+
+
+def test_a_given_board_is_held_to_the_card_pool(tmp_path: Path) -> None:
+    path, given = given_log(tmp_path / "given.jsonl", str(SCENARIOS / "duel_masters/DM-W-S01.toml"))
+    records = records_of(path)
+    card = first(records, ev.ObjectCreated)
+    assert isinstance(card.event, ev.ObjectCreated) and card.seq <= given
+    cost = (card.event.printed.cost or 0) + 2
+    forged = reseal(replace(records, card.seq, printed=msgspec.structs.replace(card.event.printed, cost=cost)),
+                    tmp_path / "forged.jsonl")
+    code, report = audit(forged, "--given-setup-ok")
+    assert code == 1
+    got = finding(report, "rules")
+    assert (got["kind"], got["seq"], got["field"]) == ("card", card.seq, "printed.cost")
