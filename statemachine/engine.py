@@ -28,7 +28,7 @@ from projections.timeline import Timeline
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.flow import TurnFlow
 from statemachine.profile import RulesProfile
-from statemachine.rederive import Divergence, dealt_opening, given_board
+from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure
 
@@ -98,26 +98,42 @@ class Engine:
 
     @classmethod
     def load(cls, profile: RulesProfile, store: EventStore, game: str) -> Engine:
-        """Restore a game from its log."""
+        """Restore a game from its log.
+
+        The rules re-run the procedure of the last decision (or the one waiting for a choice) from the state
+        before it began, checking every record, so the engine holds what the one that recorded the log held,
+        down to the cause its next decision's record carries. A log the rules do not give there (a tampered
+        one, whose later decisions an audit still judges) is restored by folding alone.
+        """
         timeline = Timeline(store, game)
         state = timeline.state_at()
-        if state.request is None:
-            return cls(profile, store, game, state)
-        # A procedure was waiting for a choice: re-run it from the state before it began.
+        if state.flight == 0 and state.request is None:
+            try:  # nothing decided yet: the opening, derived again, leaves the cause where the rules left it
+                return cls.replay(profile, store.read(game), store, game)
+            except Exception:
+                return cls(profile, store, game, state)
         engine = cls(profile, store, game, timeline.state_at(state.flight - 1))
         records = list(store.read(game, state.flight))
         engine.cause = records[0].cause  # the decision that began it was caused as the log says
-        engine.rerun(records)
+        if state.request is not None:
+            engine.rerun(records)  # (a choice is awaited: the rules must take the procedure up, or fail)
+            return engine
+        try:
+            engine.rerun(records)
+        except Exception:
+            return cls(profile, store, game, state)
         return engine
 
     @classmethod
     def replay(cls, profile: RulesProfile, records: Iterable[Record], store: EventStore | None = None,
-               game: str = "game") -> Engine:
+               game: str = "game", *, as_logged: bool = False) -> Engine:
         """Re-adjudicate a whole log from its inputs: the players, seed, options and deck lists it names (or,
         for a given set-up, its board), then its decisions; every record the rules give, envelope included,
         is checked against the log (``statemachine.rederive``).
 
-        Raises ``Divergence`` at the first record where the log and the rules disagree.
+        Raises ``Divergence`` at the first record where the log and the rules disagree. ``as_logged`` takes the
+        set-up records as the log has them (a what-if under another release, whose pool and version differ
+        from the log's by design) and re-runs the rest.
         """
         recs = list(records)
         started = recs[0].event if recs else None
@@ -126,7 +142,11 @@ class Engine:
             raise Divergence(first.seq if first else 1, first.event if first else None, None, 0, field="kind",
                              reason="a log begins with GameStarted, which names its rules and inputs")
         given = dict(started.options).get(SETUP_OPTION)
-        opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)
+        if as_logged:
+            count = int(given) if given is not None and given.isdigit() else 1 + len(leading_cards(recs))
+            opening: list[ev.Event] = [r.event for r in recs[:count]]
+        else:
+            opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)
         engine = cls(profile, store if store is not None else MemoryStore(), game)
         engine._expect = deque(recs)
         for event in opening:

@@ -81,7 +81,7 @@ def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> D
     """The first record where ``profile`` and the log disagree (looking no further than record ``stop``)."""
     opening, spans = _spans(log.records)
     try:
-        engine = Engine.replay(profile, opening, game=log.game)
+        engine = Engine.replay(profile, opening, game=log.game, as_logged=True)
     except Divergence as exc:
         return _finding(log, exc)
     except Exception as exc:  # rules that cannot even run the set-up of this log
