@@ -107,8 +107,10 @@ class Engine:
         """
         timeline = Timeline(store, game)
         state = timeline.state_at()
-        if state.flight == 0 and state.request is None:
-            try:  # nothing decided yet: the opening, derived again, leaves the cause where the rules left it
+        if state.flight == 0:  # nothing decided yet: the opening, derived again (a choice in it awaited or not)
+            if state.request is not None:
+                return cls.replay(profile, store.read(game), store, game)
+            try:
                 return cls.replay(profile, store.read(game), store, game)
             except Exception:
                 return cls(profile, store, game, state)
