@@ -23,9 +23,9 @@ log = get_logger("kifu.audit")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @click.option("--no-rules", "no_rules", is_flag=True,
               help="Check integrity and fold only: no re-adjudication, no legality (no rules needed).")
-@game_option()
 @click.option("--given-setup-ok", "given_setup_ok", is_flag=True,
               help="Accept a log that declares a given set-up (a scenario, a judge's reconstruction) as clean.")
+@game_option()
 def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool,
           given_setup_ok: bool) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).

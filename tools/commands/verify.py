@@ -24,9 +24,9 @@ log = get_logger("kifu.verify")
 @click.option("--all", "full", is_flag=True, help="List every card of every zone in the state shown.")
 @click.option("--rules", "version", metavar="VERSION", default=None,
               help="Re-run the decisions under this installed rules version of the game instead (what-if).")
-@game_option()
 @click.option("--given-setup-ok", "given_setup_ok", is_flag=True,
               help="Accept a log that declares a given set-up (a scenario, a judge's reconstruction).")
+@game_option()
 def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: str | None,
            given_setup_ok: bool) -> None:
     """Re-adjudicate a game: run the rules again on its set-up, seed and decisions, and compare.
