@@ -25,9 +25,12 @@ from eventsource.records import Record
 if TYPE_CHECKING:
     from statemachine.profile import RulesProfile
 
-# What a given set-up may hold (``Engine.from_setup``, ``statemachine.scenario``): a board, not a history.
+# What a given set-up may hold (``Engine.from_setup``, ``statemachine.scenario.setup``): a board — cards, their
+# statuses and effects, the players' counters, the turn, and effects placed waiting (with their targets and who
+# may answer first) — not a history: no shuffle, random result, move, request or decision.
 BOARD_EVENTS: Final = (ev.GameStarted, ev.ObjectCreated, ev.StatusSet, ev.ContinuousEffectStarted, ev.PlayerStat,
-                       ev.Stacked, ev.TurnBegan, ev.StepBegan)
+                       ev.Stacked, ev.TurnBegan, ev.StepBegan, ev.Triggered, ev.EffectPending, ev.Chosen,
+                       ev.PriorityGiven)
 
 
 class Divergence(KifuError):

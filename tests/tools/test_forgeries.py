@@ -423,9 +423,23 @@ def given_log(path: Path, scenario: str, decisions: int = 6) -> tuple[Path, int]
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 
 
-@pytest.mark.parametrize("scenario", ["duel_masters/DM-LB-S01.toml", "duel_masters/DM-W-S01.toml"])
+PLACED = """game = "magic"
+id = "placed"
+[setup]
+step = "main1"
+stats = { "0.life" = 20, "1.life" = 20 }
+cards = [{ handle = "artist", card = "blood_artist", zone = "battlefield" }]
+effects = [{ source = "artist", ability = "creature_dies_drain", targets = ["player1"] }]
+"""
+
+
+@pytest.mark.parametrize("scenario", ["duel_masters/DM-LB-S01.toml", "duel_masters/DM-W-S01.toml",
+                                      "vision/VOP-I-S06.toml", "placed"])  # (an effect placed waiting on a board)
 def test_a_given_set_up_is_said_and_is_clean_only_when_the_judge_accepts_it(scenario: str, tmp_path: Path) -> None:
-    path, given = given_log(tmp_path / "given.jsonl", str(SCENARIOS / scenario))
+    if scenario == "placed":
+        (tmp_path / "placed.toml").write_text(PLACED, encoding="utf-8")
+    source = tmp_path / "placed.toml" if scenario == "placed" else SCENARIOS / scenario
+    path, given = given_log(tmp_path / "given.jsonl", str(source))
     said = f"the board at record {given} was given, not dealt"
     code, report = audit(path)
     assert code == 1
