@@ -284,6 +284,18 @@ class Chosen(_Event, frozen=True, tag=50):
     effect: int | None = None
 
 
+class AmountComputed(_Event, frozen=True, tag=51):
+    """An effect computed a number from card data (``statemachine.amounts``): the expression as text, its value,
+    and the objects it read as they were just before they left their zone (look-back)."""
+
+    effect: int | None
+    ability: str
+    param: str
+    expression: str
+    value: int
+    looked_back: tuple[int, ...] = ()
+
+
 class StateBasedAction(_Event, frozen=True, tag=48):
     """The state-based actions performed at one check, as one event."""
 
@@ -321,6 +333,7 @@ Event = (
     | StateBasedAction
     | Attacked
     | Chosen
+    | AmountComputed
 )
 
 EVENT_TYPES: Final[tuple[type[_Event], ...]] = tuple(Event.__args__)
@@ -392,6 +405,7 @@ __all__ = [
     "AFTER",
     "BEFORE",
     "EVENT_TYPES",
+    "AmountComputed",
     "Attacked",
     "Characteristics",
     "ChoiceMade",

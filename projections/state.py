@@ -320,8 +320,8 @@ def _chosen(state: GameState, seq: int, event: ev.Chosen) -> None:
 
 
 def _fact(state: GameState, seq: int, event: ev.Event) -> None:
-    """Payments, attacks and state-based actions are facts that triggers see; their effects are other events.
-    A fork's branch point changes nothing in the game either."""
+    """Payments, attacks, state-based actions and computed amounts are facts (triggers and judges see them);
+    their effects are other events. A fork's branch point changes nothing in the game either."""
 
 
 def _priority_given(state: GameState, seq: int, event: ev.PriorityGiven) -> None:
@@ -469,6 +469,7 @@ FOLDS: Final[dict[type[Any], Callable[[GameState, int, Any], None]]] = {
     ev.ObjectCreated: _object_created,
     ev.Revealed: _revealed,
     ev.StateBasedAction: _fact,
+    ev.AmountComputed: _fact,
     ev.PlayerLost: _player_lost,
     ev.GameEnded: _game_ended,
     ev.GameStarted: _game_started,

@@ -12,6 +12,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from eventsource.errors import KifuError
+from statemachine.amounts import AmountError, amount_fields, check_amount
 from statemachine.cards import CardDef, CardPool, TriggerDef
 from statemachine.releases import UnknownVersion, version_key
 from statemachine.triggers import SubjectFilter
@@ -151,6 +152,13 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
     entry = table.get(name)
     if entry is None:
         raise error(f"unknown {what} {name!r} ({_known(table)})", f"{path}.{name_at}")
+    for param in amount_fields(entry.params):  # computed amounts: forms, zones, references (statemachine.amounts)
+        if param in params:
+            try:
+                check_amount(params[param], vocab.amounts)
+            except AmountError as exc:
+                raise error(f"{what} {name!r}: bad amount {param}: {exc}",
+                            f"{path}.{params_at}.{param}{exc.path}") from exc
     try:
         parsed = entry.parse(params)
     except msgspec.ValidationError as exc:

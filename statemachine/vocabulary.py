@@ -18,6 +18,7 @@ from msgspec import Meta, Struct
 from statemachine.decisions import Arg, Request
 
 if TYPE_CHECKING:
+    from statemachine.amounts import AmountRules
     from statemachine.context import EffectContext
 
 Answer = tuple[Arg, ...]
@@ -52,7 +53,7 @@ def named_values(info: mi.Type, value: Any, path: str = "") -> Iterator[tuple[st
                 yield kind, value, path
             else:
                 yield from named_values(inner, value, path)
-        case mi.StructType(fields=fields):
+        case mi.StructType(cls=cls, fields=fields) if isinstance(value, cls):  # (a union's other member: not)
             for f in fields:
                 yield from named_values(f.type, getattr(value, f.name), f"{path}.{f.encode_name}")
         case mi.ListType(item_type=item) | mi.VarTupleType(item_type=item) if isinstance(value, list | tuple):
@@ -112,6 +113,8 @@ class Vocabulary:
         self.triggers: set[str] = set()
         self.names: dict[str, dict[str, str]] = {KEYWORD: {}, SELECTOR: {}, ZONE: {}}
         self.filters: dict[str, tuple[Any, str]] = {}
+        # What computed amounts (``statemachine.amounts``) this game's card data may use; None: none.
+        self.amounts: AmountRules | None = None
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}
 
     def declare(self, kind: str, table: dict[str, str]) -> None:

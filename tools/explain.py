@@ -25,7 +25,7 @@ def effect_of(event: ev.Event) -> int | None:
     match event:
         case ev.Triggered() | ev.EffectPending() | ev.EffectResolving() | ev.EffectResolved() | ev.EffectFizzled():
             return event.effect
-        case ev.ChoiceRequested() | ev.Chosen() | ev.CostPaid():
+        case ev.ChoiceRequested() | ev.Chosen() | ev.CostPaid() | ev.AmountComputed():
             return event.effect
         case _:
             return None

@@ -254,6 +254,10 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
         case ev.Chosen():
             text = f"{player_name(st, event.player)} chose {_names(st, mem, event.objects) or 'nothing'}"
             return text + (f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else "")
+        case ev.AmountComputed():
+            read = f" (looked back at {_names(st, mem, event.looked_back)})" if event.looked_back else ""
+            where = f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else ""
+            return f"{event.param} = {event.expression} = {event.value}{where}{read}"
         case ev.StateBasedAction():
             text = f"state-based actions: {_values(event.actions)}"
             return text + (f" on {_names(st, mem, event.objects)}" if event.objects else "")
@@ -374,6 +378,8 @@ def concerns(st: GameState, event: ev.Event, mem: Memory | None = None) -> set[i
             return of_zone(event.zone)
         case ev.ContinuousEffectStarted():
             return of_obj(event.source) | ({-1 - event.target} if event.target < 0 else of_obj(event.target))
+        case ev.AmountComputed():
+            return of_effect(event.effect) if event.effect is not None else None
         case ev.StateBasedAction():
             found: set[int] = set()
             for oid in event.objects:

@@ -210,6 +210,9 @@ class Run:
             v = row.get(fld)
             if isinstance(v, int) and v in self.card_of:
                 row[fld] = "@" + self.handle_of_card(self.card_of[v])
+        if isinstance(e, ev.AmountComputed):  # the objects read in their look-back state, by handle
+            row["looked_back"] = ["@" + self.handle_of_card(self.card_of[o]) if o in self.card_of else o
+                                  for o in e.looked_back]
         if isinstance(e, ev.EffectFizzled | ev.EffectResolved | ev.EffectResolving | ev.EffectPending):
             src = next((x.event for x in self.all_events if isinstance(x.event, ev.Triggered)
                         and x.event.effect == e.effect), None)

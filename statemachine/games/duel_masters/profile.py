@@ -11,7 +11,10 @@ from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
-from statemachine.games.duel_masters import board
+from statemachine.games.duel_masters import (
+    board,
+    computed,  # noqa: F401 - registers the steps with computed amounts
+)
 from statemachine.games.duel_masters.actions import (
     can_cast,
     can_summon,

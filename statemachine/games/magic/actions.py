@@ -86,14 +86,22 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
     abilities = extra_costs(card)
     costs = [c for a in abilities for c in a.costs]
     x = 0
+    printed = mana.parse(card.mana or "0")
     if life_x(costs):
         top = max(0, min(board.life(st, player), MAX_X))
         answer = yield Request(player, "x", "choose X (the life you pay)", tuple(range(top + 1)), effect=eid,
                                rule="MTG-C-05")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
+    elif printed.xs:
+        # 601.2b: X is announced as the spell is cast; only an X whose total cost can be paid is offered (601.2g-h).
+        options = tuple(n for n in range(MAX_X + 1) if mana.affordable(engine, player, printed.with_x(n)))
+        answer = yield Request(player, "x", f"choose X (the cost {printed})", options, effect=eid,
+                               rule="MTG-C-04")
+        x = int(answer[0])
+        engine.emit(ev.StatusSet(spell, "x", x))
     yield from choose_targets(engine, player, eid, abilities, spell)
-    paid = yield from mana.pay(engine, player, mana.parse(card.mana or "0"), eid)
+    paid = yield from mana.pay(engine, player, printed.with_x(x), eid)
     assert paid, "checked before the decision was accepted"
     yield from pay_costs(engine, player, spell, costs, eid, x)
     yield from give_priority(engine, player)  # MTG-P-17

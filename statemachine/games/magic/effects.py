@@ -14,6 +14,7 @@ from msgspec import Struct
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
 from statemachine.games.magic import board, mana, targets
@@ -37,6 +38,9 @@ def lose_life(ctx: EffectContext, player: int, amount: int) -> ev.PlayerStat:
     return ev.PlayerStat(player, LIFE, board.life(ctx.state, player) - amount)
 
 
+EXILED, MILLED = "exile", "mill"  # ZoneChanged.cause
+
+
 class TargetRef(Struct, frozen=True, forbid_unknown_fields=True):
     target: int = 0
 
@@ -55,19 +59,24 @@ def target_step(ctx: EffectContext, _: targets.TargetParams) -> Procedure:
 
 
 class DamageParams(Struct, frozen=True, forbid_unknown_fields=True):
-    amount: int = 1
+    amount: Amount = 1
     target: int = 0
+    gain_life: bool = False  # "you gain life equal to the damage dealt this way" (《堕落》)
 
 
-def deal_damage(ctx: EffectContext, ref: int, amount: int) -> None:
+def deal_damage(ctx: EffectContext, ref: int, amount: int) -> int:
+    """Deal ``amount`` damage to a player or a creature; returns the damage dealt."""
     st = ctx.state
     player = board.ref_player(ref)
     if amount <= 0:
-        return
+        return 0
     if player is not None:
         ctx.engine.emit(lose_life(ctx, player, amount))
     elif ref in st.objects:
         ctx.engine.emit(ev.StatusSet(ref, "damage", st.objects[ref].status.get("damage", 0) + amount))
+    else:
+        return 0
+    return amount
 
 
 @MTG.effect("damage", DamageParams)
@@ -75,7 +84,9 @@ def damage(ctx: EffectContext, p: DamageParams) -> Procedure:
     """N damage to the target (lethal damage is a state-based action, checked after the resolution)."""
     ref = target(ctx, p.target)
     if ref is not None:
-        deal_damage(ctx, ref, p.amount)
+        dealt = deal_damage(ctx, ref, evaluate(ctx, p.amount))
+        if p.gain_life and dealt:
+            ctx.engine.emit(ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + dealt))
     return
     yield
 
@@ -97,7 +108,7 @@ def damage_by_sacrificed_power(ctx: EffectContext, p: TargetRef) -> Procedure:
 
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    amount: int = 1
+    amount: Amount = 1
     target: int = 0
 
 
@@ -110,16 +121,34 @@ def drain(ctx: EffectContext, p: AmountParams) -> Procedure:
         return
     if player == ctx.controller:
         return  # loses N and gains N: no change
-    ctx.engine.emit(lose_life(ctx, player, p.amount),
-                    ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + p.amount))
+    n = evaluate(ctx, p.amount)
+    ctx.engine.emit(lose_life(ctx, player, n),
+                    ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + n))
     return
     yield
 
 
-@MTG.effect("gain_life", AmountParams)
-def gain_life(ctx: EffectContext, p: AmountParams) -> Procedure:
-    """You gain N life."""
-    ctx.engine.emit(ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + p.amount))
+class GainParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: Amount = 1
+    who: Literal["you", "target_controller"] = "you"  # the controller of the target as it is or last existed
+    target: int = 0
+
+
+@MTG.effect("gain_life", GainParams)
+def gain_life(ctx: EffectContext, p: GainParams) -> Procedure:
+    """You (or the target's controller: 《剣を鍬に》) gain N life. The target may have left the battlefield by
+    now; its controller is then read from its last known information (608.2h)."""
+    player: int | None = ctx.controller
+    if p.who == "target_controller":
+        chosen: list[int] = ctx.bound.get("targets", [])
+        ref = chosen[p.target] if p.target < len(chosen) else None
+        seen = ctx.view(ref) if ref is not None and ref >= 0 else None
+        player = board.ref_player(ref) if ref is not None and ref < 0 else (seen.controller if seen else None)
+    if player is None:
+        return
+    n = evaluate(ctx, p.amount)
+    if n > 0:
+        ctx.engine.emit(ev.PlayerStat(player, LIFE, board.life(ctx.state, player) + n))
     return
     yield
 
@@ -186,6 +215,17 @@ def all_creatures_minus_x(ctx: EffectContext, _: NoParams) -> Procedure:
     yield
 
 
+@MTG.effect("exile", TargetRef)
+def exile(ctx: EffectContext, p: TargetRef) -> Procedure:
+    """Exile target creature: it leaves the battlefield for its owner's exile zone."""
+    ref = target(ctx, p.target)
+    if ref is not None and ref >= 0:
+        owner = ctx.state.objects[ref].owner
+        ctx.engine.emit(board.move(ctx.engine, ref, zone(owner, board.EXILE), EXILED))
+    return
+    yield
+
+
 @MTG.effect("destroy", TargetRef)
 def destroy(ctx: EffectContext, p: TargetRef) -> Procedure:
     """Destroy the target permanent, if it is still a legal target (it goes to its owner's graveyard)."""
@@ -243,14 +283,41 @@ def counter_unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
 
 
 class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
-    who: Literal["you", "active"] = "you"  # "active": the player whose turn it is
+    count: Amount = 1
+    who: Literal["you", "active", "target"] = "you"  # "active": the player whose turn it is; "target": targeted
+    target: int = 0
 
 
 @MTG.effect("draw", DrawParams)
 def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
-    """Draw N cards (``who = "active"``: the player whose turn it is draws)."""
-    board.draw(ctx.engine, ctx.state.active if p.who == "active" else ctx.controller, p.count)
+    if p.who == "target":
+        ref = target(ctx, p.target)
+        player = board.ref_player(ref) if ref is not None else None
+        if player is None:
+            return
+    else:
+        player = ctx.state.active if p.who == "active" else ctx.controller
+    board.draw(ctx.engine, player, evaluate(ctx, p.count, "count"))
+    return
+    yield
+
+
+class MillParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: Amount = 1
+    target: int = 0
+
+
+@MTG.effect("mill", MillParams)
+def mill(ctx: EffectContext, p: MillParams) -> Procedure:
+    """Target player mills N cards: the top N of their library go to their graveyard, all at once."""
+    ref = target(ctx, p.target)
+    player = board.ref_player(ref) if ref is not None else None
+    if player is None:
+        return
+    n = evaluate(ctx, p.count, "count")
+    top = list(ctx.state.zone(zone(player, board.DECK)))[:max(0, n)]
+    if top:
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, top, MILLED))
     return
     yield
 

@@ -30,23 +30,32 @@ Paying = Generator[Request, Answer, bool]
 class ManaCost(NamedTuple):
     generic: int
     pips: tuple[str, ...]  # one entry per coloured symbol, e.g. ("U", "U")
+    xs: int = 0  # how many {X} the cost has: X is chosen as the spell is cast (601.2b) and counts 0 elsewhere
 
     @property
     def total(self) -> int:
         return self.generic + len(self.pips)
 
+    def with_x(self, x: int) -> ManaCost:
+        """The cost to pay once X is chosen: each {X} is X generic mana (601.2f)."""
+        return ManaCost(self.generic + self.xs * x, self.pips)
+
     def __str__(self) -> str:
-        return "".join(f"{{{p}}}" for p in ([str(self.generic)] if self.generic or not self.pips else [])
-                       + list(self.pips))
+        return "{X}" * self.xs + "".join(f"{{{p}}}" for p in (
+            [str(self.generic)] if self.generic or not (self.pips or self.xs) else []) + list(self.pips))
 
 
 def parse(symbols: str) -> ManaCost:
-    """"2WW" -> 2 generic + W W; "0" -> a cost of zero. Raises ValueError on anything else."""
-    digits = "".join(c for c in symbols if c.isdigit())
-    pips = tuple(c for c in symbols if not c.isdigit())
-    if not symbols or any(p not in KINDS for p in pips) or (digits and not symbols.startswith(digits)):
+    """"2WW" -> 2 generic + W W; "0" -> a cost of zero; "XR" -> {X}{R} (X symbols first). Raises ValueError on
+    anything else."""
+    rest = symbols.lstrip("X")
+    xs = len(symbols) - len(rest)
+    digits = "".join(c for c in rest if c.isdigit())
+    pips = tuple(c for c in rest if not c.isdigit())
+    if not symbols or (not rest and not xs) or any(p not in KINDS for p in pips) or (
+            digits and not rest.startswith(digits)):
         raise ValueError(f"not a mana cost: {symbols!r}")
-    return ManaCost(int(digits) if digits else 0, pips)
+    return ManaCost(int(digits) if digits else 0, pips, xs)
 
 
 def key(kind: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from statemachine.amounts import AmountRules
 from statemachine.vocabulary import KEYWORD, ZONE, Vocabulary
 
 MTG = Vocabulary("magic")
@@ -25,3 +26,17 @@ MTG.declare(ZONE, {
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
                "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
 MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it waits for")
+
+# Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
+# fractional number, the effect will state whether to round up or down" (CR 107.1a), so a card must say it;
+# a negative result is used as zero (CR 107.1b). X is the value announced as the spell is cast (CR 601.2b).
+# "target" is the first target chosen as the spell or ability was put on the stack, read as it last existed on
+# the battlefield if it has left (last known information, CR 608.2h).
+MTG.amounts = AmountRules(
+    zones=("deck", "hand", "battlefield", "graveyard", "exile"),
+    characteristics=("power_of", "toughness_of", "cost_of"),
+    has_x=True,
+    rounding="",
+    rounding_rule="CR 107.1a (the card states it)",
+    negative_is_zero=True,
+)

@@ -12,7 +12,7 @@ from projections.characteristics import view
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
-from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse import board, computed  # noqa: F401 - computed sets the amount rules
 from statemachine.games.shadowverse.actions import (
     alternates,
     attack,

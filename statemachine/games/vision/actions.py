@@ -42,6 +42,8 @@ from statemachine.games.vision.effects import (
 from statemachine.vocabulary import Procedure
 
 PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE, PASS = "play", "node", "attack", "defend", "activate", "pass"
+X_COST = "cost:X"  # COST(X) (《月の間諜》): the cost is the X the player declares
+OWN_TURN_ONLY = "own_turn_only"  # 【自分ターン制限】: played only in its player's own turn
 ANNOUNCEMENTS = (PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE)
 
 Why = tuple[str, str] | None  # (SPEC id, reason) a decision breaks, or None
@@ -152,6 +154,8 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
     why = why_not_pay(engine, player, oid)
     if why:
         return why
+    if OWN_TURN_ONLY in chars.keywords and st.active != player:
+        return "VOP-GAME-TIMING", "【自分ターン制限】: only in your own turn"
     ability = text_ability(card_def(engine, oid))
     spec = target_spec(ability.effects) if ability is not None and COMMAND in chars.types else None
     if spec is not None and not target_options(engine, player, spec):
@@ -298,8 +302,15 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
             card = card_def(engine, oid)
             ability = text_ability(card)
             spec = target_spec(ability.effects) if ability is not None and COMMAND in card.types else None
-            yield from announce(engine, p, oid, PLAY, f"{name}のプレイ", to_chain=True, nodes=view(st, oid).chars.cost
-                                or 0, spec=spec)
+            x = None
+            if X_COST in card.keywords:
+                # COST(X): X is declared as the card is played, then paid in untapped nodes (VoP play procedure
+                # 6-7: the declaration, then the cost); the card carries X while it waits and resolves.
+                answer = yield Request(p, "x", f"choose X (the cost of {name})",
+                                       tuple(range(len(board.untapped_nodes(st, p)) + 1)), rule="VOP-GAME-COST")
+                x = int(answer[0])
+            nodes = (view(st, oid).chars.cost or 0) if x is None else x
+            yield from announce(engine, p, oid, PLAY, f"{name}のプレイ", to_chain=True, nodes=nodes, spec=spec, x=x)
         case "activate":
             ability = card_def(engine, oid).ability(str(decision.args[1]))
             c = cost_of(ability)
@@ -321,7 +332,7 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
 
 def announce(engine: Engine, player: int, source: int, ability: str, label: str, *, to_chain: bool = False,
              nodes: int = 0, rest: bool = False, subject: int | None = None,
-             spec: TargetParams | None = None) -> Procedure:
+             spec: TargetParams | None = None, x: int | None = None) -> Procedure:
     """VOP-I-09: the action is announced, not processed: costs are paid, a played card waits in the chain
     zone, targets are chosen; then priority moves to the other player (VOP-I-10)."""
     st = engine.state
@@ -332,7 +343,7 @@ def announce(engine: Engine, player: int, source: int, ability: str, label: str,
         engine.emit(ev.CostPaid(player, "rest", 1, (source,)), ev.StatusSet(source, "tapped", 1))
     if to_chain:
         moved = board.move(engine, source, CHAIN, board.PLAY, controller=player)
-        engine.emit(moved)
+        engine.emit(moved, *([ev.StatusSet(moved.new, "x", x)] if x is not None else []))
         source = moved.new
     eid = st.next_effect
     engine.emit(ev.Triggered(eid, ability, source, st.objects[source].card, player, engine.cause, ev.AFTER, (),
@@ -439,6 +450,8 @@ def run_steps(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
         if step.name in ANNOUNCED:
             continue
         yield from VOP.run_effect(ctx, step.name, step.params)
+        if pend.effect not in engine.state.pending:
+            return  # a step that could not be done failed the resolution: nothing after it happens
 
 
 def _hp(engine: Engine, oid: int) -> int:

@@ -15,6 +15,7 @@ from msgspec import Struct
 
 from eventsource import events as ev
 from projections.state import Pending
+from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
@@ -51,7 +52,7 @@ class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    amount: int = 1
+    amount: Amount = 1
 
 
 class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -140,7 +141,8 @@ def own_turn(ctx: EffectContext, _: NoParams) -> bool:
 @VOP.effect("damage", AmountParams)
 def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
     """Deal damage to each target (a character on the field, or a player)."""
-    board.damage(ctx.engine, [(t, p.amount) for t in ctx.bound.get("targets", ())])
+    n = evaluate(ctx, p.amount)
+    board.damage(ctx.engine, [(t, n) for t in ctx.bound.get("targets", ())])
     return
     yield
 

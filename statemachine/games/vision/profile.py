@@ -16,7 +16,7 @@ from eventsource import events as ev
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
-from statemachine.games.vision import actions, board
+from statemachine.games.vision import actions, board, computed  # noqa: F401 - computed registers its steps
 from statemachine.games.vision.board import DECK, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP

@@ -9,6 +9,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from eventsource import events as ev
+from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY, FIELD, HAND
@@ -167,8 +168,8 @@ def add_to_hand(ctx: EffectContext, p: CardParams) -> Procedure:
 
 
 class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
-    attack: int = 0
-    defense: int = 0
+    attack: Amount = 0
+    defense: Amount = 0
     to: Selector = "self"
     until: Until = ""  # "" (while on the field), "end_of_turn", "start_of_turn", "overflow"
 
@@ -177,9 +178,10 @@ class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
 def buff(ctx: EffectContext, p: BuffParams) -> Procedure:
     # SV-O-54: "until the start of the turn" means the controller's next turn (≈ the end of the opponent's).
     until = f"start_of_turn:{ctx.controller}" if p.until == "start_of_turn" else p.until
+    attack, defense = evaluate(ctx, p.attack, "attack"), evaluate(ctx, p.defense, "defense")  # SV-O-08
     for t in ordered(ctx, p.to):
         if not board.is_leader(t):
-            modify(ctx, t, p.attack, p.defense, until)
+            modify(ctx, t, attack, defense, until)
     return
     yield
 

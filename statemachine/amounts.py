@@ -1,0 +1,405 @@
+"""Computed amounts: the one expression form card data uses wherever an effect takes a number.
+
+Card text says "gain life equal to its power", "damage equal to the number of creatures you control", "draw X",
+"+1/+1 for each". An effect parameter typed ``Amount`` takes either a literal integer (as every amount did
+before) or one expression, a TOML table with exactly one form key:
+
+    amount = 3                                                      # a literal, unchanged
+    amount = { power_of = "target" }                                # a characteristic of one object
+    amount = { count = { zone = "battle", whose = "you", types = ["creature"] } }
+    amount = { x = true }                                           # the value chosen for X
+    amount = { minus = [{ cost_of = "chosen" }, 1] }                # arithmetic on amounts
+    amount = { half = { count = { zone = "deck", whose = "target" } }, round = "down" }
+
+The forms are listed in ``FORMS`` (the vocabulary reference reads it); what each game allows — its zones, its
+characteristics, whether it has X, how it rounds a half — is its ``AmountRules``, set on the game's
+``Vocabulary`` and checked when a card file loads (``check_amount``), so a misspelt form, zone or reference is refused
+there, naming the card, the ability and the field, with the valid names.
+
+``evaluate`` computes an amount when the effect step carries it out — at resolution, so a count or a
+characteristic is read then (DM-W-17 conditions at resolution; SV-O-07/08 maxima and counts at resolution) —
+reading an object that has left its zone as it was just before it left: the look-back state (DM-LB-03,
+DM-LB-13..15; Magic last known information, CR 608.2h). A computed amount is recorded as an
+``AmountComputed`` event (the expression, its value, the objects read in their look-back state), so a judge
+sees what was counted; a literal records nothing, so a card written with literals plays exactly as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec import Struct
+
+from eventsource import events as ev
+from projections.characteristics import ObjectView, last_known, view
+
+if TYPE_CHECKING:
+    from statemachine.context import EffectContext
+
+
+class Count(Struct, frozen=True, forbid_unknown_fields=True):
+    """``count``: how many objects are now in a zone and match every filter given."""
+
+    zone: str  # a zone of the game ("battle", "graveyard", "field", ...): ``AmountRules.zones``
+    whose: str = "you"  # "you", "opponent", "any", or "target" (the player targeted, or the target's controller)
+    types: tuple[str, ...] = ()  # has at least one of these types
+    subtypes: tuple[str, ...] = ()  # has at least one of these subtypes (races, creature types)
+    colors: tuple[str, ...] = ()  # has at least one of these colours (civilizations, classes)
+    name: str = ""  # has exactly this name
+    other: bool = False  # "other": the source itself is not counted
+
+
+class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One computed amount: exactly one form key is set (``round`` goes with ``half``)."""
+
+    power_of: str | None = None
+    toughness_of: str | None = None
+    cost_of: str | None = None
+    under_of: str | None = None
+    count: Count | None = None
+    stat: str | None = None
+    x: bool | None = None
+    plus: tuple[Amount, ...] | None = None
+    minus: tuple[Amount, ...] | None = None
+    times: tuple[Amount, ...] | None = None
+    half: Amount | None = None
+    round: str | None = None  # with ``half``: "up" or "down"; the game's own rounding when left out
+
+
+Amount = int | Expr
+"""An effect parameter that is a number in card data: a literal or an ``Expr``."""
+
+REFERENCES = ("source", "subject", "target")
+WHOSE = ("you", "opponent", "any", "target")
+ROUNDING = ("up", "down")
+
+
+class Form(Struct, frozen=True):
+    name: str
+    takes: str  # what the value is, as written in TOML
+    means: str
+
+
+FORMS: dict[str, Form] = {f.name: f for f in (
+    Form("power_of", "a reference: " + ", ".join(REFERENCES),
+         "the power (attack) of that object, now, or as it was just before it left its zone (look-back)"),
+    Form("toughness_of", "a reference: " + ", ".join(REFERENCES),
+         "its toughness (Magic), HP left (Vision of Phantasm) or defense left (Shadowverse), read as power_of"),
+    Form("cost_of", "a reference: " + ", ".join(REFERENCES),
+         "its cost (Magic: mana value), read as power_of"),
+    Form("under_of", "a reference: " + ", ".join(REFERENCES),
+         "how many cards lie under that object (set on it, evolution sources, a pilot aboard), read as power_of"),
+    Form("count", "{ zone, whose = you|opponent|any|target, types, subtypes, colors, name, other }",
+         "how many objects are in that zone now and match every filter given"),
+    Form("stat", "a counter of the game: AmountRules.stats", "that counter of the effect's controller now"),
+    Form("x", "true", "the value chosen for X as the spell was cast (games with X only)"),
+    Form("plus", "[amount, amount, ...]", "the sum"),
+    Form("minus", "[amount, amount]", "the first less the second"),
+    Form("times", "[amount, amount, ...]", "the product"),
+    Form("half", "amount, with round = up|down", "half of it, rounded as the card says, else as the game rounds"),
+)}
+"""Every expression form, for the vocabulary reference (``docs/vocabulary.md``)."""
+
+_FORM_KEYS = tuple(FORMS)
+
+
+def _no_targets(ctx: EffectContext) -> list[int]:
+    return list(ctx.bound.get("targets") or ctx.bound.get("chosen") or ())
+
+
+class AmountRules(Struct, frozen=True):
+    """What one game's card data may compute, and how (set as ``Vocabulary.amounts``)."""
+
+    zones: tuple[str, ...]  # zone names ``count`` may name
+    characteristics: tuple[str, ...] = ("power_of", "cost_of")  # which of power_of/toughness_of/cost_of exist
+    stats: tuple[str, ...] = ()  # the player counters ``stat`` may name
+    has_x: bool = False  # whether a value is chosen for X as a card is cast
+    rounding: str = ""  # "up" or "down": how the game rounds a half; "" = the card must say (``round``)
+    rounding_rule: str = ""  # where that rounding comes from (a rule id, or "assumed")
+    negative_is_zero: bool = False  # a negative result is used as zero (Magic, CR 107.1b)
+    # The objects an effect's "target" refers to, first first (players as -1 - player); default: the chosen
+    # targets (``ctx.bound["targets"]``) or the chosen objects (``ctx.bound["chosen"]``).
+    targets: Callable[[EffectContext], list[int]] = _no_targets
+    # "toughness" of an object view (Shadowverse and Vision subtract damage); None: the printed toughness.
+    toughness: Callable[[ObjectView], int] | None = None
+
+
+class AmountError(ValueError):
+    """An expression that does not fit the game: ``path`` is where in the amount, below the parameter."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+# -- checking at load ---------------------------------------------------------------------------------------
+
+
+def amount_fields(params: type[Struct]) -> tuple[str, ...]:
+    """The parameters of an effect's parameter struct that take an ``Amount``."""
+    return tuple(f.encode_name for f in msgspec.structs.fields(params) if f.type == Amount)
+
+
+def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None:
+    """Refuse an amount that is not a literal or a well-formed expression for this game (``AmountError``)."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return
+    if not isinstance(raw, dict):
+        raise AmountError(path, f"an amount is an integer or a table with one of: {', '.join(_allowed(rules))}")
+    allowed = _allowed(rules)
+    forms = [k for k in raw if k != "round"]
+    unknown = [k for k in forms if k not in FORMS]
+    if unknown:
+        raise AmountError(f"{path}.{unknown[0]}", f"unknown amount form {unknown[0]!r} (known: {', '.join(allowed)})")
+    if len(forms) != 1:
+        named = ", ".join(map(str, forms)) or "none"
+        raise AmountError(path, f"an amount names exactly one form, not {len(forms)} ({named}); "
+                                f"known: {', '.join(allowed)}")
+    form = forms[0]
+    if form not in allowed:
+        raise AmountError(f"{path}.{form}", f"{form!r} is not an amount in this game (known: {', '.join(allowed)})")
+    if "round" in raw and form != "half":
+        raise AmountError(f"{path}.round", "round goes with half only")
+    value = raw[form]
+    here = f"{path}.{form}"
+    match form:
+        case "power_of" | "toughness_of" | "cost_of" | "under_of":
+            if value not in REFERENCES:
+                raise AmountError(here, f"{value!r} is not a reference (known: {', '.join(REFERENCES)})")
+        case "x":
+            if value is not True:
+                raise AmountError(here, "write x = true")
+        case "count":
+            _check_count(value, rules, here)
+        case "stat":
+            stats = rules.stats if rules is not None else ()
+            if stats and value not in stats:
+                raise AmountError(here, f"unknown counter {value!r} (known: {', '.join(stats)})")
+        case "plus" | "times" | "minus":
+            if not isinstance(value, list) or len(value) < 2 or (form == "minus" and len(value) != 2):
+                want = "two amounts" if form == "minus" else "a list of two or more amounts"
+                raise AmountError(here, f"{form} takes {want}")
+            for i, item in enumerate(value):
+                check_amount(item, rules, f"{here}[{i}]")
+        case "half":
+            check_amount(value, rules, here)
+            rnd = raw.get("round")
+            if rnd is not None and rnd not in ROUNDING:
+                raise AmountError(f"{path}.round", f"{rnd!r} is not a rounding (known: {', '.join(ROUNDING)})")
+            if rnd is None and rules is not None and not rules.rounding:
+                raise AmountError(f"{path}.round", "this game has no rounding of its own: the card says round = "
+                                                   "\"up\" or \"down\" (CR 107.1a)")
+    try:
+        msgspec.convert(raw, Expr, strict=True)
+    except msgspec.ValidationError as exc:
+        msg, _, where = str(exc).partition(" - at ")
+        raise AmountError(path + where.strip("`").removeprefix("$"), msg) from exc
+
+
+def _allowed(rules: AmountRules | None) -> list[str]:
+    if rules is None:
+        return list(_FORM_KEYS)
+    out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat")]
+    out += list(rules.characteristics)
+    if rules.has_x:
+        out.append("x")
+    if rules.stats:
+        out.append("stat")
+    return sorted(out)
+
+
+def _check_count(value: object, rules: AmountRules | None, here: str) -> None:
+    if not isinstance(value, dict):
+        raise AmountError(here, "count takes a table: { zone, whose, types, subtypes, colors, name, other }")
+    fields = [f.name for f in msgspec.structs.fields(Count)]
+    for k in value:
+        if k not in fields:
+            raise AmountError(f"{here}.{k}", f"unknown count filter {k!r} (known: {', '.join(fields)})")
+    zones = rules.zones if rules is not None else ()
+    if "zone" not in value:
+        raise AmountError(f"{here}.zone", f"count needs a zone (known: {', '.join(zones)})")
+    if zones and value["zone"] not in zones:
+        raise AmountError(f"{here}.zone", f"unknown zone {value['zone']!r} (known: {', '.join(zones)})")
+    whose = value.get("whose", "you")
+    if whose not in WHOSE:
+        raise AmountError(f"{here}.whose", f"{whose!r} is not one of {', '.join(WHOSE)}")
+
+
+# -- evaluating at resolution -------------------------------------------------------------------------------
+
+
+class _Reading:
+    def __init__(self, ctx: EffectContext, rules: AmountRules) -> None:
+        self.ctx, self.rules = ctx, rules
+        self.looked_back: list[int] = []
+
+
+def evaluate(ctx: EffectContext, amount: Amount, param: str = "amount") -> int:
+    """The value of ``amount`` now. A literal is itself; an expression is computed and recorded."""
+    if isinstance(amount, int):
+        return amount
+    rules = ctx.engine.profile.vocabulary.amounts
+    assert rules is not None, "checked when the card pool loaded"
+    reading = _Reading(ctx, rules)
+    value = _value(reading, amount)
+    if rules.negative_is_zero and value < 0:
+        value = 0  # CR 107.1b
+    ctx.engine.emit(ev.AmountComputed(ctx.effect, ctx.ability, param, describe(amount), value,
+                                      tuple(reading.looked_back)))
+    return value
+
+
+def _value(r: _Reading, e: Amount) -> int:
+    if isinstance(e, int):
+        return e
+    if e.power_of is not None:
+        seen = _object(r, e.power_of)
+        return seen.power if seen is not None else 0
+    if e.toughness_of is not None:
+        seen = _object(r, e.toughness_of)
+        if seen is None:
+            return 0
+        return r.rules.toughness(seen) if r.rules.toughness is not None else seen.chars.toughness or 0
+    if e.cost_of is not None:
+        seen = _object(r, e.cost_of)
+        return (seen.chars.cost or 0) if seen is not None else 0
+    if e.under_of is not None:
+        seen = _object(r, e.under_of)
+        return len(seen.under_cards) if seen is not None else 0
+    if e.count is not None:
+        return _count(r, e.count)
+    if e.stat is not None:
+        return r.ctx.state.stat(r.ctx.controller, e.stat)
+    if e.x is not None:
+        return _x(r)
+    if e.plus is not None:
+        return sum(_value(r, a) for a in e.plus)
+    if e.minus is not None:
+        return _value(r, e.minus[0]) - _value(r, e.minus[1])
+    if e.times is not None:
+        out = 1
+        for a in e.times:
+            out *= _value(r, a)
+        return out
+    if e.half is not None:
+        n = _value(r, e.half)
+        up = (e.round or r.rules.rounding) == "up"
+        return -((-n) // 2) if up else n // 2
+    raise AssertionError(f"an expression with no form: {e!r} (checked at load)")
+
+
+def _ref(r: _Reading, ref: str) -> int | None:
+    ctx = r.ctx
+    match ref:
+        case "source":
+            return ctx.source
+        case "subject":
+            return ctx.subject
+        case "target":
+            chosen = r.rules.targets(ctx)
+            return chosen[0] if chosen else None
+        case _:
+            raise AssertionError(f"unknown reference {ref!r} (checked at load)")
+
+
+def _object(r: _Reading, ref: str) -> ObjectView | None:
+    """The object now, or as it was just before it left its zone (DM-LB-13, CR 608.2h)."""
+    oid = _ref(r, ref)
+    if oid is None or oid < 0:
+        return None
+    st = r.ctx.state
+    if oid in st.objects:
+        return view(st, oid)
+    seen = last_known(st, oid)
+    if seen is not None:
+        r.looked_back.append(oid)
+    return seen
+
+
+def _players(r: _Reading, whose: str) -> list[int]:
+    ctx = r.ctx
+    match whose:
+        case "you":
+            return [ctx.controller]
+        case "opponent":
+            return [ctx.opponent]
+        case "target":
+            chosen = r.rules.targets(ctx)
+            if not chosen:
+                return []
+            ref = chosen[0]
+            if ref < 0:
+                return [-1 - ref]
+            seen = ctx.view(ref)
+            return [seen.controller] if seen is not None else []
+        case _:
+            return list(range(len(ctx.state.players)))
+
+
+def _count(r: _Reading, c: Count) -> int:
+    st = r.ctx.state
+    players = _players(r, c.whose)
+    n = 0
+    for p in range(len(st.players)):
+        for oid in st.zone(f"{p}.{c.zone}"):
+            obj = st.objects[oid]
+            if obj.controller not in players or (c.other and oid == r.ctx.source):
+                continue
+            chars = view(st, oid).chars
+            if c.types and not set(c.types) & set(chars.types):
+                continue
+            if c.subtypes and not set(c.subtypes) & set(chars.subtypes):
+                continue
+            if c.colors and not set(c.colors) & set(chars.colors):
+                continue
+            if c.name and chars.name != c.name:
+                continue
+            n += 1
+    return n
+
+
+def _x(r: _Reading) -> int:
+    """X as chosen while casting: the ``x`` the spell carries (``StatusSet``), read now or as it last was."""
+    ctx = r.ctx
+    if "x" in ctx.bound:
+        return int(ctx.bound["x"])
+    spell = ctx.bound.get("spell")
+    if spell is None:
+        spell = ctx.source  # an effect of a card in play (Vision's chain entry is the card itself)
+    st = ctx.state
+    if spell in st.objects:
+        return st.objects[spell].status.get("x", 0)
+    seen = last_known(st, spell)
+    return seen.status.get("x", 0) if seen is not None else 0
+
+
+def describe(e: Amount) -> str:
+    """An expression as one line of text, as the reference and the trace show it."""
+    if isinstance(e, int):
+        return str(e)
+    for name in ("power_of", "toughness_of", "cost_of", "under_of"):
+        ref = getattr(e, name)
+        if ref is not None:
+            return f"{name.removesuffix('_of')} of {ref}" if name != "under_of" else f"cards under {ref}"
+    if e.stat is not None:
+        return f"your {e.stat}"
+    if e.count is not None:
+        c = e.count
+        filters = [f"{k}={'|'.join(v) if isinstance(v, tuple) else v}" for k, v in (
+            ("types", c.types), ("subtypes", c.subtypes), ("colors", c.colors), ("name", c.name)) if v]
+        return f"count({c.zone}, {c.whose}{', other' if c.other else ''}{''.join(', ' + f for f in filters)})"
+    if e.x is not None:
+        return "X"
+    for name, sign in (("plus", " + "), ("minus", " - "), ("times", " * ")):
+        items = getattr(e, name)
+        if items is not None:
+            return "(" + sign.join(describe(a) for a in items) + ")"
+    if e.half is not None:
+        return f"half({describe(e.half)}{', ' + e.round if e.round else ''})"
+    return "?"
+
+
+__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "amount_fields", "check_amount",
+           "describe", "evaluate"]

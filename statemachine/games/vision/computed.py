@@ -1,0 +1,86 @@
+"""Vision of Phantasm effect steps whose amounts are computed (``statemachine.amounts``), and the game's rules
+for them.
+
+An amount is computed as the step is carried out, at resolution. A card that has left the field is read as it
+was just before it left (the look-back state): 《釣瓶「ウェルディストラクター」》 is discarded first, then deals
+damage counting the cards that were set on it. X is declared as a COST(X) card is played (``actions``).
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from eventsource import events as ev
+from statemachine.amounts import Amount, AmountRules, evaluate
+from statemachine.context import EffectContext
+from statemachine.games.vision import board
+from statemachine.games.vision.board import DECK, DISCARD, FIELD, HAND, NODE, zone
+from statemachine.games.vision.effects import VOP
+from statemachine.vocabulary import KEYWORD, NoParams, Procedure
+
+# Cards say how a half is rounded: 「半分(端数切り上げ)」 (幽冥の住人チーム), 「半分(端数切り下げ)」 (霊峰の魔獣);
+# no rule of the game that kifu has gives a rounding of its own, so a card must say it.
+VOP.amounts = AmountRules(
+    zones=(DECK, HAND, NODE, FIELD, DISCARD),
+    characteristics=("power_of", "toughness_of", "cost_of"),
+    has_x=True,
+    rounding="",
+    rounding_rule="the card states it (「端数切り上げ」/「端数切り下げ」 on printed cards)",
+)
+
+VOP.declare(KEYWORD, {
+    "cost:X": "COST(X): its cost is the X declared as it is played, paid in untapped nodes (《月の間諜》)",
+    "own_turn_only": "【自分ターン制限】: played only in its player's own turn",
+})
+
+HAND_DISCARD = "discard"  # ZoneChanged.cause: a card of the hand 破棄 by an effect
+
+
+@VOP.effect("discard_self")
+def discard_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """「〔このカード〕を破棄する」: this card (and what is set on it) goes to its owner's discard pile."""
+    me = ctx.source_now()
+    if me is not None and board.on_field(ctx.state, me):
+        board.to_discard(ctx.engine, [me], board.HAKI)
+    return
+    yield
+
+
+class HandParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: Amount = 1
+
+
+@VOP.effect("discard_own_hand", HandParams)
+def discard_own_hand(ctx: EffectContext, p: HandParams) -> Procedure:
+    """「〔あなたの手札X枚〕を破棄する」: you choose that many cards of your hand. With fewer in hand the effect
+    cannot be done: its resolution fails and nothing after it happens (《月の間諜》)."""
+    n = evaluate(ctx, p.count, "count")
+    hand = list(ctx.state.zone(zone(ctx.controller, HAND)))
+    if n > len(hand):
+        assert ctx.effect is not None, "a command's text resolves as an entry of the interference"
+        ctx.engine.emit(ev.EffectFizzled(ctx.effect, f"its resolution fails: you cannot discard {n} cards "
+                                                     f"with {len(hand)} in hand"))
+        return
+    if n <= 0:
+        return
+    answer = yield ctx.request(ctx.controller, "discard", f"choose {n} cards of your hand to discard", tuple(hand),
+                               minimum=n, maximum=n, rule="VOP-GAME-DISCARD")
+    board.to_discard(ctx.engine, [int(a) for a in answer], HAND_DISCARD)
+
+
+@VOP.effect("target_discards", HandParams)
+def target_discards(ctx: EffectContext, p: HandParams) -> Procedure:
+    """「目標の〔相手プレイヤー1人〕は〔自分の手札X枚〕を選べるだけ選び、破棄する」: the target player chooses as
+    many as they can, up to that many (2009-12-30 erratum: fewer in hand is no failure)."""
+    n = evaluate(ctx, p.count, "count")
+    for ref in ctx.bound.get("targets", ()):
+        if ref >= 0:
+            continue
+        player = -1 - ref
+        hand = list(ctx.state.zone(zone(player, HAND)))
+        k = min(n, len(hand))
+        if k <= 0:
+            continue
+        answer = yield ctx.request(player, "discard", f"choose {k} cards of your hand to discard", tuple(hand),
+                                   minimum=k, maximum=k, rule="VOP-GAME-DISCARD")
+        board.to_discard(ctx.engine, [int(a) for a in answer], HAND_DISCARD)

@@ -1,0 +1,192 @@
+"""Computed amounts (statemachine/amounts.py): checked when a card file loads, computed when the step runs.
+
+The cards that use them, step by step, are the scenarios tests/scenarios/*/*-AMT-*.toml; here: what a card file
+may not say (refused at load naming the card, the ability and the field, with the valid names), the arithmetic
+and each game's rounding, and that a literal amount stays a literal (no event, same behaviour).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from statemachine.amounts import FORMS, AmountRules, Expr, check_amount, describe
+from statemachine.games import profile
+from statemachine.loader import CardFileError, parse_cards
+from tests.statemachine.helpers import scenario
+
+
+def _card(effect: dict[str, Any], *, kind: str = "spell") -> dict[str, Any]:
+    return {"card": [{"id": "probe", "name": "探り", "types": ["spell"], "cost": 1, "abilities": [
+        {"id": "text", "label": "text", "kind": kind, "effects": [effect]}]}]}
+
+
+def _load(game: str, effect: dict[str, Any]) -> CardFileError:
+    p = profile(game)
+    with pytest.raises(CardFileError) as refused:
+        parse_cards(_card(effect), "probe.toml", p.vocabulary, p.trigger_kinds)
+    return refused.value
+
+
+DM_DRAWLESS = {"name": "bounce_opponent_mana", "params": {"count": {"cuont": {"zone": "battle"}}}}
+MTG_DAMAGE = {"name": "damage", "params": {"amount": {"powr_of": "target"}}}
+
+
+@pytest.mark.parametrize(("game", "effect", "field", "words"), [
+    ("duel_masters", DM_DRAWLESS, "$.abilities[0].effects[0].params.count.cuont", ["'cuont'", "count", "cost_of"]),
+    ("magic", MTG_DAMAGE, "$.abilities[0].effects[0].params.amount.powr_of", ["'powr_of'", "power_of", "x"]),
+])
+def test_an_unknown_form_is_refused_naming_card_ability_field_and_the_forms(game: str, effect: dict[str, Any],
+                                                                            field: str, words: list[str]) -> None:
+    exc = _load(game, effect)
+    assert exc.card == "probe" and exc.field == field
+    assert "ability 'text'" in str(exc)
+    for w in words:
+        assert w in str(exc)
+
+
+@pytest.mark.parametrize(("game", "effect", "field", "says"), [
+    # a zone the game does not have (Magic has no "battle" zone; Duel Masters has no "battlefield")
+    ("magic", {"name": "damage", "params": {"amount": {"count": {"zone": "battle"}}}},
+     "params.amount.count.zone", "known: deck, hand, battlefield, graveyard, exile"),
+    ("duel_masters", {"name": "bounce_opponent_creatures", "params": {"count": {"count": {"zone": "battlefield"}}}},
+     "params.count.count.zone", "known: deck, hand, mana, battle, shields, graveyard"),
+    # a reference that is not one
+    ("magic", {"name": "damage", "params": {"amount": {"power_of": "enemy"}}}, "params.amount.power_of",
+     "known: source, subject, target"),
+    # X in a game where nothing chooses X; toughness where creatures have none
+    ("duel_masters", {"name": "bounce_opponent_mana", "params": {"count": {"x": True}}}, "params.count.x",
+     "not an amount in this game"),
+    ("duel_masters", {"name": "bounce_opponent_mana", "params": {"count": {"toughness_of": "source"}}},
+     "params.count.toughness_of", "not an amount in this game"),
+    # Magic cards say how a half is rounded (CR 107.1a)
+    ("magic", {"name": "damage", "params": {"amount": {"half": 5}}}, "params.amount.round", "CR 107.1a"),
+    ("magic", {"name": "damage", "params": {"amount": {"half": 5, "round": "nearest"}}}, "params.amount.round",
+     "known: up, down"),
+    # arithmetic of the wrong shape, two forms at once, a filter misspelt, a string for a number
+    ("magic", {"name": "damage", "params": {"amount": {"minus": [5, 1, 1]}}}, "params.amount.minus", "two amounts"),
+    ("duel_masters", {"name": "bounce_opponent_mana", "params": {"count": {"plus": [1]}}}, "params.count.plus",
+     "two or more"),
+    ("magic", {"name": "damage", "params": {"amount": {"x": True, "power_of": "source"}}}, "params.amount",
+     "exactly one form"),
+    ("magic", {"name": "damage", "params": {"amount": {"count": {"zone": "hand", "colour": ["red"]}}}},
+     "params.amount.count.colour", "known: zone, whose"),
+    ("duel_masters", {"name": "bounce_opponent_mana", "params": {"count": "three"}}, "params.count",
+     "an integer or a table"),
+    ("magic", {"name": "draw", "params": {"count": {"times": [2, {"count": {"zone": "hand", "whose": "me"}}]}}},
+     "params.count.times[1].count.whose", "you, opponent, any, target"),
+])
+def test_a_malformed_amount_is_refused_at_load(game: str, effect: dict[str, Any], field: str, says: str) -> None:
+    exc = _load(game, effect)
+    assert exc.field == f"$.abilities[0].effects[0].{field}", exc
+    assert says in str(exc)
+
+
+def test_every_form_is_listed_with_what_it_takes() -> None:
+    assert set(FORMS) == {f for f in Expr.__struct_fields__ if f != "round"}
+    assert all(f.takes and f.means for f in FORMS.values())
+
+
+def test_each_game_declares_its_amounts_and_its_rounding() -> None:
+    seen: dict[str, AmountRules] = {}
+    for game in ("duel_masters", "magic", "vision", "shadowverse"):
+        rules = profile(game).vocabulary.amounts
+        assert rules is not None, game
+        assert rules.rounding_rule, game  # where the rounding comes from, or "assumed"
+        seen[game] = rules
+    assert seen["magic"].rounding == "" and "107.1a" in seen["magic"].rounding_rule
+    assert seen["magic"].has_x and not seen["duel_masters"].has_x
+
+
+@pytest.mark.parametrize(("raw", "text"), [
+    (3, "3"),
+    ({"minus": [{"cost_of": "target"}, 1]}, "(cost of target - 1)"),
+    ({"half": {"count": {"zone": "deck", "whose": "target"}}, "round": "down"}, "half(count(deck, target), down)"),
+    ({"times": [2, {"plus": [{"x": True}, 1]}]}, "(2 * (X + 1))"),
+])
+def test_an_amount_reads_as_one_line(raw: Any, text: str) -> None:
+    check_amount(raw, None)
+    value = raw if isinstance(raw, int) else msgspec.convert(raw, Expr, strict=True)
+    assert describe(value) == text
+
+
+# -- computed on a board ------------------------------------------------------------------------------------
+
+BLAZE = """
+id = "probe"
+game = "magic"
+[setup]
+turn = 3
+active = 0
+step = "main1"
+stats = {{ "0.life" = 20, "1.life" = 20 }}
+cards = [
+  {{ handle = "spell", card = "probe_spell", zone = "hand" }},
+  {{ handle = "m1", card = "mountain", zone = "battlefield" }},
+  {{ handle = "b1", card = "grizzly_bears", zone = "battlefield" }},
+  {{ handle = "b2", card = "grizzly_bears", zone = "battlefield" }},
+  {{ handle = "b3", card = "hill_giant", owner = 1, zone = "battlefield" }},
+]
+[[card]]
+id = "probe_spell"
+name = "試し"
+types = ["sorcery"]
+colors = ["red"]
+mana = "R"
+cost = 1
+  [[card.abilities]]
+  id = "text"
+  label = "試し"
+  kind = "spell"
+  effects = [
+    {{ name = "target", params = {{ what = "player" }} }},
+    {{ name = "damage", params = {{ amount = {amount}, target = 0 }} }},
+  ]
+[[steps]]
+do = {{ player = 0, action = "cast", args = ["@spell"] }}
+[[steps]]
+do = {{ player = 0, action = "choose", args = [-2] }}
+[[steps]]
+do = {{ player = 0, action = "mana", args = ["auto"] }}
+[[steps]]
+do = {{ player = 0, action = "pass" }}
+[[steps]]
+do = {{ player = 1, action = "pass" }}
+"""
+
+
+def _magic_damage(amount: str) -> tuple[int, list[dict[str, Any]]]:
+    run = scenario(BLAZE.format(amount=amount))
+    run.run()
+    st = run.engine.state
+    import eventsource.events as ev
+
+    computed = [ev.to_builtins(r.event) for r in run.all_events if isinstance(r.event, ev.AmountComputed)]
+    return 20 - st.stat(1, "life"), computed
+
+
+@pytest.mark.parametrize(("amount", "dealt", "value"), [
+    ("4", 4, None),  # a literal: no event, as before amounts existed
+    ('{ count = { zone = "battlefield", whose = "you", types = ["creature"] } }', 2, 2),  # your two bears
+    ('{ count = { zone = "battlefield", whose = "any", types = ["creature"] } }', 3, 3),  # and their giant
+    ('{ times = [{ count = { zone = "battlefield", whose = "opponent" } }, 3] }', 3, 3),
+    ('{ plus = [{ count = { zone = "battlefield", whose = "you", types = ["land"] } }, 2, 1] }', 4, 4),
+    ('{ half = 5, round = "up" }', 3, 3),
+    ('{ half = 5, round = "down" }', 2, 2),
+    ('{ minus = [1, 4] }', 0, 0),  # a negative result is zero (CR 107.1b)
+    ('{ power_of = "source" }', 0, 0),  # a sorcery has no power
+])
+def test_magic_amounts_are_computed_as_the_spell_resolves(amount: str, dealt: int, value: int | None) -> None:
+    got, computed = _magic_damage(amount)
+    assert got == dealt
+    if value is None:
+        assert computed == []
+    else:
+        assert [c["value"] for c in computed] == [value]
+
+
+def test_duel_masters_keeps_a_negative_result_and_rounds_a_half_down() -> None:
+    rules = profile("duel_masters").vocabulary.amounts
+    assert rules is not None and not rules.negative_is_zero and rules.rounding == "down"
