@@ -27,6 +27,8 @@ class EffectContext:
         self.subject = subject
         self.captured = captured
         self.bound: dict[str, Any] = {}
+        # Set by a step whose condition for what follows is not met (「それが…なら、…」): the rest is not done.
+        self.stopped = False
 
     @property
     def state(self) -> GameState:

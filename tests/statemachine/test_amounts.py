@@ -187,6 +187,45 @@ def test_magic_amounts_are_computed_as_the_spell_resolves(amount: str, dealt: in
         assert [c["value"] for c in computed] == [value]
 
 
-def test_duel_masters_keeps_a_negative_result_and_rounds_a_half_down() -> None:
-    rules = profile("duel_masters").vocabulary.amounts
-    assert rules is not None and not rules.negative_is_zero and rules.rounding == "down"
+DEATH_GATE_ON_NOTHING = """
+id = "probe"
+game = "duel_masters"
+[setup]
+turn = 5
+active = 0
+step = "main"
+cards = [
+  { handle = "gate", card = "death_gate", zone = "hand" },
+  { handle = "m1", card = "dark_soldier", zone = "mana" },
+  { handle = "m2", card = "dark_soldier", zone = "mana" },
+  { handle = "m3", card = "dark_soldier", zone = "mana" },
+  { handle = "m4", card = "dark_soldier", zone = "mana" },
+  { handle = "m5", card = "dark_soldier", zone = "mana" },
+  { handle = "m6", card = "dark_soldier", zone = "mana" },
+  { handle = "zero", card = "zero_cost", zone = "graveyard" },
+  { handle = "foe", card = "aqua_hulcus", owner = 1, zone = "battle", tapped = true },
+]
+[[card]]
+id = "zero_cost"
+name = "コスト0"
+types = ["creature"]
+colors = ["darkness"]
+cost = 0
+power = 1000
+[[steps]]
+do = { player = 0, action = "cast", args = ["@gate"] }
+"""
+
+
+def test_duel_masters_keeps_a_negative_result() -> None:
+    """Nothing destroyed (the only creature is tapped): "smaller than its cost" is smaller than 0 - 1, and a cost-0
+    creature is not offered. Magic would use zero (CR 107.1b); Duel Masters has no such rule."""
+    run = scenario(DEATH_GATE_ON_NOTHING)
+    run.run()
+    import eventsource.events as ev
+
+    computed = [r.event for r in run.all_events if isinstance(r.event, ev.AmountComputed)]
+    assert [(c.param, c.value) for c in computed] == [("max_cost", -1)]
+    assert run.engine.request is None  # nothing to choose from
+    zone = run.engine.state.zones["0.graveyard"]
+    assert run.obj("zero") in zone

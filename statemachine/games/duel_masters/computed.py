@@ -30,6 +30,7 @@ DM.amounts = AmountRules(
 )
 
 MANA_SEND = "mana_send"  # ZoneChanged.cause: put into the mana zone by an effect
+MILL = "mill"  # ZoneChanged.cause: put from the top of the deck into the graveyard by an effect
 
 
 class CheaperParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -62,6 +63,30 @@ def mana_send_opponent_creature(ctx: EffectContext, p: ChooseParams) -> Procedur
     yield from choose(ctx, ctx.controller, board.creatures(ctx.state, ctx.opponent),
                       "choose an opposing creature to put into its owner's mana zone", may_=p.may)
     board.to_owner(ctx.engine, ctx.bound["chosen"], MANA, MANA_SEND)
+
+
+class MillTopParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # 「それが〔types〕の〔colors〕なら」: what the card put into the graveyard must be for the rest to happen
+    if_types: tuple[str, ...] = ()
+    if_colors: tuple[str, ...] = ()
+
+
+@DM.effect("mill_top_if", MillTopParams)
+def mill_top_if(ctx: EffectContext, p: MillTopParams) -> Procedure:
+    """「自分の山札の上から1枚目を墓地に置く。それが…なら、…」: the top card of your deck goes to your graveyard;
+    unless it is of the given types and civilizations (as it is there, now), the rest of the ability is not done."""
+    deck = ctx.state.zone(zone(ctx.controller, board.DECK))
+    if not deck:
+        ctx.stopped = True
+        return
+    moved = board.move(ctx.engine, deck[0], zone(ctx.controller, GRAVEYARD), MILL)
+    ctx.engine.emit(moved)
+    chars = view(ctx.state, moved.new).chars
+    if (p.if_types and not set(p.if_types) <= set(chars.types)) or (
+            p.if_colors and not set(p.if_colors) & set(chars.colors)):
+        ctx.stopped = True
+    return
+    yield
 
 
 class UpToParams(Struct, frozen=True, forbid_unknown_fields=True):

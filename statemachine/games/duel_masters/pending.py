@@ -85,6 +85,8 @@ class PendingPool(ResolutionPolicy):
                 return
         for step in ability.effects:
             yield from vocab.run_effect(ctx, step.name, step.params)
+            if ctx.stopped:
+                break
         if eid in engine.state.pending:
             engine.emit(ev.EffectResolved(eid))
 

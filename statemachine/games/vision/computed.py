@@ -8,15 +8,18 @@ damage counting the cards that were set on it. X is declared as a COST(X) card i
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from msgspec import Struct
 
 from eventsource import events as ev
 from statemachine.amounts import Amount, AmountRules, evaluate
 from statemachine.context import EffectContext
+from statemachine.decisions import Request
 from statemachine.games.vision import board
 from statemachine.games.vision.board import DECK, DISCARD, FIELD, HAND, NODE, zone
 from statemachine.games.vision.effects import VOP
-from statemachine.vocabulary import KEYWORD, NoParams, Procedure
+from statemachine.vocabulary import KEYWORD, Answer, NoParams, Procedure
 
 # Cards say how a half is rounded: 「半分(端数切り上げ)」 (幽冥の住人チーム), 「半分(端数切り下げ)」 (霊峰の魔獣);
 # no rule of the game that kifu has gives a rounding of its own, so a card must say it.
@@ -61,11 +64,20 @@ def discard_own_hand(ctx: EffectContext, p: HandParams) -> Procedure:
         ctx.engine.emit(ev.EffectFizzled(ctx.effect, f"its resolution fails: you cannot discard {n} cards "
                                                      f"with {len(hand)} in hand"))
         return
-    if n <= 0:
-        return
-    answer = yield ctx.request(ctx.controller, "discard", f"choose {n} cards of your hand to discard", tuple(hand),
-                               minimum=n, maximum=n, rule="VOP-GAME-DISCARD")
-    board.to_discard(ctx.engine, [int(a) for a in answer], HAND_DISCARD)
+    chosen = yield from _choose_cards(ctx, ctx.controller, hand, n)
+    board.to_discard(ctx.engine, chosen, HAND_DISCARD)
+
+
+def _choose_cards(ctx: EffectContext, player: int, hand: list[int], n: int) -> Generator[Request, Answer, list[int]]:
+    """``player`` chooses ``n`` cards of ``hand``, one at a time (each among those left); they are discarded
+    together afterwards."""
+    chosen: list[int] = []
+    for k in range(n):
+        left = tuple(o for o in hand if o not in chosen)
+        answer = yield ctx.request(player, "discard", f"choose a card of your hand to discard ({k + 1} of {n})", left,
+                                   rule="VOP-GAME-DISCARD")
+        chosen.append(int(answer[0]))
+    return chosen
 
 
 @VOP.effect("target_discards", HandParams)
@@ -78,9 +90,5 @@ def target_discards(ctx: EffectContext, p: HandParams) -> Procedure:
             continue
         player = -1 - ref
         hand = list(ctx.state.zone(zone(player, HAND)))
-        k = min(n, len(hand))
-        if k <= 0:
-            continue
-        answer = yield ctx.request(player, "discard", f"choose {k} cards of your hand to discard", tuple(hand),
-                                   minimum=k, maximum=k, rule="VOP-GAME-DISCARD")
-        board.to_discard(ctx.engine, [int(a) for a in answer], HAND_DISCARD)
+        chosen = yield from _choose_cards(ctx, player, hand, min(n, len(hand)))
+        board.to_discard(ctx.engine, chosen, HAND_DISCARD)
