@@ -147,7 +147,9 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
     if isinstance(raw, int) and not isinstance(raw, bool):
         return
     if not isinstance(raw, dict):
-        raise AmountError(path, f"an amount is an integer or a table with one of: {', '.join(_allowed(rules))}")
+        got = {bool: "bool", str: "str", float: "float", list: "array", type(None): "null"}.get(type(raw), "value")
+        raise AmountError(path, f"Expected `int`, got `{got}`: an amount is an integer or a table with one of: "
+                                f"{', '.join(_allowed(rules))}")
     allowed = _allowed(rules)
     forms = [k for k in raw if k != "round"]
     unknown = [k for k in forms if k not in FORMS]
