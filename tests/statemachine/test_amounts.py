@@ -229,3 +229,91 @@ def test_duel_masters_keeps_a_negative_result() -> None:
     assert run.engine.request is None  # nothing to choose from
     zone = run.engine.state.zones["0.graveyard"]
     assert run.obj("zero") in zone
+
+
+MAGIC_TOUGHNESS = """
+id = "probe"
+game = "magic"
+[setup]
+turn = 3
+active = 0
+step = "main1"
+stats = { "0.life" = 20, "1.life" = 20 }
+cards = [
+  { handle = "spell", card = "probe_spell", zone = "hand" },
+  { handle = "m1", card = "mountain", zone = "battlefield" },
+  { handle = "giant", card = "hill_giant", owner = 1, zone = "battlefield", toughness = 2, status = { damage = 1 } },
+]
+[[card]]
+id = "probe_spell"
+name = "試し"
+types = ["sorcery"]
+colors = ["red"]
+mana = "R"
+cost = 1
+  [[card.abilities]]
+  id = "text"
+  label = "試し"
+  kind = "spell"
+  effects = [
+    { name = "target", params = { what = "creature" } },
+    { name = "damage", params = { amount = { toughness_of = "target" }, target = 0 } },
+  ]
+[[steps]]
+do = { player = 0, action = "cast", args = ["@spell"] }
+[[steps]]
+do = { player = 0, action = "choose", args = ["@giant"] }
+[[steps]]
+do = { player = 0, action = "mana", args = ["auto"] }
+[[steps]]
+do = { player = 0, action = "pass" }
+[[steps]]
+do = { player = 1, action = "pass" }
+"""
+
+SV_DEFENSE = """
+id = "probe"
+game = "shadowverse"
+[setup]
+turn = 5
+active = 0
+step = "main"
+stats = { "0.life" = 20, "1.life" = 20, "0.max_pp" = 5, "0.pp" = 5 }
+cards = [
+  { handle = "spell", card = "probe_spell", zone = "hand" },
+  { handle = "f1", card = "guardian_golem", zone = "field", toughness = 2, status = { damage = 1 } },
+]
+[[card]]
+id = "probe_spell"
+name = "試し"
+types = ["spell"]
+colors = ["neutral"]
+cost = 1
+  [[card.abilities]]
+  id = "spell"
+  label = "試し"
+  trigger = { on = "cast", subject = "self", where = "casting", filter = { target = "any_follower" } }
+  effects = [{ name = "buff", params = { attack = { toughness_of = "target" }, to = "target" } }]
+[[steps]]
+do = { player = 0, action = "play", args = ["@spell"] }
+[[steps]]
+do = { player = 0, action = "choose", args = ["@f1"] }
+"""
+
+
+def _computed(run: Any) -> list[int]:
+    import eventsource.events as ev
+
+    return [r.event.value for r in run.all_events if isinstance(r.event, ev.AmountComputed)]
+
+
+def test_toughness_is_read_as_each_game_has_it() -> None:
+    """Magic: toughness with its modifications, damage marked does not lower it (3 + 2 = 5, 1 damage marked);
+    Shadowverse: defense is what is left after damage (the golem's printed defense + 2, less 1)."""
+    magic = scenario(MAGIC_TOUGHNESS)
+    magic.run()
+    assert _computed(magic) == [5]
+    sv = scenario(SV_DEFENSE)
+    sv.run()
+    golem = profile("shadowverse").pool["guardian_golem"]
+    assert _computed(sv) == [(golem.toughness or 0) + 2 - 1]
