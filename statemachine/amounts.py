@@ -86,19 +86,20 @@ FORMS: dict[str, Form] = {f.name: f for f in (
     Form("power_of", "a reference: " + ", ".join(REFERENCES),
          "the power (attack) of that object, now, or as it was just before it left its zone (look-back)"),
     Form("toughness_of", "a reference: " + ", ".join(REFERENCES),
-         "its toughness (Magic), HP left (Vision of Phantasm) or defense left (Shadowverse), read as power_of"),
+         "its toughness (Magic), 耐久力 (Vision of Phantasm) or defense left after damage (Shadowverse), read as "
+         "power_of"),
     Form("cost_of", "a reference: " + ", ".join(REFERENCES),
          "its cost (Magic: mana value), read as power_of"),
     Form("under_of", "a reference: " + ", ".join(REFERENCES),
          "how many cards lie under that object (set on it, evolution sources, a pilot aboard), read as power_of"),
-    Form("count", "{ zone, whose = you|opponent|any|target, types, subtypes, colors, name, other }",
+    Form("count", "{ zone, whose = you/opponent/any/target, types, subtypes, colors, name, other }",
          "how many objects are in that zone now and match every filter given"),
     Form("stat", "a counter of the game: AmountRules.stats", "that counter of the effect's controller now"),
     Form("x", "true", "the value chosen for X as the spell was cast (games with X only)"),
     Form("plus", "[amount, amount, ...]", "the sum"),
     Form("minus", "[amount, amount]", "the first less the second"),
     Form("times", "[amount, amount, ...]", "the product"),
-    Form("half", "amount, with round = up|down", "half of it, rounded as the card says, else as the game rounds"),
+    Form("half", "amount, with round = up/down", "half of it, rounded as the card says, else as the game rounds"),
 )}
 """Every expression form, for the vocabulary reference (``docs/vocabulary.md``)."""
 

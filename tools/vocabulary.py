@@ -169,6 +169,7 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     rows = [(f"`{f.encode_name}`", type_name(f.type), "the subject's characteristics (shared)") for f in shared.fields]
     rows += [(f"`{k}`", type_name(mi.type_info(t)), m) for k, (t, m) in sorted(vocab.filters.items())]
     yield from _table(("key", "type", "meaning"), rows)
+    yield from _amount_rules(vocab)
     yield from _entries("Effects", vocab.effects)
     yield from _entries("Conditions", vocab.conditions)
     yield from _entries("Costs", vocab.costs)
@@ -176,6 +177,24 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     yield from _names("Selectors", vocab, SELECTOR)
     yield from _names("Zones an ability works from (a trigger's `where`)", vocab, ZONE,
                       "Not declared: a trigger's `where` is not checked.")
+
+
+def _amount_rules(vocab: Any) -> Iterator[str]:
+    """What this game's computed amounts may name (``Vocabulary.amounts``, statemachine.amounts.AmountRules)."""
+    rules = getattr(vocab, "amounts", None)
+    if rules is None:
+        return
+    yield "### Computed amounts"
+    yield ""
+    yield f"- `count` zones: {', '.join(f'`{z}`' for z in rules.zones)}"
+    yield f"- characteristics: {', '.join(f'`{c}`' for c in rules.characteristics)}"
+    if rules.stats:
+        yield f"- `stat` counters: {', '.join(f'`{c}`' for c in rules.stats)}"
+    yield f"- `x`: {'the X chosen as the card is cast or played' if rules.has_x else 'not in this game'}"
+    rounding = f"rounded {rules.rounding}" if rules.rounding else "the card says `round`"
+    yield f"- `half`: {rounding} ({rules.rounding_rule})" + ("; a negative result is zero" if rules.negative_is_zero
+                                                              else "")
+    yield ""
 
 
 def common_section() -> Iterator[str]:

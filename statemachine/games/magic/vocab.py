@@ -37,6 +37,6 @@ MTG.amounts = AmountRules(
     characteristics=("power_of", "toughness_of", "cost_of"),
     has_x=True,
     rounding="",
-    rounding_rule="CR 107.1a (the card states it)",
+    rounding_rule="CR 107.1a: the card states it",
     negative_is_zero=True,
 )

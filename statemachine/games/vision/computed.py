@@ -28,7 +28,7 @@ VOP.amounts = AmountRules(
     characteristics=("power_of", "toughness_of", "cost_of"),
     has_x=True,
     rounding="",
-    rounding_rule="the card states it (「端数切り上げ」/「端数切り下げ」 on printed cards)",
+    rounding_rule="the card states it: 「端数切り上げ」 or 「端数切り下げ」 on printed cards",
 )
 
 VOP.declare(KEYWORD, {
