@@ -206,3 +206,21 @@ def test_engine_fork_re_adjudicates_both_parts_and_a_fork_of_a_fork(name: str) -
     with pytest.raises(IllegalDecision):
         again.decide(Decision(other.player, "no-such-action"))
     assert store.head("f2") == head + 1
+
+
+@pytest.mark.parametrize("name", GAMES[2:])
+def test_the_fork_check_compares_with_the_source_when_the_store_holds_it(name: str, tmp_path: Path) -> None:
+    """The original in the same store agrees at the branch point; another game under the source's id does not."""
+    log = export(name, tmp_path / f"{name}.jsonl")
+    at, _, _ = branch_point(records_of(log))
+    same, other = tmp_path / "same.db", tmp_path / "other.db"
+    for db, source in ((same, log), (other, export(name, tmp_path / "other.jsonl", seed=2027))):
+        assert run("import", source, "--db", db)[0] == 0
+        assert run("fork", log, at, "--db", db, "--as", "what-if")[0] == 0
+    code, out, _ = run("audit", same, "what-if")
+    assert code == 0 and f"note: 'sample-{name}' is in this store and has the same hash at record {at}" in out
+    code, out, _ = run("audit", other, "what-if")
+    assert code == 1
+    assert re.search(rf"fork +FINDING +branched from 'sample-{name}' after record {at}", out)
+    assert f"source-differs at record {at + 1}" in out and "the source changed or is another game" in out
+    assert re.search(r"rules +ok", out)  # the fork itself is still a game the rules give
