@@ -115,7 +115,7 @@ def branches(raws: list[RawRecord]) -> list[Branch]:
             for c in raws[:i]:
                 prev = record_hash(prev, event.source, c.seq, c.decision, c.cause, c.v, c.body)
             if prev.hex() != event.head:
-                problem = (f"records 1 to {event.at} are not {event.source!r}'s: re-chained under that game they "
-                           f"end at {prev.hex()}, not at the head {event.head} the branch point names")
+                problem = (f"records 1 to {event.at} are not those of {event.source!r}: re-chained under that "
+                           f"game they end at {prev.hex()}, not at the head {event.head} the branch point names")
         out.append(Branch(r.seq, event.source, event.at, event.head, problem))
     return out

@@ -274,8 +274,8 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
                 f"seed {event.seed}, card pool {event.card_pool} {event.card_pool_version}"
             )
         case ev.Forked():
-            return (f"what-if branch: records 1 to {event.at} are game {event.source!r}'s records 1 to {event.at} "
-                    f"(its head there {event.head}); what follows was played in this game only")
+            return (f"what-if branch of game {event.source!r} after its record {event.at} (its hash there "
+                    f"{event.head}): records 1 to {event.at} are that game's, what follows is this game's only")
         case _:
             return f"{ev.kind_of(event)} {ev.to_builtins(event)}"
 

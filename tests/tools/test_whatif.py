@@ -181,7 +181,7 @@ def test_an_altered_copied_part_is_a_finding_of_the_fork_check(name: str, tmp_pa
     code, out, _ = run("audit", forged)
     assert code == 1
     assert re.search(rf"fork +FINDING .*branched from 'sample-{name}' after record {at}", out)
-    assert f"not-the-source at record {at + 1}" in out and f"records 1 to {at} are not 'sample-{name}''s" in out
+    assert f"not-the-source at record {at + 1}" in out and f"records 1 to {at} are not those of 'sample-{name}'" in out
 
 
 @pytest.mark.parametrize("name", GAMES)
