@@ -218,10 +218,9 @@ def cross_lines(log: LoadedLog, result: CrossVersion, *, full: bool = False) -> 
     responsible = result.responsible
     if responsible:
         for c in responsible:
-            named = "; ".join(change_line(v, ch) for v, ch in c.changes) or "(not in the changelog)"
-            lines.append(f"  because of: {named}")
-            lines.append(f"    ({c.what}: on {result.log_version}'s rules this change alone gives the same "
-                         "divergence)")
+            named = ", ".join(f"{v} {ch.rule}" for v, ch in c.changes) or "a change the changelog does not list"
+            lines.append(f"  because of: {named} ({c.what}): on {result.log_version}'s rules this change alone "
+                         "gives the same divergence")
     else:
         tried = ", ".join(c.what for c in result.culprits) or "none"
         lines.append(f"  no single change alone gives this divergence (tried: {tried}); it comes from the changes "
