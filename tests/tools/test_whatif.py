@@ -143,7 +143,7 @@ def test_a_refused_decision_names_the_rule_and_appends_nothing(name: str, tmp_pa
                        "--player", str(wrong.player))
     assert code == 2
     assert f"[{refused.value.rule}]" in err and refused.value.reason in err and "nothing was appended" in err
-    code, _, err = run("decide", "--db", db, "what-if", "999")
+    code, _, err = run("decide", "--db", db, "--game", "what-if", "999")  # the game named as everywhere else
     assert code == 2 and "no decision 999" in err
     with SQLiteStore(db) as store:
         assert store.head("what-if") == before

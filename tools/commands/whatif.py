@@ -115,16 +115,25 @@ def fork(log_path: str, n: int, db: str, name: str | None, game: str | None) -> 
 
 @click.command("decide")
 @db_option()
-@click.argument("game")
-@click.argument("decision", nargs=-1, metavar="[NUMBER | ACTION ARGS...]")
+@click.argument("words", nargs=-1, metavar="GAME [NUMBER | ACTION ARGS...]")
 @player_option("Decide as player P (an index or a name) [default: the player the rules wait for].")
-def decide(db: str, game: str, decision: tuple[str, ...], player: str | None) -> None:
+@click.option("--game", "game", default=None, metavar="GAME",
+              help="The game; then every word is the decision (a store holding one game needs no name).")
+def decide(db: str, words: tuple[str, ...], player: str | None, game: str | None) -> None:
     """The legal decisions of a stored game now, or play one of them.
 
     Without a decision: who must decide and the numbered legal decisions (Engine.legal). With NUMBER: play that
     one of the listing; with ACTION ARGS...: play that decision (numbers are object or effect ids). A decision
     the rules refuse is reported with the rule it breaks and nothing is appended (exit 2).
+
+    The game is the first word, or --game GAME (then all words are the decision).
     """
+    if game is None and words:
+        game, words = words[0], words[1:]
+    _decide(db, game, words, player)
+
+
+def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | None) -> None:
     with open_store(db, write=bool(decision)) as store:
         info = pick_game(store, game, db)
         engine = Engine.load(_profile(store, info.game), store, info.game)  # type: ignore[arg-type]
