@@ -2,7 +2,10 @@
 
 Each line is ``{"game", "seq", "decision", "cause", "v", "hash", "body", "event"}``: ``hash`` in hex,
 ``body`` the canonical event bytes in base64 (what the hash covers), and ``event`` the same event in named,
-readable form.
+readable form. A line whose record ends a signed head (``eventsource.signing``) also carries
+``"signature": {"key", "end", "sig"}`` (the key id in hex, whether it is the signed end, the Ed25519 signature in
+base64); the game, seq and head it covers are the line's own. Lines without a signature are written exactly as
+before signatures existed, so older exports stay byte-for-byte valid.
 A line must be exactly as kifu writes it (so any changed byte is noticed), its ``event`` must be its ``body``
 decoded, and its hash must chain.
 """
@@ -19,13 +22,20 @@ from msgspec import Struct
 from eventsource import events as ev
 from eventsource.errors import CorruptLog
 from eventsource.records import RawRecord
+from eventsource.signing import Signature
 from eventsource.upcast import UnknownEventKind, decode_body, fields_added_since
 
 # The envelope's integers are SQLite INTEGERs: a larger one is not a record kifu wrote.
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 
 
-class Line(Struct, frozen=True):
+class LineSignature(Struct, frozen=True, forbid_unknown_fields=True):
+    key: str
+    end: bool
+    sig: bytes
+
+
+class Line(Struct, frozen=True, omit_defaults=True):
     game: str
     seq: Int64
     decision: Int64
@@ -34,6 +44,7 @@ class Line(Struct, frozen=True):
     hash: str
     body: bytes
     event: dict[str, Any]
+    signature: LineSignature | None = None
 
 
 _encoder = msgspec.json.Encoder()
@@ -67,24 +78,34 @@ def _array_length(body: bytes) -> int:
     return int.from_bytes(body[1:5], "big")  # 0xdd; a body that decoded is an array
 
 
-def to_line(raw: RawRecord) -> bytes:
+def to_line(raw: RawRecord, signature: Signature | None = None) -> bytes:
+    """A record as one line; ``signature`` is the signature over the head this record ends, if any (its game,
+    seq and head are the record's: a signature over another head is not written)."""
     event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
+    signed = None if signature is None else LineSignature(signature.key.hex(), signature.end, signature.sig)
     return _encoder.encode(
-        Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event)
+        Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event, signed)
     )
 
 
-def write(records: Iterable[RawRecord], path: str | Path) -> int:
+def write(records: Iterable[RawRecord], path: str | Path, signatures: Iterable[Signature] = ()) -> int:
     n = 0
+    by_seq = {s.seq: s for s in signatures}
     with open(path, "wb") as out:
         for raw in records:
-            out.write(to_line(raw) + b"\n")
+            out.write(to_line(raw, by_seq.get(raw.seq)) + b"\n")
             n += 1
     return n
 
 
 def parse_line(text: bytes, lineno: int) -> RawRecord:
     """One line back into a stored record, or CorruptLog naming the line and what is wrong with it."""
+    return parse_signed(text, lineno)[0]
+
+
+def parse_signed(text: bytes, lineno: int) -> tuple[RawRecord, Signature | None]:
+    """One line back into a stored record and the signature it carries (if any), or CorruptLog naming the
+    line and what is wrong with it."""
     try:
         line = _decoder.decode(text)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -104,13 +125,26 @@ def parse_line(text: bytes, lineno: int) -> RawRecord:
         raise CorruptLog(f"event body cannot be read: {exc}", line=lineno) from exc
     if _encoder.encode(readable(event, raw.v, raw.body)) != _encoder.encode(line.event):
         raise CorruptLog("the readable event does not match the recorded body", line=lineno)
-    if to_line(raw) != text:
+    signature = None
+    if line.signature is not None:
+        try:
+            key = bytes.fromhex(line.signature.key)
+        except ValueError as exc:
+            raise CorruptLog("the signature's key id is not hexadecimal", line=lineno) from exc
+        signature = Signature(raw.game, raw.seq, raw.hash, key, line.signature.end, line.signature.sig)
+    if to_line(raw, signature) != text:
         raise CorruptLog("the line is not in kifu's canonical form (was it edited?)", line=lineno)
-    return raw
+    return raw, signature
 
 
 def read(path: str | Path) -> Iterator[RawRecord]:
     """Records from an exported file, each checked on its own; the chain is checked by ``integrity``."""
+    for raw, _ in read_signed(path):
+        yield raw
+
+
+def read_signed(path: str | Path) -> Iterator[tuple[RawRecord, Signature | None]]:
+    """Records from an exported file with the signatures they carry, each line checked on its own."""
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the ``with`` below, once open succeeded
     except OSError as exc:
@@ -122,4 +156,4 @@ def read(path: str | Path) -> Iterator[RawRecord]:
             text = text[:-1]
             if not text.strip():
                 raise CorruptLog("empty line", line=lineno)
-            yield parse_line(text, lineno)
+            yield parse_signed(text, lineno)

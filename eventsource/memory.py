@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 
 from eventsource.errors import ConcurrencyConflict
 from eventsource.records import GENESIS, RawRecord
+from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
 
 
@@ -14,18 +15,29 @@ class MemoryStore(EventStore):
     def __init__(self) -> None:
         self._logs: dict[str, list[RawRecord]] = {}
         self._snapshots: dict[str, list[tuple[int, bytes]]] = {}
+        self._signatures: dict[str, dict[int, Signature]] = {}
 
     def _head(self, game: str) -> tuple[int, bytes]:
         log = self._logs.get(game)
         return (log[-1].seq, log[-1].hash) if log else (0, GENESIS)
 
-    def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
+    def _write(
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+    ) -> None:
         log = self._logs.get(game, [])
         actual = log[-1].seq if log else 0
         if actual != expected:
             raise ConcurrencyConflict(game, expected, actual)  # before creating the game: nothing is stored
         self._logs[game] = log
         log.extend(records)
+        if signatures:
+            signed = self._signatures.setdefault(game, {})
+            for s in signatures:
+                signed[s.seq] = s
+
+    def signatures(self, game: str) -> list[Signature]:
+        signed = self._signatures.get(game, {})
+        return [signed[seq] for seq in sorted(signed)]
 
     def read_raw(self, game: str, start: int = 1, stop: int | None = None) -> Iterator[RawRecord]:
         log = self._logs.get(game, [])

@@ -29,6 +29,7 @@ import psycopg
 
 from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError
 from eventsource.records import GENESIS, RawRecord
+from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
 
 SCHEMA: Final = """
@@ -52,9 +53,18 @@ CREATE TABLE IF NOT EXISTS kifu_snapshots (
     state BYTEA NOT NULL,
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS kifu_signatures (
+    game BIGINT NOT NULL REFERENCES kifu_games(id),
+    seq  BIGINT NOT NULL,
+    head BYTEA NOT NULL,
+    key  BYTEA NOT NULL,
+    ends BOOLEAN NOT NULL,
+    sig  BYTEA NOT NULL,
+    PRIMARY KEY (game, seq)
+);
 """
 
-TABLES: Final = ("kifu_games", "kifu_events", "kifu_snapshots")
+TABLES: Final = ("kifu_games", "kifu_events", "kifu_snapshots", "kifu_signatures")
 PAGE: Final = 10_000  # rows per round trip when streaming a log
 _LAST: Final = 2**62  # "no upper bound" for a ranged read
 # Serialises the first-time creation of the tables by concurrent processes (CREATE TABLE IF NOT EXISTS can
@@ -149,7 +159,9 @@ class PostgresStore(EventStore):
         with self._errors():
             return self._head_of(self._game_id(game))
 
-    def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
+    def _write(
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+    ) -> None:
         if self.read_only:
             raise ReadOnlyStore(f"{_redact(self.url)} is open read-only; nothing was appended")
         db = self._db
@@ -171,6 +183,12 @@ class PostgresStore(EventStore):
                             "VALUES (%s, %s, %s, %s, %s, %s, %s)",
                             [(gid, r.seq, r.decision, r.cause, r.v, r.body, r.hash) for r in records],
                         )
+                        if signatures:
+                            cur.executemany(
+                                "INSERT INTO kifu_signatures(game, seq, head, key, ends, sig) "
+                                "VALUES (%s, %s, %s, %s, %s, %s)",
+                                [(gid, x.seq, x.head, x.key, x.end, x.sig) for x in signatures],
+                            )
             except BaseException:
                 self._ids.pop(game, None)  # the game row may have been rolled back with the rest
                 raise
@@ -218,6 +236,16 @@ class PostgresStore(EventStore):
                 "ORDER BY seq DESC LIMIT 1) h ON true ORDER BY g.name COLLATE \"C\""
             ).fetchall()
         return [GameInfo(name, int(seq), bytes(h)) for name, seq, h in rows]
+
+    def signatures(self, game: str) -> list[Signature]:
+        with self._errors():
+            gid = self._game_id(game)
+            if gid is None or (self.read_only and not self._exists("kifu_signatures")):
+                return []  # (a store written before signatures existed, opened read-only, has no such table)
+            rows = self._db.execute(
+                "SELECT seq, head, key, ends, sig FROM kifu_signatures WHERE game = %s ORDER BY seq", (gid,)
+            ).fetchall()
+        return [Signature(game, int(seq), bytes(h), bytes(k), bool(e), bytes(sig)) for seq, h, k, e, sig in rows]
 
     # -- snapshots (a cache: a read-only session keeps none) -------------------------------------------
 

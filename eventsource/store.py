@@ -4,6 +4,10 @@ A store keeps, per game, an append-only run of records numbered 1, 2, ... with a
 the sequence number the caller believes is last (optimistic concurrency): if another writer got there first it
 raises :class:`ConcurrencyConflict` and stores nothing. One call is one transaction, so a decision's events
 are stored whole or not at all.
+
+A store also keeps the signatures over heads (``eventsource.signing``): ``append(..., signer=...)`` signs the
+head the batch ends in and stores the signature in the same transaction as the records, so a committed head
+is never left unsigned by a crash; ``append_raw`` (an import) keeps the signatures the file carried.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from msgspec import Struct
 
 from eventsource.errors import ConcurrencyConflict, CorruptLog
 from eventsource.records import NewEvent, RawRecord, Record, decode, record_hash, seal
+from eventsource.signing import Signature, Signer
 from eventsource.upcast import UnknownEventKind, decode_body
 
 
@@ -36,8 +41,15 @@ class EventStore(ABC):
         """(last sequence number, its hash), or (0, GENESIS) for a game with no records."""
 
     @abstractmethod
-    def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
-        """Store ``records`` atomically if the game still ends at ``expected``, else raise a conflict."""
+    def _write(
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+    ) -> None:
+        """Store ``records`` and ``signatures`` (over heads among them) atomically if the game still ends at
+        ``expected``, else raise a conflict."""
+
+    @abstractmethod
+    def signatures(self, game: str) -> list[Signature]:
+        """The signatures over the game's heads, ordered by sequence number."""
 
     @abstractmethod
     def read_raw(self, game: str, start: int = 1, stop: int | None = None) -> Iterator[RawRecord]:
@@ -62,8 +74,14 @@ class EventStore(ABC):
     def head(self, game: str) -> int:
         return self._head(game)[0]
 
-    def append(self, game: str, batch: Sequence[NewEvent], expected: int | None = None) -> list[RawRecord]:
-        """Append ``batch`` after sequence ``expected`` (the current end when None) in one transaction."""
+    def append(
+        self, game: str, batch: Sequence[NewEvent], expected: int | None = None, *,
+        signer: Signer | None = None, end: bool = False,
+    ) -> list[RawRecord]:
+        """Append ``batch`` after sequence ``expected`` (the current end when None) in one transaction.
+
+        With ``signer``, the head the batch ends in is signed (as the game's end when ``end``) in the same
+        transaction."""
         if not batch:
             return []
         last, prev = self._head(game)
@@ -74,13 +92,19 @@ class EventStore(ABC):
             # that moved the head to ``expected`` in the meantime would let that broken chain be stored.
             raise ConcurrencyConflict(game, expected, last)
         records = seal(game, expected + 1, prev, batch)
+        last_record = records[-1]
+        signed = () if signer is None else (signer.sign(game, last_record.seq, last_record.hash, end=end),)
         # The backend re-checks ``expected`` inside its transaction; the log is append-only, so if the head
         # is still ``expected`` there, ``prev`` is still its hash.
-        self._write(game, expected, records)
+        self._write(game, expected, records, signed)
         return records
 
-    def append_raw(self, game: str, records: Sequence[RawRecord], expected: int) -> None:
-        """Store records sealed elsewhere (an import) after checking that they continue this log."""
+    def append_raw(
+        self, game: str, records: Sequence[RawRecord], expected: int, signatures: Sequence[Signature] = ()
+    ) -> None:
+        """Store records sealed elsewhere (an import) after checking that they continue this log, with the
+        signatures over their heads (each must name a record of the batch and carry its hash; whether it was
+        made by the key it names is for ``kifu audit --key`` to say)."""
         if not records:
             return
         last, prev = self._head(game)
@@ -99,7 +123,13 @@ class EventStore(ABC):
             except (msgspec.DecodeError, UnknownEventKind) as exc:
                 raise CorruptLog(f"its event cannot be read: {exc}", seq=r.seq) from exc
             prev, seq = r.hash, seq + 1
-        self._write(game, expected, records)
+        heads = {r.seq: r.hash for r in records}
+        for s in signatures:
+            if s.game != game or heads.get(s.seq) != s.head:
+                raise CorruptLog("a signature names a head that is not this record's", seq=s.seq)
+        if len({s.seq for s in signatures}) != len(signatures):
+            raise CorruptLog("a head carries two signatures", seq=signatures[0].seq)
+        self._write(game, expected, records, signatures)
 
     def read_bodies(
         self, game: str, start: int = 1, stop: int | None = None

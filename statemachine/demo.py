@@ -13,6 +13,7 @@ from typing import Any
 
 from eventsource import events as ev
 from eventsource.records import Record
+from eventsource.signing import Signer
 from eventsource.sqlite import SQLiteStore
 from statemachine.bots import RandomBot
 from statemachine.engine import Engine
@@ -37,10 +38,10 @@ DECK_B = (
 MAX_DECISIONS = 2000
 
 
-def play(store: SQLiteStore | None = None, seed: int = SEED, game: str = GAME) -> Engine:
-    """Play the sample game to its end (or MAX_DECISIONS) and return the engine."""
+def play(store: SQLiteStore | None = None, seed: int = SEED, game: str = GAME, signer: Signer | None = None) -> Engine:
+    """Play the sample game to its end (or MAX_DECISIONS) and return the engine; ``signer`` signs its heads."""
     profile = DuelMasters()
-    engine = Engine.new(profile, PLAYERS, [DECK_A, DECK_B], seed, store=store, game=game)
+    engine = Engine.new(profile, PLAYERS, [DECK_A, DECK_B], seed, store=store, game=game, signer=signer)
     bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
     for _ in range(MAX_DECISIONS):
         legal = engine.legal()
@@ -62,12 +63,13 @@ def sample(game: str) -> Callable[[int], Any]:
     return made
 
 
-def play_game(game: str, store: SQLiteStore | None = None, seed: int = SEED, name: str | None = None) -> Engine:
+def play_game(game: str, store: SQLiteStore | None = None, seed: int = SEED, name: str | None = None,
+              signer: Signer | None = None) -> Engine:
     """Play the sample game of ``game`` between two bots to its end (or MAX_DECISIONS)."""
     if game == "duel_masters":
-        return play(store, seed, name or GAME)
+        return play(store, seed, name or GAME, signer)
     profile, players, decks = sample(game)(seed)
-    engine = Engine.new(profile, players, decks, seed, store=store, game=name or f"demo-{game}")
+    engine = Engine.new(profile, players, decks, seed, store=store, game=name or f"demo-{game}", signer=signer)
     bots = [RandomBot(seed * 2 + 1 + i) for i in range(len(players))]
     for _ in range(MAX_DECISIONS):
         legal = engine.legal()
@@ -100,8 +102,9 @@ def highlights(records: Iterable[Record], at: str = "kifu at LOG {seq}") -> str:
             f"(look-back); {both}.")
 
 
-def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters") -> str:
-    """Record the sample game of ``game`` in ``db_path`` (beside earlier demo games) and return its id."""
+def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters", signer: Signer | None = None) -> str:
+    """Record the sample game of ``game`` in ``db_path`` (beside earlier demo games) and return its id;
+    ``signer`` signs every committed head and the end."""
     store = SQLiteStore(db_path)
     try:
         base = GAME if game == "duel_masters" else f"demo-{game}"
@@ -109,12 +112,13 @@ def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters") -
         while store.head(name):
             n += 1
             name = f"{base}-{n}"
-        engine = play_game(game, store, SEED, name)
+        engine = play_game(game, store, SEED, name, signer)
         st = engine.state
         players = st.players
         winner = players[st.winner].name if st.winner is not None else "nobody"
         echo(f"kifu demo: {game}, seed {SEED}: {st.seq} events over {st.turn} turns; {winner} won "
-             f"({st.end_reason or 'unfinished'}). Recorded as game {name!r} in {db_path}.")
+             f"({st.end_reason or 'unfinished'}). Recorded as game {name!r} in {db_path}"
+             + (f", signed with key {signer.key.hex()}." if signer is not None else "."))
         echo(highlights(store.read(name), f"kifu at {db_path} {{seq}} --game {name}"))
         return name
     finally:

@@ -7,6 +7,9 @@ transaction; an illegal decision raises before anything is appended.
 Rules procedures are generators that yield a ``Request`` when they need a player's choice. While one waits,
 the request is in the log (``ChoiceRequested``); the engine is restored from the log by re-running the procedure
 in flight from the state before it began, with the recorded decisions, checking every event against the log.
+
+An engine given a ``signer`` (``eventsource.signing.Signer``) signs the head of every decision it commits, in
+the same transaction, and the head after the game ended as the game's signed end.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from eventsource import randomness
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
+from eventsource.signing import Signer
 from eventsource.store import EventStore
 from projections.state import GameState
 from projections.timeline import Timeline
@@ -42,8 +46,9 @@ class Engine:
     """One game under one rules profile, over one store."""
 
     def __init__(self, profile: RulesProfile, store: EventStore | None = None, game: str = "game",
-                 state: GameState | None = None) -> None:
+                 state: GameState | None = None, *, signer: Signer | None = None) -> None:
         self.profile = profile
+        self.signer = signer
         self.store = store if store is not None else MemoryStore()
         self.game = game
         self.state = state if state is not None else GameState()
@@ -62,9 +67,10 @@ class Engine:
 
     @classmethod
     def new(cls, profile: RulesProfile, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int, *,
-            store: EventStore | None = None, game: str = "game", options: dict[str, str] | None = None) -> Engine:
+            store: EventStore | None = None, game: str = "game", options: dict[str, str] | None = None,
+            signer: Signer | None = None) -> Engine:
         """Start a game: record the setup, then play on by the rules up to the first decision."""
-        engine = cls(profile, store, game)
+        engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
         for event in profile.setup_events(players, decks, seed, options or {}):
@@ -76,7 +82,7 @@ class Engine:
 
     @classmethod
     def from_setup(cls, profile: RulesProfile, events: Sequence[ev.Event], store: EventStore | None = None,
-                   game: str = "game") -> Engine:
+                   game: str = "game", *, signer: Signer | None = None) -> Engine:
         """Start a game from any recorded setup (a scenario's board, a judge's reconstruction).
 
         ``events`` begins with ``GameStarted``; its options gain ``setup`` = the number of setup events, so
@@ -86,7 +92,7 @@ class Engine:
         if not isinstance(first, ev.GameStarted):
             raise KifuError("a setup begins with GameStarted")
         options = tuple(sorted({**dict(first.options), SETUP_OPTION: str(len(events))}.items()))
-        engine = cls(profile, store, game)
+        engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
         for event in (msgspec.structs.replace(first, options=options), *events[1:]):
@@ -97,7 +103,14 @@ class Engine:
         return engine
 
     @classmethod
-    def load(cls, profile: RulesProfile, store: EventStore, game: str) -> Engine:
+    def load(cls, profile: RulesProfile, store: EventStore, game: str, *, signer: Signer | None = None) -> Engine:
+        """Restore a game from its log (to go on signing with ``signer``)."""
+        engine = cls._load(profile, store, game)
+        engine.signer = signer
+        return engine
+
+    @classmethod
+    def _load(cls, profile: RulesProfile, store: EventStore, game: str) -> Engine:
         """Restore a game from its log.
 
         The rules re-run the procedure of the last decision (or the one waiting for a choice) from the state
@@ -386,7 +399,7 @@ class Engine:
         return self.flow.next(self)
 
     def _commit(self, expected: int) -> list[Record]:
-        raws = self.store.append(self.game, self.batch, expected=expected)
+        raws = self.store.append(self.game, self.batch, expected=expected, signer=self.signer, end=self.state.ended)
         out = [Record(r.game, r.seq, r.decision, r.cause, b.event, r.hash, r.v) for r, b in zip(raws, self.batch,
                                                                                               strict=True)]
         self.batch.clear()

@@ -21,6 +21,7 @@ from msgspec import Struct
 
 from eventsource import integrity
 from eventsource.records import RawRecord
+from eventsource.signing import PublicKey
 from eventsource.upcast import decode_body
 from projections.state import GameState
 from tools.folding import Inconsistent, apply
@@ -188,12 +189,26 @@ def passes() -> int:
 
 
 def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None, *,
-        rules: bool = True, given_setup_ok: bool = False) -> AuditReport:
+        rules: bool = True, given_setup_ok: bool = False, key: PublicKey | None = None) -> AuditReport:
     """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality. A log that declares a
-    given set-up is a finding unless ``given_setup_ok`` (the judge accepts the board it began from)."""
+    given set-up is a finding unless ``given_setup_ok`` (the judge accepts the board it began from). A store is
+    checked first (``tools.storecheck``); with ``key``, the signatures are checked after integrity
+    (``tools.signed``)."""
+    from tools import signed, storecheck
+
+    damage = storecheck.check_store(source) if source.format == "store" else None
+    if damage is not None and damage.status != "ok":
+        later = [n for n, _ in LATER_CHECKS if n != "fork" and (rules or n not in RULES_CHECKS)]
+        skipped = [CheckResult(name, "skipped", f"not run: the log did not pass {damage.check}")
+                   for name in ("integrity", *(["signatures"] if key else []), *later)]
+        return AuditReport(source.location, source.format, source.game, 0, None, [damage, *skipped],
+                           head is not None)
     first, verified = check_integrity(source, counter, head=head)
-    checks = [first]
+    checks = [first] if damage is None else [damage, first]
     failed: str | None = None if first.status == "ok" else first.check
+    if key is not None:
+        checks.append(signed.check_signatures(source, key) if failed is None else
+                      CheckResult("signatures", "skipped", f"not run: the log did not pass {failed}"))
     for name, check in LATER_CHECKS:
         if not rules and name in RULES_CHECKS:
             continue
@@ -252,6 +267,10 @@ def summary(report: AuditReport) -> str:
 
 def _verdict(report: AuditReport) -> str:
     by = {c.check: c for c in report.checks}
+    store = by.get("store")
+    if store is not None and store.finding is not None:
+        return (f"the store cannot be trusted: {store.finding.message}; nothing was judged (the store is "
+                "damaged: recover the game from an export or a backup).")
     integrity = by["integrity"]
     if integrity.status != "ok":
         assert integrity.finding is not None
@@ -262,6 +281,11 @@ def _verdict(report: AuditReport) -> str:
     if fork is not None:
         text += (f"; it is a what-if fork, {fork.summary}" if fork.status == "ok" else
                  f"; it is a what-if fork whose copied part is not its source's ({fork.summary})")
+    signatures = by.get("signatures")
+    if signatures is not None:
+        text += (f"; signed: {signatures.summary}" if signatures.status == "ok" else
+                 f"; but its signatures do not vouch for it: "
+                 f"{signatures.finding.message if signatures.finding else signatures.summary}")
     fold = by.get("fold")
     if fold is not None and fold.status != "ok":
         return text + f", but it does not describe a possible game: {fold.summary}."

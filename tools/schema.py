@@ -48,10 +48,10 @@ def readable_event_types() -> tuple[type[Any], ...]:
 
 @cache
 def line_type() -> type[Any]:
-    line: type[Any] = msgspec.defstruct(
-        "Line", [(f.name, f.type) for f in structs.fields(exchange.Line)], forbid_unknown_fields=True
-    )
-    line.__doc__ = "One record of an exported game: envelope, hash (hex), body (base64) and readable event."
+    fields = [(f.name, f.type) if f.required else (f.name, f.type, f.default) for f in structs.fields(exchange.Line)]
+    line: type[Any] = msgspec.defstruct("Line", fields, forbid_unknown_fields=True)
+    line.__doc__ = ("One record of an exported game: envelope, hash (hex), body (base64) and readable event; "
+                    "the record that ends a signed head also carries its signature.")
     return line
 
 

@@ -8,6 +8,10 @@ Reading an export for an audit is lenient on purpose: ``eventsource.exchange.rea
 at the first line that is not exactly as kifu wrote it, which for a judge is not "unreadable input" but a
 finding located at that record. ``scan`` therefore yields a :class:`LineProblem` in place of the first bad
 line and stops there; only a file whose first line is not a kifu record at all is unreadable (exit 2).
+
+Reading a store, ``scan`` checks that what it read ends where the store says the game ends (its length and head
+hash, as ``kifu games`` prints them): a damaged file can silently yield fewer records, which must never pass
+for the whole game. A shortfall raises :class:`CorruptLog` naming the first record that could not be read.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from msgspec import Struct
 from eventsource import exchange
 from eventsource.errors import CorruptLog
 from eventsource.records import RawRecord
-from eventsource.store import EventStore
+from eventsource.signing import Signature
+from eventsource.store import EventStore, GameInfo
 from tools.errors import BadInput
 from tools.stores import is_store_location, open_store, pick_game
 
@@ -114,14 +119,54 @@ class LogSource:
     game: str
     store: EventStore | None = None
     path: Path | None = None
+    info: GameInfo | None = None  # for a store: the game's length and head as the store lists them
     _length: int | None = field(default=None, repr=False)
 
     def scan(self) -> Iterator[RawRecord | LineProblem]:
         if self.store is not None:
-            yield from self.store.read_raw(self.game)
+            yield from self._scan_store(self.store)
         else:
             assert self.path is not None
             yield from scan_file(self.path)
+
+    def _scan_store(self, store: EventStore) -> Iterator[RawRecord]:
+        read, reached = 0, self.info is None
+        for raw in store.read_raw(self.game):
+            read += 1
+            if raw.seq != read:
+                raise CorruptLog(f"game {self.game!r}: record {read} cannot be read (the next one read is {raw.seq}): "
+                                 "the store is damaged (kifu audit runs SQLite's integrity check)", seq=read)
+            if self.info is not None and raw.seq == self.info.length:
+                if raw.hash != self.info.head:
+                    raise CorruptLog(f"the store lists head {self.info.head.hex()} for game {self.game!r}, but this "
+                                     "record's hash differs (the store is damaged)", seq=raw.seq)
+                reached = True
+            yield raw
+        if not reached:
+            assert self.info is not None
+            raise CorruptLog(
+                f"the store says game {self.game!r} has {self.info.length} records (head {self.info.head.hex()}), "
+                f"but only {read} could be read: the store is damaged (kifu audit runs SQLite's integrity check)",
+                seq=read + 1,
+            )
+
+    def signatures(self) -> list[Signature]:
+        """The signatures over this game's heads: the store's, or those the export's lines carry (up to the
+        first line that is not a sound record)."""
+        if self.store is not None:
+            return self.store.signatures(self.game)
+        assert self.path is not None
+        out: list[Signature] = []
+        handle = _open(self.path)
+        with handle:
+            for lineno, raw_text in enumerate(handle, start=1):
+                try:
+                    _, signature = exchange.parse_signed(raw_text.rstrip(b"\n"), lineno)
+                except CorruptLog:
+                    break
+                if signature is not None:
+                    out.append(signature)
+        return out
 
     def records(self) -> Iterator[RawRecord]:
         """Records only, strictly: the first bad line raises CorruptLog (for tools that are not audits)."""
@@ -160,7 +205,7 @@ def open_log(location: str, game: str | None = None) -> Iterator[LogSource]:
         store = open_store(location, write=False)
         try:
             info = pick_game(store, game, location)
-            yield LogSource(location, "store", info.game, store=store)
+            yield LogSource(location, "store", info.game, store=store, info=info)
         finally:
             store.close()
         return

@@ -15,6 +15,7 @@ from typing import Final
 
 from eventsource.errors import UnknownGame
 from eventsource.records import RawRecord
+from eventsource.signing import Signature
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
 from tools.errors import BadInput
@@ -73,12 +74,15 @@ class ReadOnlySQLiteStore(SQLiteStore):
         self.path = str(path)
         self._db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
         self._ids: dict[str, int] = {}
+        self._typed: set[int] = set()
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not {"games", "events"} <= tables:
             self._db.close()
             raise BadInput(f"{path} is a SQLite database but not a kifu store (no games and events tables)")
 
-    def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
+    def _write(
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+    ) -> None:
         raise BadInput(f"{self.path} is open read-only; nothing was appended")
 
     def save_snapshot(self, game: str, seq: int, state: bytes) -> None:

@@ -6,14 +6,17 @@ import tempfile
 from pathlib import Path
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from eventsource import events as ev
 from eventsource import exchange
 from eventsource.errors import CorruptLog
 from eventsource.integrity import Finding, Verified, verify
 from eventsource.memory import MemoryStore
-from eventsource.records import RawRecord
+from eventsource.records import NewEvent, RawRecord
+from eventsource.signing import Signature, Signer
 from eventsource.sqlite import SQLiteStore
 from tests.eventsource.logs import logs, stored_log
 
@@ -107,3 +110,51 @@ def test_lines_deleted_duplicated_swapped_or_inserted_are_caught(log: list[RawRe
         result.problem
         == {"delete": "missing", "duplicate": "duplicated", "swap": "reordered", "foreign": "foreign"}[how]
     )
+
+
+# -- signatures in the exchange format -------------------------------------------------------------------------
+
+
+def _signed_log() -> tuple[list[RawRecord], list[Signature], Signer]:
+    signer, store = Signer.generate(), MemoryStore()
+    store.append("g", [NewEvent(ev.PriorityPassed(i % 2), 1, 0) for i in range(3)], signer=signer)
+    store.append("g", [NewEvent(ev.PriorityGiven(1), 2, 0)])
+    store.append("g", [NewEvent(ev.PriorityPassed(1), 3, 0)], signer=signer, end=True)
+    return list(store.read_raw("g")), store.signatures("g"), signer
+
+
+def test_signatures_travel_on_the_lines_of_the_heads_they_sign(tmp_path: Path) -> None:
+    raws, signatures, signer = _signed_log()
+    path = tmp_path / "signed.jsonl"
+    assert exchange.write(raws, path, signatures) == len(raws)
+    read = list(exchange.read_signed(path))
+    assert [r for r, _ in read] == raws
+    assert [s for _, s in read if s is not None] == signatures
+    assert [s is not None for _, s in read] == [False, False, True, False, True]
+    lines = path.read_bytes().splitlines()
+    assert b'"signature":{"key":"' + signer.key.hex().encode() in lines[2]
+    assert b'"end":true' in lines[4]
+
+
+def test_an_unsigned_line_is_written_exactly_as_before_signatures_existed(tmp_path: Path) -> None:
+    shipped = Path(__file__).resolve().parents[2] / "docs" / "examples" / "disputed-game.jsonl"
+    raws = list(exchange.read(shipped))
+    out = tmp_path / "again.jsonl"
+    exchange.write(raws, out)
+    assert out.read_bytes() == shipped.read_bytes()
+    assert b"signature" not in out.read_bytes()
+
+
+def test_an_edited_signature_field_is_caught_at_its_line(tmp_path: Path) -> None:
+    raws, signatures, _ = _signed_log()
+    path = tmp_path / "signed.jsonl"
+    exchange.write(raws, path, signatures)
+    original = path.read_bytes().splitlines(keepends=True)
+    for old, new in [(b'"end":false', b'"end":0'), (b'"signature":{"key":"', b'"signature":{"kex":"'),
+                     (b'"signature":{', b'"signature":{"extra":1,')]:
+        edited = list(original)
+        edited[2] = edited[2].replace(old, new)
+        assert edited[2] != original[2]
+        path.write_bytes(b"".join(edited))
+        with pytest.raises(CorruptLog, match="line 3"):
+            list(exchange.read_signed(path))

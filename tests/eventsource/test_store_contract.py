@@ -20,6 +20,7 @@ from eventsource.integrity import Verified, verify
 from eventsource.memory import MemoryStore
 from eventsource.postgres import PostgresStore
 from eventsource.records import GENESIS, NewEvent, RawRecord, record_hash
+from eventsource.signing import Signer
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
 from tests.fixtures.scripted import events_of, record_game, scripted_game
@@ -243,6 +244,65 @@ def test_an_import_after_a_stale_head_is_a_conflict(store: EventStore) -> None:
     with pytest.raises(ConcurrencyConflict):
         store.append_raw("g", raws[2:], expected=1)
     assert everything(store, "g") == raws[:2]
+
+
+# -- signatures ------------------------------------------------------------------------------------
+
+
+def test_a_signed_append_stores_a_signature_over_the_head_it_ends_in(store: EventStore) -> None:
+    signer = Signer.generate()
+    first = store.append("g", passes(3), signer=signer)
+    store.append("g", passes(2), expected=3)  # unsigned
+    last = store.append("g", passes(4), expected=5, signer=signer, end=True)
+    signatures = store.signatures("g")
+    assert [(s.game, s.seq, s.head, s.end) for s in signatures] == [
+        ("g", 3, first[-1].hash, False), ("g", 9, last[-1].hash, True),
+    ]
+    assert all(s.key == signer.key and signer.public().verifies(s) for s in signatures)
+    assert store.signatures("other") == []
+
+
+@pytest.mark.parametrize("kind", sorted(set(STORES) - {"memory"}))
+def test_signatures_belong_to_their_game_and_survive_opening_the_store_again(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    signer = Signer.generate()
+    with STORES[kind](request, tmp_path) as store:
+        store.append("a", passes(2), signer=signer)
+        store.append("b", passes(3), signer=signer, end=True)
+        a, b = store.signatures("a"), store.signatures("b")
+    assert [s.seq for s in a] == [2] and [s.seq for s in b] == [3]
+    with STORES[kind](request, tmp_path) as again:
+        assert again.signatures("a") == a and again.signatures("b") == b
+
+
+def test_a_conflicting_signed_append_stores_neither_records_nor_signature(store: EventStore) -> None:
+    signer = Signer.generate()
+    store.append("g", passes(2), signer=signer)
+    with pytest.raises(ConcurrencyConflict):
+        store.append("g", passes(2), expected=1, signer=signer)
+    assert [s.seq for s in store.signatures("g")] == [2]
+    assert store.head("g") == 2
+
+
+def test_an_import_keeps_the_signatures_over_its_heads(store: EventStore) -> None:
+    signer, source = Signer.generate(), MemoryStore()
+    source.append("g", passes(3), signer=signer)
+    source.append("g", passes(3), signer=signer, end=True)
+    raws, signatures = everything(source, "g"), source.signatures("g")
+    store.append_raw("g", raws, expected=0, signatures=signatures)
+    assert store.signatures("g") == signatures
+
+
+def test_an_import_whose_signature_names_another_head_is_refused_whole(store: EventStore) -> None:
+    signer, source = Signer.generate(), MemoryStore()
+    source.append("g", passes(3), signer=signer)
+    raws, (signature,) = everything(source, "g"), source.signatures("g")
+    for wrong in (msgspec.structs.replace(signature, head=bytes(16)), msgspec.structs.replace(signature, seq=9),
+                  msgspec.structs.replace(signature, game="other")):
+        with pytest.raises(CorruptLog, match="signature names a head"):
+            store.append_raw("g", raws, expected=0, signatures=[wrong])
+        assert store.head("g") == 0 and store.signatures("g") == []
 
 
 # -- snapshots -------------------------------------------------------------------------------------

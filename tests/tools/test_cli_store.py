@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import stat
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -177,3 +180,53 @@ def test_import_with_a_head_refuses_a_file_cut_short(db: Path, lines: list[bytes
     assert code == 1
     assert "missing at record 23" in err
     _assert_nothing_imported(target)
+
+
+# -- where kifu export writes ------------------------------------------------------------------------------
+
+
+def test_export_prints_the_head_of_the_last_record_it_wrote(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "game.jsonl"
+    code, _, err = run("export", "--db", str(db), "-o", str(out))
+    assert code == 0
+    last = json.loads(out.read_bytes().splitlines()[-1])
+    assert f"23 records, head {last['hash']}," in err
+
+
+def test_export_replaces_a_regular_file_whole_and_leaves_no_temporary_file(db: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    out = folder / "game.jsonl"
+    out.write_text("an older export\n")
+    out.chmod(0o640)
+    code, _, _ = run("export", "--db", str(db), "-o", str(out))
+    assert code == 0
+    assert len(out.read_bytes().splitlines()) == 23
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert [p.name for p in folder.iterdir()] == ["game.jsonl"]
+
+
+def test_export_never_replaces_what_is_not_a_regular_file(db: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    target = tmp_path / "target.jsonl"
+    target.write_text("keep me\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for where, says in [(fifo, "not a regular file"), (folder, "directory"), (link, "symbolic link")]:
+        code, _, err = run("export", "--db", str(db), "-o", str(where))
+        assert code == 2, (where, err)
+        assert says in err, err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and folder.is_dir() and link.is_symlink()
+    assert target.read_text() == "keep me\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_export_to_a_character_device_is_refused_and_leaves_it_a_device(db: Path) -> None:
+    # /dev/null: a root user's export must not turn it into a file; the refusal comes before anything is written
+    code, _, err = run("export", "--db", str(db), "-o", os.devnull)
+    assert code == 2 and "not a regular file" in err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)

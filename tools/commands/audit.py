@@ -6,6 +6,7 @@ import json
 
 import click
 
+from eventsource import signing
 from tools import audit as auditing
 from tools import errors
 from tools.commands.options import game_option, head_option
@@ -25,9 +26,12 @@ log = get_logger("kifu.audit")
               help="Check integrity and fold only: no re-adjudication, no legality (no rules needed).")
 @click.option("--given-setup-ok", "given_setup_ok", is_flag=True,
               help="Accept a log that declares a given set-up (a scenario, a judge's reconstruction) as clean.")
+@click.option("--key", "key_path", metavar="PUBLIC", default=None,
+              help="The recorder's public key (kifu keys new wrote it): check every signature; an unsigned, "
+                   "wrongly signed, otherwise signed or cut-short log is a finding.")
 @game_option()
 def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool,
-          given_setup_ok: bool) -> None:
+          given_setup_ok: bool, key_path: str | None) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
 
     Runs, in order: integrity (every record is sound and the hash chain holds, so the log is the one whose
@@ -43,16 +47,20 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
     event and every envelope field; a record the rules do not give is a finding naming its field. A log that
     declares a given set-up (its board was given, not dealt) is a finding unless --given-setup-ok.
 
-    A log that stops early still chains: give --head to check it ends where the published game ends.
+    A log that stops early still chains: give --head to check it ends where the published game ends, or --key
+    with the recorder's public key: a signed game's end is signed, so a log cut anywhere is a finding. A store
+    is first checked for damage (SQLite's own integrity check, and the records read against the head it lists).
     GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that
     cannot be audited.
     """
     try:
+        key = signing.load_public(key_path) if key_path is not None else None
         with open_log(log_path, game) as source:
             length = source.length() if on_terminal() else 0
             with bar("auditing", length * auditing.passes(), wanted(length)) as advance:
                 counter = Counter(advance)
-                report = auditing.run(source, counter, head, rules=not no_rules, given_setup_ok=given_setup_ok)
+                report = auditing.run(source, counter, head, rules=not no_rules, given_setup_ok=given_setup_ok,
+                                      key=key)
     except errors.BAD_INPUT_ERRORS as exc:
         if as_json:
             click.echo(json.dumps(auditing.error_json(log_path, errors.describe(exc)), ensure_ascii=False))

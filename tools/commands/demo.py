@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from eventsource import signing
 from tools import errors
 from tools.commands.options import db_option
 from tools.sources import open_log
@@ -33,11 +34,14 @@ def load_demo() -> Any | None:
 @db_option(help_text="Where to record the sample game: a SQLite path.")
 @click.option("--game", default="duel_masters", show_default=True,
               help="Which game's sample to play: duel_masters, magic, vision, shadowverse (as installed).")
-def demo(db: str, game: str) -> None:
+@click.option("--key", "key", metavar="PRIVATE", default=None,
+              help="Sign every committed head and the game's end with this private key (kifu keys new).")
+def demo(db: str, game: str, key: str | None) -> None:
     """Play a short sample game into a SQLite log and print a readable trace of it.
 
     The trace shows turns, zone changes, triggers, what was pending, choices and resolutions; the game stays
-    in the store for `kifu games`, `kifu replay`, `kifu audit` and `kifu export`.
+    in the store for `kifu games`, `kifu replay`, `kifu audit` and `kifu export`. With --key the game is signed,
+    so `kifu audit --key PUBLIC` can tell who recorded it and whether it was cut short.
     """
     module = load_demo()
     if module is None:
@@ -46,7 +50,8 @@ def demo(db: str, game: str) -> None:
             err=True,
         )
         raise click.exceptions.Exit(errors.BAD_INPUT)
-    result = module.run(db, click.echo, game=game)
+    signer = signing.load_private(key) if key is not None else None
+    result = module.run(db, click.echo, game=game, signer=signer)
     # ``run`` may print its own trace and return None or an exit code, or return the id of the game it
     # recorded and let the command line print the trace (the rules layer cannot import tools.trace).
     if isinstance(result, str):

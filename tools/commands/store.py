@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 
 from eventsource import exchange
-from eventsource.records import RawRecord
+from eventsource.records import GENESIS, RawRecord
+from eventsource.sqlite import SQLiteStore
+from eventsource.store import EventStore, GameInfo
 from tools import errors
 from tools.audit import check_integrity
 from tools.commands.options import db_option, game_option, head_option
 from tools.errors import BadInput
 from tools.logging import get_logger
-from tools.sources import open_log
+from tools.sources import LogSource, open_log
 from tools.stores import is_store_location, open_store, pick_game
 
 log = get_logger("kifu.store")
@@ -31,12 +36,25 @@ def games(db: str) -> None:
     """
     with open_store(db) as store:
         infos = store.games()
+        damage = _damage(store, infos)
     if not infos:
         click.echo(f"no games in {db}", err=True)
-        return
-    width = max(len(g.game) for g in infos)
+    width = max((len(g.game) for g in infos), default=0)
     for g in infos:
         click.echo(f"{g.game:<{width}}  {g.length:>8}  {g.head.hex()}")
+    if damage:
+        click.echo(f"error: {db} is damaged (SQLite's quick check: {'; '.join(damage[:3])}); these lengths and "
+                   "heads cannot be trusted (kifu audit names the records)", err=True)
+        raise click.exceptions.Exit(errors.FINDING)
+
+
+def _damage(store: EventStore, infos: list[GameInfo]) -> list[str]:
+    """What SQLite's own quick check finds wrong with a SQLite store (CorruptLog for a mistyped record)."""
+    if not isinstance(store, SQLiteStore):
+        return []
+    for info in infos:
+        store.check_game(info.game)
+    return store.integrity_problems(quick=True)
 
 
 @click.command("export")
@@ -52,28 +70,89 @@ def games(db: str) -> None:
 )
 @game_option()
 def export(db: str, game: str | None, output: str) -> None:
-    """Write one game as a JSON-lines file, one record per line, exactly as stored.
+    """Write one game as a JSON-lines file, one record per line, exactly as stored, with its signatures.
 
-    GAME may be left out when the store holds a single game. The file is written to FILE.part and renamed
-    when complete, so an interrupted export never leaves a partial FILE behind.
+    GAME may be left out when the store holds a single game. The file is written to a temporary file beside
+    FILE and renamed when complete, so an interrupted export never leaves a partial FILE behind; FILE, if it
+    exists, must be a regular file (never a device, a directory or a symbolic link). The head printed is that
+    of the last record written; a store that yields fewer records than it lists is refused as damaged.
     """
+    target = None if output == "-" else _regular_target(Path(output))
     with open_store(db) as store:
         info = pick_game(store, game, db)
-        records = store.read_raw(info.game)
-        if output == "-":
+        source = LogSource(db, "store", info.game, store=store, info=info)
+        signatures = source.signatures()
+        exported = _Exported()
+        records = exported.track(source.records())
+        if target is None:
             out = sys.stdout.buffer
-            n = sum(out.write(exchange.to_line(raw) + b"\n") > 0 for raw in records)
+            by_seq = {s.seq: s for s in signatures}
+            for raw in records:
+                out.write(exchange.to_line(raw, by_seq.get(raw.seq)) + b"\n")
             out.flush()
         else:
-            target = Path(output)
-            partial = target.with_name(target.name + ".part")
-            try:
-                n = exchange.write(records, partial)
-                os.replace(partial, target)
-            finally:
-                partial.unlink(missing_ok=True)
-    log.info("exported", game=info.game, records=n, output=output)
-    click.echo(f"exported game {info.game}: {n} records, head {info.head.hex()}, to {output}", err=True)
+            _write_atomically(target, lambda path: exchange.write(records, path, signatures))
+    log.info("exported", game=source.game, records=exported.count, output=output)
+    click.echo(f"exported game {source.game}: {exported.count} records, head {exported.head.hex()}, "
+               f"{len(signatures)} signatures, to {output}", err=True)
+
+
+class _Exported:
+    """How many records went out, and the hash of the last one."""
+
+    def __init__(self) -> None:
+        self.count, self.head = 0, GENESIS
+
+    def track(self, records: Iterator[RawRecord]) -> Iterator[RawRecord]:
+        for raw in records:
+            yield raw
+            self.count, self.head = self.count + 1, raw.hash
+
+
+def _regular_target(target: Path) -> Path:
+    """``target`` if it is missing or a regular file; anything else is never replaced."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise BadInput(f"cannot write {target}: {exc.strerror}") from exc
+    if stat.S_ISLNK(mode):
+        raise BadInput(f"{target} is a symbolic link; kifu export replaces only a regular file")
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device, a pipe or a socket)"
+        raise BadInput(f"{target} is {kind}; kifu export replaces only a regular file")
+    return target
+
+
+def _mode_for(target: Path) -> int:
+    """The replaced file's permissions, or those a new file gets (mkstemp's are owner-only)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _write_atomically(target: Path, write: Callable[[Path], object]) -> None:
+    """Write to a temporary file in ``target``'s directory, flush it to disk, then rename it over ``target``."""
+    folder = target.parent
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+    except OSError as exc:
+        raise BadInput(f"cannot write in {folder}: {exc.strerror}") from exc
+    os.close(fd)
+    partial = Path(name)
+    try:
+        os.chmod(partial, _mode_for(target))
+        write(partial)
+        with open(partial, "rb+") as handle:
+            os.fsync(handle.fileno())
+        _regular_target(target)  # (still not something else: checked again just before the rename)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 @click.command("import")
@@ -92,6 +171,7 @@ def import_(file: str, db: str, head: bytes | None) -> None:
     with open_log(file) as source:
         records: list[RawRecord] = []
         result, verified = check_integrity(source, keep=records, head=head)
+        signatures = source.signatures() if result.finding is None else []
     if result.finding is not None:
         log.info("import refused", file=file, finding=str(result.finding))
         click.echo(f"error: refusing to import {file}: {result.finding}; nothing was appended", err=True)
@@ -102,8 +182,9 @@ def import_(file: str, db: str, head: bytes | None) -> None:
             raise BadInput(
                 f"game {source.game!r} already exists in {db} ({existing} records); nothing was appended"
             )
-        store.append_raw(source.game, records, expected=0)
-    log.info("imported", game=source.game, records=len(records), db=db)
+        store.append_raw(source.game, records, expected=0, signatures=signatures)
+    log.info("imported", game=source.game, records=len(records), signatures=len(signatures), db=db)
     last = verified.head.hex()
-    click.echo(f"imported game {source.game}: {verified.records} records, hash chain checked, head {last}, into {db}"
-               " (the chain only: run kifu audit to re-adjudicate it)")
+    signed = f", {len(signatures)} signatures" if signatures else ""
+    click.echo(f"imported game {source.game}: {verified.records} records{signed}, hash chain checked, head {last}, "
+               f"into {db} (the chain only: run kifu audit to re-adjudicate it)")
