@@ -51,7 +51,9 @@ def demo(db: str, game: str, key: str | None) -> None:
         )
         raise click.exceptions.Exit(errors.BAD_INPUT)
     signer = signing.load_private(key) if key is not None else None
-    result = module.run(db, click.echo, game=game, signer=signer)
+    # (a signer is passed only when asked for: a sample module without signing still runs unsigned)
+    extra = {"signer": signer} if signer is not None else {}
+    result = module.run(db, click.echo, game=game, **extra)
     # ``run`` may print its own trace and return None or an exit code, or return the id of the game it
     # recorded and let the command line print the trace (the rules layer cannot import tools.trace).
     if isinstance(result, str):
