@@ -26,9 +26,11 @@ from pathlib import Path
 
 from eventsource.errors import ConcurrencyConflict, KifuError
 from eventsource.records import NewEvent, RawRecord
+from eventsource.signing import Signature, Signer
 from eventsource.sqlite import SQLiteStore
 
 _INSERT = "INSERT INTO events(game, seq, decision, cause, v, body, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_SIGN = "INSERT INTO signatures(game, seq, head, key, ends, sig) VALUES (?, ?, ?, ?, ?, ?)"
 
 
 class StoreClosed(KifuError):
@@ -40,6 +42,7 @@ class _Append:
     game: str
     expected: int
     records: Sequence[RawRecord]
+    signatures: Sequence[Signature] = ()
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -84,15 +87,20 @@ class GroupCommitSQLiteStore(SQLiteStore):
 
     # -- appending: the caller seals, the writer commits --------------------------------------------------------
 
-    def append(self, game: str, batch: Sequence[NewEvent], expected: int | None = None) -> list[RawRecord]:
+    def append(
+        self, game: str, batch: Sequence[NewEvent], expected: int | None = None, *,
+        signer: Signer | None = None, end: bool = False,
+    ) -> list[RawRecord]:
         if self._closed:
             raise StoreClosed(f"{self.path}: the store is closed")
-        return super().append(game, batch, expected)
+        return super().append(game, batch, expected, signer=signer, end=end)
 
-    def _write(self, game: str, expected: int, records: Sequence[RawRecord]) -> None:
+    def _write(
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+    ) -> None:
         if self._closed:
             raise StoreClosed(f"{self.path}: the store is closed")
-        item = _Append(game, expected, records)
+        item = _Append(game, expected, records, signatures)
         self._queue.put(item)
         while not item.done.wait(1.0):
             if not self._writer.is_alive():
@@ -153,6 +161,8 @@ class GroupCommitSQLiteStore(SQLiteStore):
         if actual != item.expected:
             raise ConcurrencyConflict(item.game, item.expected, actual)
         self._db.executemany(_INSERT, [(gid, r.seq, r.decision, r.cause, r.v, r.body, r.hash) for r in item.records])
+        if item.signatures:
+            self._db.executemany(_SIGN, [(gid, x.seq, x.head, x.key, int(x.end), x.sig) for x in item.signatures])
 
     def close(self) -> None:
         if not self._closed:
