@@ -19,7 +19,9 @@ error. Only signatures and key ids go into logs and exports.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
@@ -30,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from msgspec import Struct
 
 from eventsource.errors import KifuError
+from eventsource.records import RawRecord
 
 DOMAIN: Final = b"kifu signed head v1\x00"
 KEY_ID_SIZE: Final = 8
@@ -116,6 +119,16 @@ class PublicKey:
 
     def __repr__(self) -> str:
         return f"PublicKey({self.key.hex()})"
+
+
+def sign_heads(signer: Signer, records: Sequence[RawRecord], *, end: bool = False) -> list[Signature]:
+    """Signatures over the heads a recorder would have signed in ``records``: each record after which a new
+    decision begins, and the last (as the end when ``end``). For records stored in one go (a copied prefix)."""
+    out = [signer.sign(a.game, a.seq, a.hash) for a, b in itertools.pairwise(records) if a.decision != b.decision]
+    if records:
+        last = records[-1]
+        out.append(signer.sign(last.game, last.seq, last.hash, end=end))
+    return out
 
 
 # -- key files ------------------------------------------------------------------------------------------

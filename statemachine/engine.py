@@ -208,12 +208,12 @@ class Engine:
 
     @classmethod
     def fork(cls, profile: RulesProfile, source: EventStore, source_game: str, at: int, *, store: EventStore,
-             game: str) -> Engine:
+             game: str, signer: Signer | None = None) -> Engine:
         """A what-if branch: a new game ``game`` in ``store`` holding ``source_game``'s records 1 to ``at`` and
         its branch point, ready for other decisions (``statemachine.forks.fork``)."""
         from statemachine.forks import fork
 
-        return fork(profile, source, source_game, at, store=store, game=game)
+        return fork(profile, source, source_game, at, store=store, game=game, signer=signer)
 
     # -- what may be decided ------------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from eventsource import integrity
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import GENESIS, NewEvent, RawRecord, decode, record_hash, seal
+from eventsource.signing import Signer, sign_heads
 from eventsource.store import EventStore
 
 if TYPE_CHECKING:
@@ -73,8 +74,9 @@ def copy_prefix(raws: list[RawRecord], source_game: str, at: int, game: str) -> 
 
 
 def fork(profile: RulesProfile, source: EventStore, source_game: str, at: int, *, store: EventStore,
-         game: str) -> Engine:
-    """Start ``game`` in ``store`` from the state after record ``at`` of ``source_game`` (see the module)."""
+         game: str, signer: Signer | None = None) -> Engine:
+    """Start ``game`` in ``store`` from the state after record ``at`` of ``source_game`` (see the module);
+    ``signer`` signs the copied part's heads and, as the engine returned goes on, every later one."""
     from statemachine.engine import Engine
 
     if store.head(game):
@@ -85,8 +87,8 @@ def fork(profile: RulesProfile, source: EventStore, source_game: str, at: int, *
     trial = MemoryStore()  # the rules must take the game up at the branch point before anything is stored
     trial.append_raw(game, records, expected=0)
     Engine.load(profile, trial, game)
-    store.append_raw(game, records, expected=0)
-    return Engine.load(profile, store, game)
+    store.append_raw(game, records, expected=0, signatures=sign_heads(signer, records) if signer else ())
+    return Engine.load(profile, store, game, signer=signer)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sqlite3
 import stat
 from pathlib import Path
 from typing import Any
@@ -241,3 +242,28 @@ def test_the_private_key_enters_no_store_no_export_and_no_message(signed: dict[s
     assert "holds a private key" in outputs[0].output
     assert json.loads(outputs[3].stdout)["error"]
     assert not (tmp_path / "x.db").exists() and not (tmp_path / "y.db").exists()
+
+
+def test_a_fork_and_its_decisions_are_signed_with_key(signed: dict[str, Path], tmp_path: Path) -> None:
+    db = tmp_path / "whatif.db"
+    result = invoke("fork", str(signed["export"]), "454", "--db", str(db), "--as", "wi", "--key", str(signed["key"]))
+    assert result.exit_code == 0, result.output
+    assert invoke("decide", "--db", str(db), "wi", "0", "--key", str(signed["key"])).exit_code == 0
+    result = audit(db, signed["pub"], "wi")
+    # every head of the copied part, the branch point's and the decision's are signed; the game has not ended
+    assert result.exit_code == 1
+    assert [line.split(" (")[0] for line in findings(result)] == [f"finding: truncated at record {_last(db)}"]
+    assert "FINDING" not in result.output.replace("signatures  FINDING", "")
+    before = _last(db)
+    assert invoke("decide", "--db", str(db), "wi", "0").exit_code == 0  # recorded without the key: not signed
+    assert invoke("decide", "--db", str(db), "wi", "0", "--key", str(signed["key"])).exit_code == 0
+    result = audit(db, signed["pub"], "wi")
+    assert any(line.startswith("finding: unsigned at record") and int(line.split()[4]) > before
+               for line in findings(result)), result.output
+
+
+def _last(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        last: int = conn.execute("SELECT max(seq) FROM events").fetchone()[0]
+    conn.close()
+    return last

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import click
 
 from eventsource import events as ev
+from eventsource import signing
 from eventsource.store import EventStore
 from statemachine.decisions import Arg, Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
@@ -90,7 +91,9 @@ def _parse(words: Sequence[str]) -> tuple[Arg, ...]:
 @db_option(help_text="The store to start the fork in (created if missing): a SQLite path or a postgresql:// URL.")
 @click.option("--as", "name", default=None, metavar="GAME", help="The fork's game id [default: SOURCE-fork-N].")
 @click.option("--game", "game", default=None, metavar="SOURCE", help="The game to fork, when LOG holds several.")
-def fork(log_path: str, n: int, db: str, name: str | None, game: str | None) -> None:
+@click.option("--key", "key", metavar="PRIVATE", default=None,
+              help="Sign the fork's heads with this private key (kifu keys new); kifu decide --key goes on.")
+def fork(log_path: str, n: int, db: str, name: str | None, game: str | None, key: str | None) -> None:
     """Start a what-if game from the state just after record N of LOG.
 
     The new game holds LOG's records 1 to N unchanged (re-chained under its own id) and a branch point naming
@@ -98,11 +101,12 @@ def fork(log_path: str, n: int, db: str, name: str | None, game: str | None) -> 
     Then play it on with kifu decide and compare with kifu diff. N must be a point where the rules wait for a
     decision (the last record of the opening, of a decision, or of the log); otherwise the nearest are named.
     """
+    signer = signing.load_private(key) if key is not None else None
     source = load_log(log_path, game)
     name = name or f"{source.game}-fork-{n}"
     profile = source.profile()
     with open_store(db, write=True) as store:
-        engine = Engine.fork(profile, source.store, source.game, n, store=store, game=name)
+        engine = Engine.fork(profile, source.store, source.game, n, store=store, game=name, signer=signer)
         forked = load_log(db, name)
     log.info("forked", source=log_path, game=source.game, at=n, fork=name, store=db)
     click.echo(f"forked {source.game!r} after record {n} into game {name!r} in {db}: records 1 to {n} copied, "
@@ -119,7 +123,9 @@ def fork(log_path: str, n: int, db: str, name: str | None, game: str | None) -> 
 @player_option("Decide as player P (an index or a name) [default: the player the rules wait for].")
 @click.option("--game", "game", default=None, metavar="GAME",
               help="The game; then every word is the decision (a store holding one game needs no name).")
-def decide(db: str, words: tuple[str, ...], player: str | None, game: str | None) -> None:
+@click.option("--key", "key", metavar="PRIVATE", default=None,
+              help="Sign the head this decision ends in (and the game's end) with this private key.")
+def decide(db: str, words: tuple[str, ...], player: str | None, game: str | None, key: str | None) -> None:
     """The legal decisions of a stored game now, or play one of them.
 
     Without a decision: who must decide and the numbered legal decisions (Engine.legal). With NUMBER: play that
@@ -130,13 +136,14 @@ def decide(db: str, words: tuple[str, ...], player: str | None, game: str | None
     """
     if game is None and words:
         game, words = words[0], words[1:]
-    _decide(db, game, words, player)
+    _decide(db, game, words, player, signing.load_private(key) if key is not None else None)
 
 
-def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | None) -> None:
+def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | None,
+            signer: signing.Signer | None = None) -> None:
     with open_store(db, write=bool(decision)) as store:
         info = pick_game(store, game, db)
-        engine = Engine.load(_profile(store, info.game), store, info.game)  # type: ignore[arg-type]
+        engine = Engine.load(_profile(store, info.game), store, info.game, signer=signer)  # type: ignore[arg-type]
         legal = engine.legal()
         where = f"--db {db} {info.game}"
         if not decision:
