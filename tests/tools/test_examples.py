@@ -32,9 +32,9 @@ def test_the_signed_example_audits_clean_with_its_demo_key_as_the_guide_says() -
     result = CliRunner().invoke(main, ["audit", str(EXAMPLES / "signed-game.jsonl"), "--key",
                                        str(EXAMPLES / "signed-game.pub")])
     assert result.exit_code == 0, result.output
-    assert "signatures  ok       153 heads signed by key bf700f982c04e519" in result.stdout
+    assert "signatures  ok       153 heads signed by key 4395bab83f27a2c0" in result.stdout
     guide = (EXAMPLES.parent / "judges.md").read_text(encoding="utf-8")
-    assert "153 heads signed by key bf700f982c04e519" in guide
+    assert "153 heads signed by key 4395bab83f27a2c0" in guide
     assert "It is a demo key" in guide
 
 
