@@ -102,12 +102,26 @@ def highlights(records: Iterable[Record], at: str = "kifu at LOG {seq}") -> str:
             f"(look-back); {both}.")
 
 
+def _same_as_stored(store: SQLiteStore, game: str, name: str) -> bool:
+    """Whether playing the sample of ``game`` now, as ``name``, records exactly what the store holds as ``name``
+    (same rules version, same cards, same decisions: byte for byte)."""
+    fresh = play_game(game, None, SEED, name)
+    return list(fresh.store.read_raw(name)) == list(store.read_raw(name))
+
+
 def run(db_path: str, echo: Callable[[str], None], game: str = "duel_masters", signer: Signer | None = None) -> str:
     """Record the sample game of ``game`` in ``db_path`` (beside earlier demo games) and return its id;
     ``signer`` signs every committed head and the end."""
     store = SQLiteStore(db_path)
     try:
         base = GAME if game == "duel_masters" else f"demo-{game}"
+        if store.head(base) and signer is None and _same_as_stored(store, game, base):
+            # Played again, the sample is the very same game: keep the one recorded, so every command written
+            # against it (README's, the judges' guide's) still names it.
+            echo(f"kifu demo: {game}, seed {SEED}: the same game is already recorded as {base!r} in {db_path}; "
+                 "kept as it is.")
+            echo(highlights(store.read(base), f"kifu at {db_path} {{seq}} --game {base}"))
+            return base
         name, n = base, 1
         while store.head(name):
             n += 1

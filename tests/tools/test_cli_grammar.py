@@ -118,3 +118,14 @@ def test_synth_writes_a_long_generated_game_the_time_travel_commands_read(tmp_pa
     assert code == 0 and out.startswith("record 9000 · turn ")
     code, out, _ = run("audit", str(db), "--no-rules")
     assert code == 0 and "12000 records" in out
+
+
+def test_demo_played_twice_keeps_one_game_so_commands_naming_it_still_work(tmp_path: Path) -> None:
+    db = str(tmp_path / "demo.db")
+    first = run("demo", "--db", db)
+    again = run("demo", "--db", db)
+    assert first[0] == 0 and again[0] == 0
+    assert "already recorded as 'demo-duel-masters'" in again[1]
+    code, out, _ = run("games", "--db", db)
+    assert code == 0 and len(out.splitlines()) == 1
+    assert run("at", db, "338", "--game", "demo-duel-masters")[0] == 0
