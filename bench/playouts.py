@@ -45,7 +45,7 @@ Setup = tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]]
 
 
 def dm_sample(seed: int) -> Setup:
-    from statemachine.demo import DECK_A, DECK_B, PLAYERS
+    from statemachine.games.duel_masters.demo import DECK_A, DECK_B, PLAYERS
 
     return DuelMasters(), PLAYERS, [DECK_A, DECK_B]
 

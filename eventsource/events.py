@@ -343,7 +343,6 @@ SCHEMA_VERSIONS: Final[dict[str, int]] = {"ZoneChanged": 2}
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder: msgspec.msgpack.Decoder[Event] = msgspec.msgpack.Decoder(Event)
-_json_encoder = msgspec.json.Encoder()
 
 
 def encode(event: Event) -> bytes:

@@ -9,7 +9,7 @@ written (never re-encoded, so an old record keeps its hash after upcasting). ``h
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 import msgspec
@@ -90,8 +90,3 @@ def decode(raw: RawRecord) -> Record:
     except (msgspec.DecodeError, UnknownEventKind) as exc:
         raise CorruptLog(f"its event cannot be read: {exc}", seq=raw.seq) from exc
     return Record(raw.game, raw.seq, raw.decision, raw.cause, event, raw.hash, raw.v)
-
-
-def decode_all(raws: Iterable[RawRecord]) -> Iterator[Record]:
-    for raw in raws:
-        yield decode(raw)

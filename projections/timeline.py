@@ -9,19 +9,11 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable
 
-from eventsource.records import RawRecord
 from eventsource.store import EventStore
 from eventsource.upcast import decode_body
 from projections.state import GameState, evolve, restore, snapshot
 
 SNAPSHOT_EVERY = 256
-
-
-def fold_raw(state: GameState, records: object) -> GameState:
-    for raw in records:  # type: ignore[attr-defined]
-        assert isinstance(raw, RawRecord)
-        evolve(state, raw.seq, decode_body(raw.v, raw.body), raw.decision)
-    return state
 
 
 def fold_bodies(state: GameState, rows: Iterable[tuple[int, int, int, bytes]]) -> GameState:

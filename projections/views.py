@@ -1,7 +1,9 @@
 """Per-player views: what one player may see of a state, and of an event.
 
-Hidden: the opponent's hand contents (a count instead), the order and contents of every deck (a count),
-face-down cards (a placeholder) until a ``Revealed`` event shows them to that player.
+Hidden: the opponent's hand contents (a count instead), the order and contents of every deck and of the game's
+other hidden zones (a count), face-down cards (a placeholder) until a ``Revealed`` event shows them to that player.
+Which zones are hidden is the game's to say (``RulesProfile.hidden_zones``; Duel Masters adds its shields): the
+functions here take them as ``hidden``, every deck by default.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from projections.characteristics import view
 from projections.state import SEEN_BY, GameState
 
 HIDDEN: Final = "?"
-# Zones whose contents nobody sees, and zones only their owner sees.
-SECRET_ZONES: Final = frozenset({"deck", "shields"})
+# Zones whose contents nobody sees (by default; a game names its own), and zones only their owner sees.
+SECRET_ZONES: Final = frozenset({"deck"})
 PRIVATE_ZONES: Final = frozenset({"hand"})
 
 
@@ -25,7 +27,8 @@ def zone_kind(zone: str) -> tuple[int | None, str]:
     return (int(owner), kind) if kind and owner.isdigit() else (None, zone)
 
 
-def can_see(state: GameState, player: int | None, oid: int, zone: str | None = None) -> bool:
+def can_see(state: GameState, player: int | None, oid: int, zone: str | None = None, *,
+            hidden: frozenset[str] = SECRET_ZONES) -> bool:
     """Whether ``player`` (None: an omniscient judge) may see the identity of object ``oid``."""
     if player is None:
         return True
@@ -33,19 +36,19 @@ def can_see(state: GameState, player: int | None, oid: int, zone: str | None = N
     if obj is None:
         return False
     owner, kind = zone_kind(zone or obj.zone)
-    if kind in SECRET_ZONES or obj.face_down:
+    if kind in hidden or obj.face_down:
         return bool(obj.status.get(f"seen_by_{player}"))
     if kind in PRIVATE_ZONES:
         return owner == player or bool(obj.status.get(f"seen_by_{player}"))
     return True
 
 
-def player_view(state: GameState, player: int | None) -> dict[str, Any]:
+def player_view(state: GameState, player: int | None, *, hidden: frozenset[str] = SECRET_ZONES) -> dict[str, Any]:
     """The board as ``player`` sees it, as plain data (for ``kifu at``, the HTML view and bots)."""
     zones: dict[str, Any] = {}
     for name in sorted(state.zones):
         ids = state.zones[name]
-        shown = [oid for oid in ids if can_see(state, player, oid, name)]
+        shown = [oid for oid in ids if can_see(state, player, oid, name, hidden=hidden)]
         if len(shown) == len(ids):
             zones[name] = [_public(state, oid) for oid in ids]
         else:
@@ -78,28 +81,29 @@ def _public(state: GameState, oid: int) -> dict[str, Any]:
     }
 
 
-def _sees_destination(event: ev.ZoneChanged, player: int) -> bool:
+def _sees_destination(event: ev.ZoneChanged, player: int, hidden: frozenset[str]) -> bool:
     owner, kind = zone_kind(event.dst)
-    if kind in SECRET_ZONES or event.face_down:
+    if kind in hidden or event.face_down:
         return False
     return not (kind in PRIVATE_ZONES and owner != player)
 
 
-def redact_event(event: ev.Event, player: int | None, state_before: GameState) -> ev.Event | None:
+def redact_event(event: ev.Event, player: int | None, state_before: GameState, *,
+                 hidden: frozenset[str] = SECRET_ZONES) -> ev.Event | None:
     """The event as ``player`` may see it: None to hide it entirely, or a copy without hidden identities."""
     if player is None:
         return event
     match event:
         case ev.ObjectCreated():
             owner, kind = zone_kind(event.zone)
-            if kind in SECRET_ZONES or event.face_down or (kind in PRIVATE_ZONES and owner != player):
+            if kind in hidden or event.face_down or (kind in PRIVATE_ZONES and owner != player):
                 return ev.ObjectCreated(event.obj, -1, HIDDEN, event.owner, event.zone, event.position,
                                         ev.Characteristics(HIDDEN), event.face_down)
             return event
         case ev.Shuffled():
             return ev.Shuffled(event.zone, ())
-        case ev.ZoneChanged() if not can_see(state_before, player, event.old) and not _sees_destination(
-                event, player):
+        case ev.ZoneChanged() if not can_see(state_before, player, event.old, hidden=hidden) and not _sees_destination(
+                event, player, hidden):
             # A hidden card moving to where this player cannot see it (a draw, a card put into a shield):
             # neither which card nor which earlier object it was may show.
             return msgspec.structs.replace(event, old=-1, card=-1)
@@ -111,7 +115,8 @@ def redact_event(event: ev.Event, player: int | None, state_before: GameState) -
             # what this player may see.
             shown = tuple(
                 o for o in event.options
-                if not (isinstance(o, int) and o in state_before.objects and not can_see(state_before, player, o))
+                if not (isinstance(o, int) and o in state_before.objects
+                        and not can_see(state_before, player, o, hidden=hidden))
             )
             return event if len(shown) == len(event.options) else msgspec.structs.replace(event, options=shown)
         case _:

@@ -27,16 +27,14 @@ sees what was counted; a literal records nothing, so a card written with literal
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import msgspec
 from msgspec import Struct
 
 from eventsource import events as ev
 from projections.characteristics import ObjectView, last_known, view
-
-if TYPE_CHECKING:
-    from statemachine.context import EffectContext
+from projections.state import GameState
 
 
 class Count(Struct, frozen=True, forbid_unknown_fields=True):
@@ -106,7 +104,62 @@ FORMS: dict[str, Form] = {f.name: f for f in (
 _FORM_KEYS = tuple(FORMS)
 
 
-def _no_targets(ctx: EffectContext) -> list[int]:
+# -- what an amount is read in ------------------------------------------------------------------------------
+# An amount is computed inside one resolution (``statemachine.context.EffectContext``). This module sits below
+# the vocabulary and the loader, which name ``AmountRules``, so it names the resolution by what it reads of it.
+
+
+class _Vocabulary(Protocol):
+    @property
+    def amounts(self) -> AmountRules | None: ...
+
+
+class _Profile(Protocol):
+    @property
+    def vocabulary(self) -> _Vocabulary: ...
+
+
+class _Engine(Protocol):
+    @property
+    def profile(self) -> _Profile: ...
+
+    def emit(self, *events: ev.Event) -> None: ...
+
+
+class Effect(Protocol):
+    """What ``evaluate`` reads of one resolution (``statemachine.context.EffectContext``)."""
+
+    @property
+    def engine(self) -> _Engine: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def bound(self) -> dict[str, Any]: ...
+
+    @property
+    def controller(self) -> int: ...
+
+    @property
+    def opponent(self) -> int: ...
+
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def subject(self) -> int | None: ...
+
+    @property
+    def effect(self) -> int | None: ...
+
+    @property
+    def ability(self) -> str: ...
+
+    def view(self, oid: int) -> ObjectView | None: ...
+
+
+def _no_targets(ctx: Effect) -> list[int]:
     return list(ctx.bound.get("targets") or ctx.bound.get("chosen") or ())
 
 
@@ -122,7 +175,8 @@ class AmountRules(Struct, frozen=True):
     negative_is_zero: bool = False  # a negative result is used as zero (Magic, CR 107.1b)
     # The objects an effect's "target" refers to, first first (players as -1 - player); default: the chosen
     # targets (``ctx.bound["targets"]``) or the chosen objects (``ctx.bound["chosen"]``).
-    targets: Callable[[EffectContext], list[int]] = _no_targets
+    # (it is given the game's ``EffectContext``, whose captured and bound values a game may read).
+    targets: Callable[[Any], list[int]] = _no_targets
     # "toughness" of an object view (Shadowverse and Vision subtract damage); None: the printed toughness.
     toughness: Callable[[ObjectView], int] | None = None
 
@@ -234,12 +288,12 @@ def _check_count(value: object, rules: AmountRules | None, here: str) -> None:
 
 
 class _Reading:
-    def __init__(self, ctx: EffectContext, rules: AmountRules) -> None:
+    def __init__(self, ctx: Effect, rules: AmountRules) -> None:
         self.ctx, self.rules = ctx, rules
         self.looked_back: list[int] = []
 
 
-def evaluate(ctx: EffectContext, amount: Amount, param: str = "amount") -> int:
+def evaluate(ctx: Effect, amount: Amount, param: str = "amount") -> int:
     """The value of ``amount`` now. A literal is itself; an expression is computed and recorded."""
     if isinstance(amount, int):
         return amount

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from projections.characteristics import ObjectView, current_or_last_known
 from projections.state import GameState
 from statemachine.decisions import Arg, Request
-
-if TYPE_CHECKING:
-    from statemachine.engine import Engine
+from statemachine.engine import Engine
 
 
 class EffectContext:

@@ -65,6 +65,14 @@ class IllegalDecision(KifuError):
         self.reason = reason
 
 
+def object_arg(decision: Decision, i: int) -> int:
+    """Argument ``i`` of a decision, which must be an object id (KIFU-ARGS otherwise)."""
+    try:
+        return int(decision.args[i])
+    except (IndexError, ValueError) as exc:
+        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
+
+
 class Legal(Struct, frozen=True):
     """Who must decide now and what they may do: what a UI, a bot or a simulator needs."""
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
+from msgspec import Struct
 
 from eventsource import events as ev
 from eventsource import randomness
@@ -27,14 +28,13 @@ from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
 from eventsource.signing import Signer
 from eventsource.store import EventStore
-from projections.state import GameState
+from projections.state import GameState, Pending
 from projections.timeline import Timeline
+from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
-from statemachine.flow import TurnFlow
-from statemachine.profile import RulesProfile
 from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
-from statemachine.triggers import Instance, TriggerIndex, before_listeners, match
-from statemachine.vocabulary import Answer, Procedure
+from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
+from statemachine.vocabulary import Answer, Procedure, Vocabulary
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # the integers an event can hold (eventsource.records)
 SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
@@ -42,10 +42,127 @@ __all__ = ["SETUP_OPTION", "Divergence", "Engine"]
 
 
 
+# -- what the loop asks of a game -----------------------------------------------------------------------------
+# The engine is the middle of the kernel: the game-facing bases build on it (``flow.TurnFlow``,
+# ``policy.ResolutionPolicy``, ``context.EffectContext``, ``profile.Rules``) and it names them only by
+# these protocols, so the kernel's imports run one way (docs/architecture.md).
+
+
+class StepDef(Struct, frozen=True):
+    name: str
+    phase: str
+    automatic: bool  # True: the step ends by itself once its actions and waiting effects are done
+
+
+class Flow(Protocol):
+    """The turn flow (``statemachine.flow.TurnFlow``): the steps of a turn, advanced one at a time."""
+
+    steps: dict[str, StepDef]
+
+    @property
+    def current(self) -> StepDef | None: ...
+
+    def restore(self, step: str) -> None: ...
+
+    def next(self, engine: Engine) -> Procedure | None: ...
+
+    def advance(self, engine: Engine, *, skip: bool = False) -> Procedure: ...
+
+    def advance_step(self) -> None: ...
+
+
+class Policy(Protocol):
+    """A resolution policy (``statemachine.policy.ResolutionPolicy``): how triggered effects wait and resolve."""
+
+    holder: str
+
+    def triggered(self, engine: Engine, instances: list[Instance]) -> None: ...
+
+    def next(self, engine: Engine) -> Procedure | None: ...
+
+    def legal(self, engine: Engine) -> Legal | None: ...
+
+    def awaits_decision(self, engine: Engine) -> bool: ...
+
+    def decide(self, engine: Engine, decision: Decision) -> Procedure | None: ...
+
+    def misplaced(self, engine: Engine, decision: Decision, request: Request) -> tuple[str, str]: ...
+
+    def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]: ...
+
+    def source_of(self, state: GameState, pend: Pending) -> int | None: ...
+
+    def sync(self, engine: Engine) -> None: ...
+
+
+class Rules(Protocol):
+    """A rules profile (``statemachine.profile.Rules``): everything one game tells the kernel."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def rules(self) -> Any: ...
+
+    @property
+    def pool(self) -> CardPool: ...
+
+    @property
+    def vocabulary(self) -> Vocabulary: ...
+
+    @property
+    def trigger_kinds(self) -> dict[str, TriggerKind]: ...
+
+    @property
+    def steps(self) -> tuple[StepDef, ...]: ...
+
+    @property
+    def look_back_own_move_only(self) -> bool: ...
+
+    @property
+    def hidden_zones(self) -> frozenset[str]: ...
+
+
+    def make_policy(self) -> Policy: ...
+
+    def make_flow(self) -> Flow: ...
+
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]: ...
+
+    def begin(self, engine: Engine) -> Procedure: ...
+
+    def enter_step(self, engine: Engine, step: StepDef) -> Procedure: ...
+
+    def actions(self, engine: Engine) -> Legal: ...
+
+    def act(self, engine: Engine, decision: Decision) -> Procedure: ...
+
+    def check_state(self, engine: Engine) -> None: ...
+
+    def turn_skipped(self, engine: Engine) -> bool: ...
+
+    def end_skip(self, engine: Engine) -> None: ...
+
+    def ignoring_lifted_on_leave(self, state: GameState) -> bool: ...
+
+    def next_turn_player(self, engine: Engine) -> int: ...
+
+    def turn_player(self, engine: Engine) -> int: ...
+
+    def conditions_checked_on_trigger(self) -> bool: ...
+
+
 class Engine:
     """One game under one rules profile, over one store."""
 
-    def __init__(self, profile: RulesProfile, store: EventStore | None = None, game: str = "game",
+    def __init__(self, profile: Rules, store: EventStore | None = None, game: str = "game",
                  state: GameState | None = None, *, signer: Signer | None = None) -> None:
         self.profile = profile
         self.signer = signer
@@ -53,7 +170,7 @@ class Engine:
         self.game = game
         self.state = state if state is not None else GameState()
         self.policy = profile.make_policy()
-        self.flow = TurnFlow(profile)
+        self.flow = profile.make_flow()
         self.index = TriggerIndex(profile.pool, profile.trigger_kinds)
         self.batch: list[NewEvent] = []
         self.flight: Procedure | None = None
@@ -66,7 +183,7 @@ class Engine:
     # -- creating and loading -------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, profile: RulesProfile, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int, *,
+    def new(cls, profile: Rules, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int, *,
             store: EventStore | None = None, game: str = "game", options: dict[str, str] | None = None,
             signer: Signer | None = None) -> Engine:
         """Start a game: record the setup, then play on by the rules up to the first decision."""
@@ -81,7 +198,7 @@ class Engine:
         return engine
 
     @classmethod
-    def from_setup(cls, profile: RulesProfile, events: Sequence[ev.Event], store: EventStore | None = None,
+    def from_setup(cls, profile: Rules, events: Sequence[ev.Event], store: EventStore | None = None,
                    game: str = "game", *, signer: Signer | None = None) -> Engine:
         """Start a game from any recorded setup (a scenario's board, a judge's reconstruction).
 
@@ -103,14 +220,14 @@ class Engine:
         return engine
 
     @classmethod
-    def load(cls, profile: RulesProfile, store: EventStore, game: str, *, signer: Signer | None = None) -> Engine:
+    def load(cls, profile: Rules, store: EventStore, game: str, *, signer: Signer | None = None) -> Engine:
         """Restore a game from its log (to go on signing with ``signer``)."""
         engine = cls._load(profile, store, game)
         engine.signer = signer
         return engine
 
     @classmethod
-    def _load(cls, profile: RulesProfile, store: EventStore, game: str) -> Engine:
+    def _load(cls, profile: Rules, store: EventStore, game: str) -> Engine:
         """Restore a game from its log.
 
         The rules re-run the procedure of the last decision (or the one waiting for a choice) from the state
@@ -140,7 +257,7 @@ class Engine:
         return engine
 
     @classmethod
-    def replay(cls, profile: RulesProfile, records: Iterable[Record], store: EventStore | None = None,
+    def replay(cls, profile: Rules, records: Iterable[Record], store: EventStore | None = None,
                game: str = "game", *, as_logged: bool = False) -> Engine:
         """Re-adjudicate a whole log from its inputs: the players, seed, options and deck lists it names (or,
         for a given set-up, its board), then its decisions; every record the rules give, envelope included,
@@ -268,7 +385,7 @@ class Engine:
             self.cause = self.state.seq
             if proc is None:
                 self.request = None
-                self.policy.flow.sync(self)
+                self.policy.sync(self)
                 self._drive(decision.args)
             else:
                 self.flight = proc
@@ -382,10 +499,10 @@ class Engine:
             self.request = req
             self._append(ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum,
                                             req.effect))
-            self.policy.flow.sync(self)
+            self.policy.sync(self)
             return
         self.request = None
-        self.policy.flow.sync(self)
+        self.policy.sync(self)
 
     def _next(self) -> Procedure | None:
         self.profile.check_state(self)
@@ -417,7 +534,7 @@ class Engine:
     def _sync(self) -> None:
         self.index.rebuild(self.state)
         self.flow.restore(self.state.step)
-        self.policy.flow.sync(self)
+        self.policy.sync(self)
 
     # -- reading ------------------------------------------------------------------------------------------
 

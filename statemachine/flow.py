@@ -7,16 +7,13 @@ truth. Advancing emits the events (``TurnBegan``, ``StepBegan``) and runs the st
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from transitions import Machine
 
 from eventsource import events as ev
-from statemachine.profile import RulesProfile, StepDef
+from statemachine.engine import Engine, Rules, StepDef
 from statemachine.vocabulary import Procedure
-
-if TYPE_CHECKING:
-    from statemachine.engine import Engine
 
 BEFORE_GAME = "before_game"
 
@@ -24,7 +21,7 @@ BEFORE_GAME = "before_game"
 class TurnFlow:
     state: str
 
-    def __init__(self, profile: RulesProfile) -> None:
+    def __init__(self, profile: Rules) -> None:
         self.profile = profile
         self.steps = {s.name: s for s in profile.steps}
         names = [s.name for s in profile.steps]

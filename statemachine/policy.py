@@ -11,17 +11,15 @@ projection (``sync``), so the log, not the machine, is the truth.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from transitions import Machine
 
 from projections.state import GameState, Pending
 from statemachine.decisions import Decision, Legal, Request
+from statemachine.engine import Engine
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
-
-if TYPE_CHECKING:
-    from statemachine.engine import Engine
 
 FLOW_STATES = ["idle", "waiting", "resolving", "asking"]
 FLOW_TRANSITIONS: list[dict[str, Any]] = [
@@ -61,6 +59,10 @@ class ResolutionPolicy(ABC):
     def __init__(self) -> None:
         self.flow = ResolutionFlow()
 
+    def sync(self, engine: Engine) -> None:
+        """Re-derive the resolution flow's state from the projection (after every step of the loop)."""
+        self.flow.sync(engine)
+
     @abstractmethod
     def triggered(self, engine: Engine, instances: list[Instance]) -> None:
         """Abilities just triggered (in matching order): record them and make them wait as this game says."""
@@ -96,7 +98,3 @@ class ResolutionPolicy(ABC):
         """The object a waiting effect comes from: a trigger's source, or (say) a spell's own card when the
         effect was put where it waits without triggering. Readers (scenarios, tools) ask here."""
         return pend.source if pend.source >= 0 else None
-
-    def blocks_step_end(self, engine: Engine) -> bool:
-        """Whether the step may not end yet (DM-W-19: nothing waits across a step boundary)."""
-        return bool(engine.state.pending)

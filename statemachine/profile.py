@@ -4,29 +4,25 @@ structure, its resolution policy, its player actions and its state checks."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from msgspec import Struct
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
 
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from projections.state import GameState
 from statemachine.cards import CardPool
-from statemachine.decisions import Decision, Legal
+from statemachine.decisions import Decision, IllegalDecision, Legal
+from statemachine.engine import Engine, StepDef
+from statemachine.flow import TurnFlow
+from statemachine.loader import load_pinned_pool
 from statemachine.policy import ResolutionPolicy
 from statemachine.releases import Release, Releases
 from statemachine.triggers import TriggerKind
 from statemachine.vocabulary import Procedure, Vocabulary
 
-if TYPE_CHECKING:
-    from statemachine.engine import Engine
-
-
-class StepDef(Struct, frozen=True):
-    name: str
-    phase: str
-    automatic: bool  # True: the step ends by itself once its actions and waiting effects are done
+__all__ = ["RulesProfile", "StepDef"]  # StepDef is the engine's; games name it from here
 
 
 class RulesProfile(ABC):
@@ -35,6 +31,10 @@ class RulesProfile(ABC):
 
     name: str
     releases: ClassVar[Releases[Any]]
+    cards: ClassVar[Path]  # the folder of the game's card files (``*.toml``)
+    # What the game's cards must satisfy beyond what the loader checks (each raises ``CardFileError``).
+    pool_checks: ClassVar[tuple[Callable[[CardPool], object], ...]] = ()
+    policy: ClassVar[type[ResolutionPolicy]]  # how triggered effects wait and resolve in this game
     version: str
     release: Release[Any]
     rules: Any  # the game's Rules struct at this version; each game narrows the type
@@ -45,20 +45,36 @@ class RulesProfile(ABC):
     # Whether an ability whose card left together with others looks back only at its own card's move
     # (Duel Masters, DM-LB-02/12). Magic's leave abilities see every simultaneous move.
     look_back_own_move_only: bool = True
+    # Kinds of zone whose contents nobody sees (a card moved into one goes face down; views hide them).
+    hidden_zones: frozenset[str] = frozenset({"deck"})
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
         self.release = self.releases.get(version)
         self.version = self.release.version
         self.rules = self.release.rules
-        self.pool = pool if pool is not None else self.card_pool(self.release.pool)
+        if pool is None:
+            pool = self.card_pool(self.release.pool)
+        else:
+            self.check_pool(pool)
+        self.pool = pool
 
     @classmethod
-    @abstractmethod
     def card_pool(cls, version: str) -> CardPool:
-        """The shipped card pool at ``version`` (its digest checked against the pinned one)."""
+        """The shipped card pool at ``version``: its digest checked against the pinned one, and ``check_pool``."""
+        return _shipped_pool(cls, version)
 
-    @abstractmethod
-    def make_policy(self) -> ResolutionPolicy: ...
+    @classmethod
+    def check_pool(cls, pool: CardPool) -> None:
+        """Run the game's ``pool_checks`` on a pool (the shipped pool once, when it loads; any other as given)."""
+        for check in cls.pool_checks:
+            check(pool)
+
+    def make_policy(self) -> ResolutionPolicy:
+        return self.policy()
+
+    def make_flow(self) -> TurnFlow:
+        """The turn flow: ``steps`` in order, one at a time (a game with its own turn shape overrides this)."""
+        return TurnFlow(self)
 
     title: str = "this game"  # the game's name in messages
     # Every decision action a player may take, with its arguments and meaning (docs/vocabulary.md); a test
@@ -85,9 +101,15 @@ class RulesProfile(ABC):
                 oid += 1
         return out
 
-    @abstractmethod
     def begin(self, engine: Engine) -> Procedure:
-        """The opening (shuffle, deal) up to the first decision."""
+        """The opening up to the first decision (a game whose opening asks a player something overrides this)."""
+        self.opening(engine)
+        return
+        yield
+
+    @abstractmethod
+    def opening(self, engine: Engine) -> None:
+        """The opening that asks nobody anything: shuffle, deal, set the starting numbers."""
 
     @abstractmethod
     def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
@@ -100,6 +122,14 @@ class RulesProfile(ABC):
     @abstractmethod
     def act(self, engine: Engine, decision: Decision) -> Procedure:
         """Check a player action and return the procedure it starts; raise IllegalDecision naming the rule."""
+
+    @staticmethod
+    def turn_player_only(engine: Engine, decision: Decision, rule: str) -> int:
+        """The turn player, who alone acts when nothing waits: anyone else's action breaks ``rule``."""
+        me = engine.state.active
+        if decision.player != me:
+            raise IllegalDecision(decision, rule, f"it is player {me}'s turn to act")
+        return me
 
     def check_state(self, engine: Engine) -> None:  # noqa: B027 - a game without state checks is fine
         """State checks (losing, winning) made whenever the rules are about to wait for a decision."""
@@ -136,3 +166,10 @@ class RulesProfile(ABC):
         player = self.next_turn_player(engine) if engine.state.turn else engine.state.active
         extra = engine.take_extra_turn()
         return extra if extra is not None else player
+
+@cache
+def _shipped_pool(profile: type[RulesProfile], version: str) -> CardPool:
+    pool = load_pinned_pool(profile.name, version, profile.cards.glob("*.toml"), profile.vocabulary,
+                            profile.trigger_kinds, profile.releases.pool_digests)
+    profile.check_pool(pool)
+    return pool

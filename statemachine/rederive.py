@@ -14,16 +14,32 @@ a random result, a move or a request is the rules' to give, never a given board'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
 
 import msgspec
 
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import Record
+from statemachine.cards import CardPool
 
-if TYPE_CHECKING:
-    from statemachine.profile import RulesProfile
+
+class Rules(Protocol):
+    """What the opening is derived from: one rules version of one game (``statemachine.engine.Rules``, named
+    here by what it is asked so this module sits below the engine, which uses it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def pool(self) -> CardPool: ...
+
+    def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
+                     options: dict[str, str]) -> list[ev.Event]: ...
 
 # What a given set-up may hold (``Engine.from_setup``, ``statemachine.scenario.setup``): a board — cards, their
 # statuses and effects, the players' counters, the turn, and effects placed waiting (with their targets and who
@@ -124,7 +140,7 @@ def leading_cards(records: list[Record]) -> list[Record]:
     return out
 
 
-def rules_started(profile: RulesProfile, records: list[Record]) -> ev.GameStarted:
+def rules_started(profile: Rules, records: list[Record]) -> ev.GameStarted:
     """The ``GameStarted`` the rules give for the log's players, seed and options: the rules version and the
     card pool (name, version, digest) that version plays with. Checked first, before any card."""
     started = records[0].event
@@ -137,7 +153,7 @@ def rules_started(profile: RulesProfile, records: list[Record]) -> ev.GameStarte
     return derived
 
 
-def dealt_opening(profile: RulesProfile, records: list[Record]) -> list[ev.Event]:
+def dealt_opening(profile: Rules, records: list[Record]) -> list[ev.Event]:
     """``GameStarted`` and every card's ``ObjectCreated``, as the rules give them from the log's inputs."""
     started = rules_started(profile, records)
     cards = leading_cards(records)
@@ -157,7 +173,7 @@ def dealt_opening(profile: RulesProfile, records: list[Record]) -> list[ev.Event
                          log_value=list(started.players), reason=f"the rules cannot start this game: {exc}") from exc
 
 
-def given_board(profile: RulesProfile, records: list[Record], count: str) -> list[ev.Event]:
+def given_board(profile: Rules, records: list[Record], count: str) -> list[ev.Event]:
     """A given set-up's first ``count`` records, held to the rules version and the card pool: the rules'
     ``GameStarted`` for those players, seed and options, and each card as the pool prints it."""
     started = rules_started(profile, records)

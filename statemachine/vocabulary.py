@@ -19,7 +19,6 @@ from statemachine.decisions import Arg, Request
 
 if TYPE_CHECKING:
     from statemachine.amounts import AmountRules
-    from statemachine.context import EffectContext
 
 Answer = tuple[Arg, ...]
 Procedure = Generator[Request, Answer, None]
@@ -103,7 +102,10 @@ class Vocabulary:
     """One game's names: ``effects`` (generators), ``conditions`` (predicates), ``costs``; and the names
     card data may use elsewhere (``names``): the keywords a card may have (``keyword``), the selectors an effect
     may act on (``selector``), each with what it means. A card using a name not declared here is refused at load.
-    ``filters`` are the trigger filter keys the game reads beyond the shared ones (``SubjectFilter``)."""
+    ``filters`` are the trigger filter keys the game reads beyond the shared ones (``SubjectFilter``).
+
+    The ``ctx`` its steps run in is the game's ``statemachine.context.EffectContext``; it is passed through
+    unread, so the vocabulary (below the engine) need not name it."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -172,7 +174,7 @@ class Vocabulary:
 
         return register
 
-    def run_effect(self, ctx: EffectContext, name: str, raw: dict[str, Any]) -> Procedure:
+    def run_effect(self, ctx: object, name: str, raw: dict[str, Any]) -> Procedure:
         entry = self.effects[name]
         return entry.fn(ctx, self._params("e", entry, raw))  # type: ignore[no-any-return]
 
@@ -181,7 +183,7 @@ class Vocabulary:
         entry = self.costs[name]
         return entry.fn, self._params("k", entry, raw)
 
-    def check(self, ctx: EffectContext, name: str, raw: dict[str, Any]) -> bool:
+    def check(self, ctx: object, name: str, raw: dict[str, Any]) -> bool:
         entry = self.conditions[name]
         return bool(entry.fn(ctx, self._params("c", entry, raw)))
 

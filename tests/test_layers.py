@@ -1,4 +1,6 @@
-"""Imports go one way only: eventsource <- projections <- statemachine <- tools (DESIGN, Layout).
+"""Imports go one way only: eventsource <- projections <- statemachine <- tools (DESIGN, Layout), and inside
+``statemachine/`` the kernel's own layers read one way too (``KERNEL``, docs/architecture.md); no module of ours
+imports itself back through others (no import cycles, anywhere).
 
 Every ``.py`` file of the four packages is parsed with ``ast`` (so a file added tomorrow is checked too), and
 every ``import`` in it, at any depth (functions, ``TYPE_CHECKING`` blocks), is held to its layer's rule.
@@ -22,6 +24,21 @@ ALLOWED: dict[str, frozenset[str]] = {
     "tools": frozenset({"eventsource", "projections", "statemachine", "tools"}),
 }
 GAMES = ("statemachine", "games")
+
+# The kernel's layers, lowest first: a module of ``statemachine/`` may import only modules of lower layers (and
+# a game folder its own modules). The engine names the flow, policy and profile above it by protocols
+# (``engine.Flow``, ``engine.Policy``, ``engine.Rules``); the game-facing bases build on the engine.
+KERNEL: tuple[frozenset[str], ...] = (
+    frozenset({"decisions", "cards", "releases", "amounts"}),  # what is decided, what a card is, which version,
+    # the amounts card data computes
+    frozenset({"triggers", "vocabulary", "bots"}),  # when abilities trigger, the names cards are built from
+    frozenset({"loader", "rederive"}),  # card files into a checked pool; a log's opening derived from its inputs
+    frozenset({"engine"}),  # the loop: decide -> procedure -> emit -> fold -> triggers -> policy -> commit
+    frozenset({"flow", "policy", "context", "board"}),  # the bases a game builds on, and its board toolkit
+    frozenset({"profile"}),  # one game, as the kernel sees it
+    frozenset({"games"}),  # the registry and every game folder
+    frozenset({"scenario", "demo"}),  # what runs games: scenario files, the sample games
+)
 
 
 def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[int, str]]:
@@ -69,7 +86,82 @@ def violations(path: Path, source: str | None = None) -> list[str]:
         names_game = tuple(parts[:2]) == GAMES and len(parts) > 2 and parts[2] in game_folders()
         if in_game and names_game and parts[2] != rel.parts[2]:
             found.append(f"{rel}:{line}: game {rel.parts[2]} imports {name} from game {parts[2]}")
+        found.extend(kernel_violation(rel, line, module, parts))
     return found
+
+
+def kernel_layer(unit: str) -> int | None:
+    return next((i for i, layer in enumerate(KERNEL) if unit in layer), None)
+
+
+def kernel_violation(rel: Path, line: int, module: str, parts: list[str]) -> list[str]:
+    """The import breaks the kernel's order: it names a module of the same or a higher layer."""
+    mine = module.split(".")
+    if mine[0] != "statemachine" or parts[0] != "statemachine" or len(mine) < 2 or len(parts) < 2:
+        return []
+    if mine[1] == parts[1]:  # a module's own package (a game folder, say): cycles are checked apart
+        return []
+    here, there = kernel_layer(mine[1]), kernel_layer(parts[1])
+    if here is None or there is None or there < here:
+        return []
+    return [f"{rel}:{line}: statemachine.{mine[1]} imports {'.'.join(parts)} (kernel layer {there + 1} is not "
+            f"below layer {here + 1}: {', '.join(sorted(KERNEL[here]))})"]
+
+
+def module_name(path: Path) -> tuple[str, bool]:
+    rel = path.relative_to(ROOT)
+    module = ".".join(rel.with_suffix("").parts)
+    is_package = path.name == "__init__.py"
+    return (module.removesuffix(".__init__") if is_package else module), is_package
+
+
+def module_graph(files: list[Path], sources: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """Which of our modules each module imports (``from pkg import sub`` names the submodule, not ``pkg``)."""
+    names = {module_name(p)[0]: p for p in files}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        is_package = path.name == "__init__.py"
+        text = (sources or {}).get(name) or path.read_text(encoding="utf-8")
+        deps: set[str] = set()
+        for _, imported in imported_modules(text, name, is_package):
+            if imported in names:
+                deps.add(imported)
+        # ``from pkg import sub`` gives both ``pkg`` and ``pkg.sub``: importing a submodule is not an import of
+        # the package's own code, so the package edge stands only when nothing under it was named.
+        graph[name] = {d for d in deps if d != name and not any(o.startswith(d + ".") for o in deps)}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted, in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group: list[str] = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
 
 
 def layer_files() -> list[Path]:
@@ -81,6 +173,32 @@ def layer_files() -> list[Path]:
 def test_imports_go_one_way_only() -> None:
     problems = [v for path in layer_files() for v in violations(path)]
     assert not problems, "imports against the layering:\n" + "\n".join(problems)
+
+
+def test_no_module_imports_itself_back() -> None:
+    found = cycles(module_graph(layer_files()))
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_every_kernel_module_has_a_layer() -> None:
+    units = {p.relative_to(ROOT / "statemachine").parts[0].removesuffix(".py")
+             for p in (ROOT / "statemachine").glob("*") if p.suffix == ".py" or (p / "__init__.py").exists()}
+    units.discard("__init__")
+    placed = {u for layer in KERNEL for u in layer}
+    assert units <= placed, f"kernel modules with no layer in KERNEL: {sorted(units - placed)}"
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set(), "c": {"b"}}) == []
+
+
+def test_a_submodule_import_is_not_an_import_of_its_package(tmp_path: Path) -> None:
+    files = [ROOT / "statemachine/games/magic/__init__.py", ROOT / "statemachine/games/magic/board.py"]
+    graph = module_graph(files, {"statemachine.games.magic.board": "from statemachine.games.magic import board\n",
+                                 "statemachine.games.magic": "from .board import zone\n"})
+    assert graph == {"statemachine.games.magic": {"statemachine.games.magic.board"},
+                     "statemachine.games.magic.board": set()}
 
 
 def test_every_layer_is_checked() -> None:
@@ -118,6 +236,17 @@ def test_every_layer_is_checked() -> None:
             "from ..duel_masters.pending import Pool\n",
             "game magic imports statemachine.games.duel_masters.pending",
         ),
+        ("statemachine/engine.py", "from statemachine.profile import RulesProfile\n",
+         "statemachine.engine imports statemachine.profile.RulesProfile (kernel layer 6"),
+        (
+            "statemachine/policy.py",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from statemachine.context import EffectContext\n",
+            "statemachine.policy imports statemachine.context.EffectContext (kernel layer 5 is not below layer 5",
+        ),
+        ("statemachine/vocabulary.py", "from .context import EffectContext\n",
+         "statemachine.vocabulary imports statemachine.context"),
+        ("statemachine/games/magic/stack.py", "from statemachine.scenario import run\n",
+         "statemachine.games imports statemachine.scenario"),
     ],
 )
 def test_the_checker_names_the_file_and_the_import(file: str, source: str, expected: str) -> None:
@@ -133,6 +262,8 @@ def test_the_checker_names_the_file_and_the_import(file: str, source: str, expec
         ("statemachine/engine.py", "from projections.state import evolve\nfrom eventsource.store import EventStore\n"),
         ("tools/cli.py", "from statemachine.engine import Engine\nfrom projections import views\nimport click\n"),
         ("statemachine/games/magic/flow.py", "from statemachine.games.magic.stack import Stack\nfrom . import stack\n"),
+        ("statemachine/profile.py", "from statemachine.engine import Engine\nfrom statemachine.policy import P\n"),
+        ("statemachine/games/magic/flow.py", "from statemachine.profile import RulesProfile\n"),
     ],
 )
 def test_the_checker_accepts_what_the_layering_allows(file: str, source: str) -> None:

@@ -6,16 +6,15 @@ reported as two checks.
 
 from __future__ import annotations
 
-from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import decode
-from statemachine.rederive import leading_cards
 from tools.adjudication import Adjudication, readjudicate
-from tools.audit import AuditFinding, CheckResult
 from tools.errors import BadInput
+from tools.findings import AuditFinding, CheckResult
 from tools.loaded import LoadedLog, LogStore
 from tools.progress import Counter
 from tools.sources import LogSource
+from tools.verdict import decision_text, event_line, given_text, inputs_note
 
 _done: dict[int, tuple[LogSource, LoadedLog, Adjudication | str]] = {}
 
@@ -56,21 +55,6 @@ def _position(log: LoadedLog, seq: int) -> int:
 GIVEN_OK = "--given-setup-ok"
 
 
-def given_text(given: int) -> str:
-    return f"the board at record {given} was given, not dealt"
-
-
-def inputs_note(log: LoadedLog) -> str:
-    """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for."""
-    s = log.started
-    assert s is not None
-    cards = [r.event for r in leading_cards(log.records) if isinstance(r.event, ev.ObjectCreated)]
-    decks = [sum(1 for c in cards if c.owner == p) for p in range(len(s.players))]
-    return (f"taken as given, as no rules can derive them: the players ({', '.join(s.players)}), their deck "
-            f"lists ({' and '.join(map(str, decks))} cards), the seed and the options; only a signature proves "
-            f"who recorded them")
-
-
 def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
     log, result = _walk(source, counter)
     if isinstance(result, str):
@@ -92,8 +76,6 @@ def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResul
         summary = (f"the rules give every one of its {log.last} records from its set-up, seed and "
                    f"{result.decisions} decisions")
         return CheckResult("rules", "ok", summary, notes=notes)
-    from tools.verdict import decision_text, event_line
-
     if f.actual is None and f.seq == f.decision_seq:
         message = f"{decision_text(log, f)}: {f.message.split(': ', 1)[-1]}"
     elif f.explained:

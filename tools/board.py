@@ -14,7 +14,8 @@ from typing import Any
 
 from projections.state import GameState, Pending
 from projections.views import can_see, player_view, zone_kind
-from tools.trace import Memory, obj_name, player_name, zone_name
+from statemachine.games import hidden_zones
+from tools.trace import Memory, obj_name, player_name
 
 ZONE_ORDER = ("battle", "field", "board", "mana", "hand", "shields", "graveyard", "cemetery", "deck")
 LISTED_ALWAYS = 12  # objects listed in a zone before "and N more" (unless everything is asked for)
@@ -28,7 +29,8 @@ def pending_data(state: GameState, mem: Memory | None, player: int | None) -> li
     out = []
     for p in sorted(state.pending.values(), key=pending_order):
         source = obj_name(state, mem, p.source) if p.source >= 0 else None
-        if source is not None and p.source in state.objects and not can_see(state, player, p.source):
+        if source is not None and p.source in state.objects and not can_see(state, player, p.source,
+                                                                            hidden=hidden_zones(state.profile)):
             source = "a hidden card"
         out.append({
             "effect": p.effect, "label": p.label or p.ability, "ability": p.ability, "holder": p.holder or "",
@@ -50,7 +52,7 @@ def request_data(state: GameState) -> dict[str, Any] | None:
 
 def board_data(state: GameState, player: int | None = None, mem: Memory | None = None) -> dict[str, Any]:
     """The board as ``player`` (None: an omniscient judge) may see it, as plain data."""
-    data = player_view(state, player)
+    data = player_view(state, player, hidden=hidden_zones(state.profile))
     data["decision"] = state.decision
     data["active_name"] = player_name(state, state.active) if state.players else None
     data["priority_name"] = player_name(state, state.priority) if state.priority is not None else None
@@ -158,7 +160,3 @@ def board_lines(data: dict[str, Any], *, full: bool = False) -> list[str]:
         lines.append("shared zones")
         lines += [f"  {_zone_line(z, zones[z], full)}" for z in shared]
     return lines + pending_lines(data)
-
-
-def zone_title(state: GameState, zone: str) -> str:
-    return zone_name(state, zone)

@@ -21,7 +21,7 @@ from typing import Final
 
 from eventsource.records import RawRecord
 from eventsource.signing import PublicKey, Signature
-from tools.audit import AuditFinding, CheckResult
+from tools.findings import AuditFinding, CheckResult
 from tools.sources import LogSource
 
 CHECK: Final = "signatures"

@@ -14,7 +14,7 @@ import sqlite3
 from typing import Final
 
 from eventsource.errors import CorruptLog
-from tools.audit import AuditFinding, CheckResult
+from tools.findings import AuditFinding, CheckResult
 from tools.sources import LogSource
 
 CHECK: Final = "store"

@@ -22,6 +22,7 @@ from eventsource.records import GENESIS, RawRecord, record_hash
 from eventsource.upcast import decode_body
 from projections.state import CardFacts, GameState, copy
 from projections.views import HIDDEN, can_see, redact_event
+from statemachine.games import hidden_zones
 from tools.errors import BadInput
 from tools.folding import apply
 
@@ -287,7 +288,8 @@ MASK = ev.Characteristics("a hidden card")
 
 def hidden_cards(state: GameState, viewer: int) -> set[int]:
     """The cards ``viewer`` cannot see in ``state``."""
-    return {o.card for o in state.objects.values() if not can_see(state, viewer, o.id)}
+    hidden = hidden_zones(state.profile)
+    return {o.card for o in state.objects.values() if not can_see(state, viewer, o.id, hidden=hidden)}
 
 
 def _masked(state: GameState, cards: set[int]) -> GameState:
@@ -310,7 +312,7 @@ def seen_line(before: GameState, hidden_before: set[int], after_hidden: set[int]
         return render(before, event, mem)
     if isinstance(event, ev.Shuffled):
         return render(before, event, mem)  # the count is public, the order is not printed
-    shown = redact_event(event, viewer, before)
+    shown = redact_event(event, viewer, before, hidden=hidden_zones(before.profile))
     if shown is None:
         return None
     return render(_masked(before, hidden_before & after_hidden), shown, mem)
@@ -505,7 +507,7 @@ class Trace:
             text = seen_line(before, hidden_before, self._hidden, event, self._viewer, self._memory)
             line = f"{raw.seq:>7}  {text}" if shown and not held and text is not None else None
             if isinstance(event, ev.ObjectCreated) and text is not None:
-                event = redact_event(event, self._viewer, before) or event  # the summary names no hidden card
+                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile)) or event  # the summary names no hidden card
         self._memory.note(raw.seq, event)
         if isinstance(event, ev.GameStarted):
             if self.filters.players:

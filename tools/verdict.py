@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from eventsource import events as ev
+from statemachine.rederive import leading_cards
 from tools.adjudication import Adjudication, DivergenceFinding, IllegalFinding
 from tools.board import board_data, board_lines
 from tools.loaded import LoadedLog
@@ -36,9 +37,22 @@ def illegal_text(log: LoadedLog, i: IllegalFinding) -> str:
     return f"{log.line(i.seq)} · decision {i.decision} · breaks {i.rule}: {i.reason}"
 
 
-def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) -> list[str]:
-    from tools.auditrules import given_text, inputs_note
+def given_text(given: int) -> str:
+    return f"the board at record {given} was given, not dealt"
 
+
+def inputs_note(log: LoadedLog) -> str:
+    """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for."""
+    s = log.started
+    assert s is not None
+    cards = [r.event for r in leading_cards(log.records) if isinstance(r.event, ev.ObjectCreated)]
+    decks = [sum(1 for c in cards if c.owner == p) for p in range(len(s.players))]
+    return (f"taken as given, as no rules can derive them: the players ({', '.join(s.players)}), their deck "
+            f"lists ({' and '.join(map(str, decks))} cards), the seed and the options; only a signature proves "
+            f"who recorded them")
+
+
+def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) -> list[str]:
     lines = [f"verify of {log.location}, game {log.game}", rules_line(log)]
     f = result.divergence
     if f is not None and f.kind == "version":

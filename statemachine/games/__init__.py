@@ -7,6 +7,7 @@ here. Each entry is imported only when asked for.
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import TYPE_CHECKING
 
 from eventsource.errors import KifuError
@@ -39,6 +40,15 @@ def profile(name: str, version: str | None = None) -> RulesProfile:
     """A fresh profile for the game ``name`` at rules ``version`` (None: the newest installed), with that
     release's card pool. A version not installed raises ``UnknownVersion`` naming those that are."""
     return profile_class(name)(version=version)
+
+
+@cache
+def hidden_zones(name: str) -> frozenset[str]:
+    """The kinds of zone whose contents nobody sees in game ``name`` (every deck for a game kifu does not know)."""
+    from projections.views import SECRET_ZONES
+
+    entry = PROFILES.get(name)
+    return profile_class(name).hidden_zones if entry is not None else SECRET_ZONES
 
 
 def versions(name: str) -> tuple[str, ...]:

@@ -10,9 +10,10 @@ from pathlib import Path
 from eventsource import exchange
 from eventsource.memory import MemoryStore
 from statemachine.bots import RandomBot
-from statemachine.demo import DECK_A, DECK_B, PLAYERS, sample
+from statemachine.demo import sample
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import DuelMasters
+from statemachine.games.duel_masters.demo import DECK_A, DECK_B, PLAYERS
 
 GAME = "fuzz-dm"
 

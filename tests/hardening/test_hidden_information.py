@@ -22,10 +22,10 @@ from eventsource import events as ev
 from eventsource.memory import MemoryStore
 from projections.state import GameState, evolve
 from projections.state import copy as copy_state
-from projections.views import SECRET_ZONES, player_view, redact_event, zone_kind
+from projections.views import player_view, redact_event, zone_kind
 from statemachine.bots import RandomBot
 from statemachine.engine import Engine
-from statemachine.games import PROFILES
+from statemachine.games import PROFILES, hidden_zones
 from tests.hardening.conftest import tried
 
 GAMES = [g for g in sorted(PROFILES) if importlib.util.find_spec(f"statemachine.games.{g}.demo") is not None]
@@ -37,7 +37,7 @@ def hidden_to(state: GameState, player: int, oid: int) -> bool:
     """Whether the rules hide object ``oid``'s identity from ``player`` where it is now."""
     obj = state.objects[oid]
     owner, kind = zone_kind(obj.zone)
-    return kind in SECRET_ZONES or obj.face_down or (kind == "hand" and owner != player)
+    return kind in hidden_zones(state.profile) or obj.face_down or (kind == "hand" and owner != player)
 
 
 class Knowledge:
@@ -101,11 +101,11 @@ def test_no_player_view_shows_what_its_player_may_not_know(game: str, seed: int)
             reveals += 1
             assert r.event.to, f"record {r.seq}: a reveal that names nobody"
         for p in range(len(state.players)):
-            view = player_view(state, p)
+            view = player_view(state, p, hidden=hidden_zones(game))
             leaked = {o for o in shown_objects(view) if o not in knowledge.known[p] and hidden_to(state, p, o)}
             assert not leaked, (f"{game} seed {seed}, record {r.seq}: player {p}'s view shows hidden objects "
                                 f"{sorted(leaked)} ({[state.facts(o).definition for o in sorted(leaked)]})")
-            redacted = redact_event(r.event, p, before)
+            redacted = redact_event(r.event, p, before, hidden=hidden_zones(game))
             if isinstance(redacted, ev.ObjectCreated) and hidden_to(state, p, redacted.obj) \
                     and redacted.obj not in knowledge.known[p]:
                 assert redacted.definition == "?" and redacted.printed.name == "?", f"record {r.seq} leaks"

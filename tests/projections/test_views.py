@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from eventsource import events as ev
 from projections.state import GameState, fold
 from projections.views import HIDDEN, can_see, player_view, redact_event
+from statemachine.games import hidden_zones
 from tests.fixtures.scripted import events_of, scripted_game
 
 
@@ -62,10 +63,20 @@ def test_a_player_sees_their_own_hand_and_only_the_count_of_the_opponents() -> N
 
 @pytest.mark.parametrize("player", [0, 1])
 def test_no_one_sees_into_a_deck_or_the_shields_not_even_their_owner(player: int) -> None:
-    zones = player_view(fold(board()), player)["zones"]
+    # Duel Masters names its shields hidden (RulesProfile.hidden_zones); every deck is hidden in any game.
+    zones = player_view(fold(board()), player, hidden=hidden_zones("duel_masters"))["zones"]
     assert zones["0.deck"] == {"count": 2, "visible": []}
     assert zones["1.deck"] == {"count": 1, "visible": []}
     assert zones["0.shields"] == {"count": 1, "visible": []}
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_zone_is_hidden_only_where_the_game_says_so(player: int) -> None:
+    # A game without shields hides its decks only: a face-up card in a zone it calls "shields" is public.
+    zones = player_view(fold(board()), player, hidden=hidden_zones("magic"))["zones"]
+    assert zones["0.deck"] == {"count": 2, "visible": []}
+    assert [c["name"] for c in zones["0.shields"]] == ["Aoi-Shield"]
+    assert hidden_zones("duel_masters") == {"deck", "shields"} and hidden_zones("vision") == {"deck"}
 
 
 @pytest.mark.parametrize("player", [0, 1])
@@ -97,7 +108,7 @@ def test_nothing_hidden_appears_anywhere_in_the_view(player: int) -> None:
         },
         1: {"Aoi-Hand-A", "Aoi-Hand-B", "Aoi-Deck-A", "Aoi-Deck-B", "Ren-Deck-A", "Ren-Face-Down", "Aoi-Shield"},
     }[player]
-    view = player_view(fold(board()), player)
+    view = player_view(fold(board()), player, hidden=hidden_zones("duel_masters"))  # a board with shields
     assert not names(view) & hidden
     assert names(view) == {e.printed.name for e in board() if isinstance(e, ev.ObjectCreated)} - hidden
 

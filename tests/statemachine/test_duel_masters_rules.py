@@ -11,9 +11,9 @@ from projections.state import copy
 from projections.timeline import Timeline
 from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, IllegalDecision
-from statemachine.demo import DECK_A, DECK_B
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import DuelMasters
+from statemachine.games.duel_masters.demo import DECK_A, DECK_B
 from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.triggers import KINDS
 from statemachine.loader import CardFileError, parse_cards

@@ -1,13 +1,28 @@
-"""A sample Duel Masters game for tools and tests that run every game: ``sample_game(seed)`` gives the profile,
-the players and their decks (the shipped demo's), ready for ``Engine.new``."""
+"""The sample Duel Masters game (``kifu demo``'s default, and for tools and tests that run every game):
+``sample_game(seed)`` gives the profile, the players and their decks, ready for ``Engine.new``.
+
+Both decks carry 雷鳴の守護者ミスト・リエス (so abilities of both sides wait in the pool together) and creatures whose
+"is destroyed" abilities are checked by looking back (飛行男, クリーチャーA, ジャババ・ハット).
+"""
 
 from __future__ import annotations
 
 from statemachine.games.duel_masters.profile import DuelMasters
 
+PLAYERS = ("Alice", "Bob")
+
+DECK_A = (
+    ["mist_rias"] * 4 + ["hikou_otoko"] * 4 + ["creature_a"] * 4 + ["jababa_hat"] * 3 + ["dark_soldier"] * 6
+    + ["miele"] * 3 + ["heavens_force"] * 3 + ["aqua_hulcus"] * 4 + ["light_blocker"] * 4 + ["magnum"] * 3
+    + ["oracle_jewel"] * 2
+)
+DECK_B = (
+    ["mist_rias"] * 4 + ["magnum"] * 4 + ["mackallan"] * 4 + ["fire_command"] * 4 + ["fire_non_command"] * 4
+    + ["bolshack_dragon"] * 3 + ["red_zone"] * 3 + ["pig_creature"] * 4 + ["creature_a"] * 3
+    + ["raiya"] * 3 + ["bronze_arm_tribe"] * 4
+)
+
 
 def sample_game(seed: int) -> tuple[DuelMasters, tuple[str, str], list[list[str]]]:
-    from statemachine.demo import DECK_A, DECK_B, PLAYERS
-
     del seed  # the decks do not depend on it; the game's own seed is given to Engine.new
     return DuelMasters(), PLAYERS, [list(DECK_A), list(DECK_B)]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
 from projections.state import GameState
+from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
+from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import (
     board,
@@ -28,8 +29,6 @@ from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.pending import END_STEP, PendingPool, ending_step
 from statemachine.games.duel_masters.triggers import KINDS
 from statemachine.games.duel_masters.versions import RELEASES, Rules
-from statemachine.loader import load_pinned_pool
-from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
@@ -57,20 +56,17 @@ SHIELD_COUNT = 5
 HAND_SIZE = 5
 
 
-@cache
-def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
-    """The shipped card pool at ``version``."""
-    return load_pinned_pool(NAME, version, CARDS.glob("*.toml"), DM, KINDS, RELEASES.pool_digests)
-
-
 class DuelMasters(RulesProfile):
     name = NAME
     releases = RELEASES
+    cards = CARDS
     rules: Rules
     vocabulary = DM
     trigger_kinds = KINDS
     steps = STEPS
     title = "Duel Masters"
+    policy = PendingPool
+    hidden_zones = frozenset({DECK, SHIELDS})  # shields are set face down
     decisions: ClassVar[dict[str, str]] = {
         "charge": "`[card]`: put a card from your hand into your mana zone (charge step, once a turn)",
         "summon": "`[card]` or `[card, evolution source]`: summon a creature, paying its cost (main step)",
@@ -81,29 +77,14 @@ class DuelMasters(RulesProfile):
         "choose": "`[option, ...]`: answer any other request",
     }
 
-    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
-        super().__init__(pool, version=version)
-
-    @classmethod
-    def card_pool(cls, version: str) -> CardPool:
-        return card_pool(version)
-
-    def make_policy(self) -> ResolutionPolicy:
-        return PendingPool()
-
-    def begin(self, engine: Engine) -> Procedure:
+    def opening(self, engine: Engine) -> None:
         """Shuffle, set five shields, draw five; the first player starts (player 0)."""
         st = engine.state
-        for p in range(2):
-            deck = zone(p, DECK)
-            engine.shuffle(deck)
+        shuffle_decks(engine)
         for p in range(2):
             top = list(st.zone(zone(p, DECK)))[:SHIELD_COUNT]
             engine.emit(*board.move_all(engine, [(o, zone(p, SHIELDS)) for o in top], "set_shield"))
-        for p in range(2):
-            board.draw(engine, p, HAND_SIZE)
-        return
-        yield
+        deal(engine, HAND_SIZE)
 
     # -- the turn -------------------------------------------------------------------------------------------
 
@@ -161,10 +142,8 @@ class DuelMasters(RulesProfile):
 
     def act(self, engine: Engine, decision: Decision) -> Procedure:
         st = engine.state
-        me = st.active
+        me = self.turn_player_only(engine, decision, "DM-GAME-TURN")
         step = engine.flow.current
-        if decision.player != me:
-            raise IllegalDecision(decision, "DM-GAME-TURN", f"it is player {me}'s turn to act")
         name = step.name if step is not None else ""
         args = decision.args
         match decision.action, name:
@@ -246,14 +225,12 @@ class DuelMasters(RulesProfile):
             engine.emit(*events)
 
 
-def _obj(decision: Decision, i: int) -> int:
-    try:
-        return int(decision.args[i])
-    except (IndexError, ValueError) as exc:
-        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
-
-
 def _charge(engine: Engine, player: int, oid: int) -> Procedure:
     engine.emit(board.move(engine, oid, zone(player, MANA), board.CHARGE), ev.PlayerStat(player, "charged", 1))
     return
     yield
+
+
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return DuelMasters.card_pool(version)

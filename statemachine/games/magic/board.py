@@ -9,9 +9,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from eventsource import events as ev
-from projections.characteristics import ObjectView, view
-from projections.state import GameState
-from projections.views import zone_kind
+from projections.characteristics import view
+from projections.state import GameState, Pending
+from statemachine import board as kit
+from statemachine.board import (
+    DREW_FROM_EMPTY,
+    is_tapped,
+    kind_of,
+    move,
+    move_all,
+    player_ref,
+    ref_player,
+    set_tapped,
+    views,
+    zone,
+)
 from statemachine.engine import Engine
 
 DECK, HAND, BATTLEFIELD, GRAVEYARD, EXILE = "deck", "hand", "battlefield", "graveyard", "exile"
@@ -22,32 +34,13 @@ CAST, RESOLVED, COUNTERED, DESTROY, SACRIFICE, DISCARD, DRAW, PLAY, SBA, ENTER =
     "cast", "resolved", "countered", "destroy", "sacrifice", "discard", "draw", "play", "state_based", "enter")
 
 LIFE = "life"
-DREW_FROM_EMPTY = "drew_from_empty"
 LANDS_PLAYED = "lands_played"
 STARTING_LIFE = 20
 HAND_SIZE = 7
 
 
-def zone(player: int, name: str) -> str:
-    return f"{player}.{name}"
-
-
-def kind_of(zone_name: str) -> str:
-    return zone_kind(zone_name)[1]
-
-
-def player_ref(player: int) -> int:
-    """A player as an object-id-like reference (targets, Chosen)."""
-    return -1 - player
-
-
-def ref_player(ref: int) -> int | None:
-    return -1 - ref if ref < 0 else None
-
-
 def on_battlefield(state: GameState, oid: int) -> bool:
-    obj = state.objects.get(oid)
-    return obj is not None and kind_of(obj.zone) == BATTLEFIELD
+    return kit.is_in(state, oid, BATTLEFIELD)
 
 
 def permanents(state: GameState, controller: int | None = None) -> list[int]:
@@ -68,53 +61,15 @@ def creatures(state: GameState, controller: int | None = None) -> list[int]:
     return [o for o in permanents(state, controller) if has_type(state, o, "creature")]
 
 
-def views(state: GameState, oids: Iterable[int]) -> list[ObjectView]:
-    return [view(state, o) for o in oids]
-
-
-def is_tapped(state: GameState, oid: int) -> bool:
-    return bool(state.objects[oid].status.get("tapped"))
-
-
-def move(engine: Engine, oid: int, dst: str, cause: str, *, pos: int = -1, new_id: int | None = None,
-         controller: int | None = None) -> ev.ZoneChanged:
-    """The event that moves object ``oid`` to ``dst`` as a new object (a new id unless given)."""
-    st = engine.state
-    obj = st.objects[oid]
-    src_pos = st.zones[obj.zone].index(oid)
-    nid = new_id if new_id is not None else st.next_object
-    return ev.ZoneChanged(oid, nid, obj.card, obj.zone, src_pos, dst, pos, cause, kind_of(dst) == DECK, controller)
-
-
-def move_all(engine: Engine, moves: list[tuple[int, str]], cause: str) -> list[ev.ZoneChanged]:
-    """Events that move several objects at once (one simultaneous group)."""
-    ids = engine.new_object_ids(len(moves))
-    return [move(engine, oid, dst, cause, new_id=nid) for (oid, dst), nid in zip(moves, ids, strict=True)]
-
-
 def to_graveyards(engine: Engine, oids: Iterable[int], cause: str) -> list[ev.ZoneChanged]:
-    st = engine.state
-    return move_all(engine, [(o, zone(st.objects[o].owner, GRAVEYARD)) for o in oids if o in st.objects], cause)
+    """Events that put the objects still in the game into their owners' graveyards at the same time."""
+    return kit.to_owners(engine, oids, GRAVEYARD, cause)
 
 
 def draw(engine: Engine, player: int, count: int = 1) -> int:
-    """Draw one card at a time. Drawing from an empty library is remembered for the state-based actions."""
-    drawn = 0
-    for _ in range(count):
-        deck = engine.state.zone(zone(player, DECK))
-        if not deck:
-            engine.emit(ev.PlayerStat(player, DREW_FROM_EMPTY, 1))
-            break
-        engine.emit(move(engine, deck[0], zone(player, HAND), DRAW))
-        drawn += 1
-    return drawn
-
-
-def set_tapped(engine: Engine, oids: Iterable[int], tapped: bool) -> None:
-    changes = [ev.StatusSet(o, "tapped", int(tapped)) for o in oids
-               if bool(engine.state.objects[o].status.get("tapped")) != tapped]
-    if changes:
-        engine.emit(*changes)
+    """Draw one card at a time. Drawing from an empty library is remembered for the state-based actions
+    (MTG 704.5b)."""
+    return kit.draw(engine, player, count, mark_empty=True)
 
 
 def life(state: GameState, player: int) -> int:
@@ -124,3 +79,13 @@ def life(state: GameState, player: int) -> int:
 def controls_ability(state: GameState, player: int, ability: str) -> bool:
     """Whether ``player`` controls a permanent with (static) ability ``ability`` in force."""
     return any(view(state, o).has_ability(ability) for o in permanents(state, player))
+
+
+def stack_items(state: GameState) -> list[Pending]:
+    """The stack, bottom first: the last is the top (MTG-P-22: the newest resolves first)."""
+    return sorted((p for p in state.pending.values() if p.holder == STACK), key=lambda p: p.key)
+
+
+# The kernel's board toolkit (statemachine.board), named here so Magic's rules read board.move(...).
+__all__ = ["DREW_FROM_EMPTY", "is_tapped", "kind_of", "move", "move_all", "player_ref", "ref_player", "set_tapped",
+           "views", "zone"]

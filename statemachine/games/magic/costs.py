@@ -245,33 +245,6 @@ def _on_stack(engine: Engine, oid: int) -> bool:
     return obj is not None and obj.zone == STACK
 
 
-class ManaParams(Struct, frozen=True, forbid_unknown_fields=True):
-    mana: str  # symbols, e.g. "B" or "2"
-
-
-@MTG.cost("mana", ManaParams)
-class Mana:
-    """A mana part of an ability's cost: paid with mana abilities activated now if need be (MTG-P-06)."""
-
-    @staticmethod
-    def why_not(engine: Engine, player: int, source: int, params: object, x: int) -> Why | None:
-        from statemachine.games.magic import mana
-
-        assert isinstance(params, ManaParams)
-        cost = mana.parse(params.mana)
-        if not mana.affordable(engine, player, cost):
-            return "MTG-C-04", f"you cannot pay {cost}: not enough mana"
-        return None
-
-    @staticmethod
-    def pay(engine: Engine, player: int, source: int, params: object, effect: int | None, x: int) -> Procedure:
-        from statemachine.games.magic import mana
-
-        assert isinstance(params, ManaParams)
-        paid = yield from mana.pay(engine, player, mana.parse(params.mana), effect)
-        assert paid, "checked before the decision was accepted"
-
-
 @MTG.cost("none")
 class NoCost:
     """A cost of nothing (an ability written "{0}:"): always payable (MTG-C-07)."""

@@ -10,13 +10,17 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import NamedTuple
 
+from msgspec import Struct
+
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board
-from statemachine.vocabulary import Answer
+from statemachine.games.magic.costs import Why, pay_costs, why_not_costs
+from statemachine.games.magic.vocab import MTG
+from statemachine.vocabulary import Answer, Procedure
 
 COLORS = ("W", "U", "B", "R", "G")
 KINDS = (*COLORS, "C")
@@ -122,8 +126,6 @@ class Source(NamedTuple):
     plain: bool  # one mana for at most {T} and life: what ``auto`` may use (never a sacrifice or a discard)
 
 
-
-
 class ManaAbility(NamedTuple):
     position: int  # its position on the card
     ability: AbilityDef
@@ -155,8 +157,6 @@ def mana_abilities(card: CardDef) -> tuple[ManaAbility, ...]:
 def sources(engine: Engine, player: int, *, paying: bool = False, only: int | None = None) -> list[Source]:
     """Mana abilities ``player`` could activate now (``paying``: in the middle of a payment): their costs can
     be paid (MTG-C-04..07). ``only``: those of that one object."""
-    from statemachine.games.magic.costs import why_not_costs
-
     out: list[Source] = []
     st = engine.state
     for oid in board.permanents(st, player) if only is None else [only]:
@@ -250,8 +250,6 @@ def affordable(engine: Engine, player: int, cost: ManaCost) -> bool:
 def activate(engine: Engine, player: int, src: Source, color: str | None,
              colors: tuple[str, ...] | None = None) -> Generator[Request, Answer, None]:
     """Activate a mana ability: pay its costs, add its mana. It does not use the stack (MTG-P-06)."""
-    from statemachine.games.magic.costs import pay_costs
-
     ability = card_of(engine, src.obj).abilities[src.ability_index]
     chosen = color
     allowed = colors or src.colors
@@ -325,3 +323,29 @@ def empty_pools(engine: Engine) -> None:
     events = [ev.PlayerStat(p, key(k), 0) for p in range(len(st.players)) for k in KINDS if st.stat(p, key(k))]
     if events:
         engine.emit(*events)
+
+
+# -- the mana part of an ability's cost ------------------------------------------------------------------
+
+
+class ManaParams(Struct, frozen=True, forbid_unknown_fields=True):
+    mana: str  # symbols, e.g. "B" or "2"
+
+
+@MTG.cost("mana", ManaParams)
+class Mana:
+    """A mana part of an ability's cost: paid with mana abilities activated now if need be (MTG-P-06)."""
+
+    @staticmethod
+    def why_not(engine: Engine, player: int, source: int, params: object, x: int) -> Why | None:
+        assert isinstance(params, ManaParams)
+        cost = parse(params.mana)
+        if not affordable(engine, player, cost):
+            return "MTG-C-04", f"you cannot pay {cost}: not enough mana"
+        return None
+
+    @staticmethod
+    def pay(engine: Engine, player: int, source: int, params: object, effect: int | None, x: int) -> Procedure:
+        assert isinstance(params, ManaParams)
+        paid = yield from pay(engine, player, parse(params.mana), effect)
+        assert paid, "checked before the decision was accepted"

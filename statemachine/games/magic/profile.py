@@ -6,25 +6,25 @@ Seed 002 (SPEC 1.3): costs (MTG-C) and timing and priority (MTG-P, CR 117). The 
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
+from statemachine.decisions import object_arg as _int
 from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, mana
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
-from statemachine.games.magic.board import DECK, HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
+from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
 from statemachine.games.magic.stack import Stack
 from statemachine.games.magic.triggers import KINDS
 from statemachine.games.magic.turn import STEPS, enter_step
 from statemachine.games.magic.versions import RELEASES, Rules
 from statemachine.games.magic.vocab import MTG
-from statemachine.loader import CardFileError, load_pinned_pool
-from statemachine.policy import ResolutionPolicy
+from statemachine.loader import CardFileError
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
@@ -49,20 +49,17 @@ def check_pool(pool: CardPool) -> CardPool:
     return pool
 
 
-@cache
-def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
-    """The shipped card pool at ``version``."""
-    return check_pool(load_pinned_pool(NAME, version, CARDS.glob("*.toml"), MTG, KINDS, RELEASES.pool_digests))
-
-
 class Magic(RulesProfile):
     name = NAME
     releases = RELEASES
+    cards = CARDS
     rules: Rules
     vocabulary = MTG
     trigger_kinds = KINDS
     steps = STEPS
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
+    policy = Stack
+    pool_checks = (check_pool,)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority (MTG-P-01)",
         "cast": "`[card]`: cast a spell from your hand; its targets, X and costs are asked next",
@@ -73,30 +70,15 @@ class Magic(RulesProfile):
     }
     look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
-    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
-        super().__init__(check_pool(pool) if pool is not None else None, version=version)
-
-    @classmethod
-    def card_pool(cls, version: str) -> CardPool:
-        return card_pool(version)
-
-    def make_policy(self) -> ResolutionPolicy:
-        return Stack()
-
     def conditions_checked_on_trigger(self) -> bool:
         return bool(self.rules.intervening_if)  # CR 603.4 (rules 1.1): stack.intervening_if_holds
 
-    def begin(self, engine: Engine) -> Procedure:
+    def opening(self, engine: Engine) -> None:
         """Shuffle, 20 life each, draw seven; player 0 takes the first turn (no mulligans)."""
         st = engine.state
-        for p in range(len(st.players)):
-            deck = zone(p, DECK)
-            engine.shuffle(deck)
+        shuffle_decks(engine)
         engine.emit(*[ev.PlayerStat(p, LIFE, STARTING_LIFE) for p in range(len(st.players))])
-        for p in range(len(st.players)):
-            board.draw(engine, p, HAND_SIZE)
-        return
-        yield
+        deal(engine, HAND_SIZE, mark_empty=True)
 
     def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
         return enter_step(engine, step)
@@ -163,13 +145,6 @@ class Magic(RulesProfile):
                                       f"'{decision.action}' is not something a player with priority does")
 
 
-def _int(decision: Decision, i: int) -> int:
-    try:
-        return int(decision.args[i])
-    except (IndexError, ValueError) as exc:
-        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
-
-
 def _first(engine: Engine, decision: Decision) -> int:
     """With no ability named, the permanent's first activated ability that is not a mana ability."""
     oid = _int(decision, 0)
@@ -179,3 +154,8 @@ def _first(engine: Engine, decision: Decision) -> int:
     if not found:
         raise IllegalDecision(decision, "MTG-P-04", "that permanent has no activated ability to activate")
     return found[0]
+
+
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return Magic.card_pool(version)

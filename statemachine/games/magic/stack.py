@@ -25,6 +25,8 @@ from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board, mana, sba, targets
 from statemachine.games.magic.board import BATTLEFIELD, STACK, zone
+from statemachine.games.magic.board import stack_items as items
+from statemachine.games.magic.turn import end_step
 from statemachine.policy import ResolutionPolicy
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
@@ -34,11 +36,6 @@ TRIGGERED = -2
 PERMANENT_TYPES = ("creature", "artifact", "enchantment", "land", "planeswalker")
 UNTAP, CLEANUP = "untap", "cleanup"
 PRIORITY_ACTIONS = ("pass", "cast", "activate", "play")
-
-
-def items(state: GameState) -> list[Pending]:
-    """The stack, bottom first: the last is the top (MTG-P-22: the newest resolves first)."""
-    return sorted((p for p in state.pending.values() if p.holder == STACK), key=lambda p: p.key)
 
 
 def waiting(state: GameState) -> list[Pending]:
@@ -127,9 +124,6 @@ class Stack(ResolutionPolicy):
 
     def source_of(self, state: GameState, pend: Pending) -> int | None:
         return source_object(pend) if pend.source >= 0 or len(pend.key) > 1 else None
-
-    def blocks_step_end(self, engine: Engine) -> bool:
-        return bool(items(engine.state) or waiting(engine.state))
 
 
 def intervening_if_holds(engine: Engine, inst: Instance) -> bool:
@@ -231,8 +225,6 @@ def pass_priority(engine: Engine, player: int) -> Procedure:
         if stack:
             yield from resolve(engine, stack[-1])  # MTG-P-22: the newest resolves first
         else:
-            from statemachine.games.magic.turn import end_step
-
             yield from end_step(engine)
         return
     nxt = next(p for p in turn_order(engine, player)[1:] if p in in_game)

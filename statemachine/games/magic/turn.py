@@ -130,11 +130,9 @@ def end_step(engine: Engine) -> Procedure:
 
 def sorcery_timing(engine: Engine, player: int) -> bool:
     """MTG-P-03 / MTG-P-05: your own main phase, with an empty stack."""
-    from statemachine.games.magic.stack import items
-
     st = engine.state
     step = engine.flow.current
-    return (st.active == player and step is not None and step.name in MAIN_STEPS and not items(st))
+    return (st.active == player and step is not None and step.name in MAIN_STEPS and not board.stack_items(st))
 
 
 __all__ = ["BATTLEFIELD", "MAIN_STEPS", "STEPS", "end_step", "enter_step", "sorcery_timing"]

@@ -13,12 +13,12 @@ A follower's damage is the status ``damage``; its defense is computed, never sto
 
 from __future__ import annotations
 
-from functools import cache
-
 from eventsource import events as ev
 from projections.characteristics import ObjectView, view
-from projections.state import UNDER, GameState
-from projections.views import zone_kind
+from projections.state import GameState
+from statemachine import board as kit
+from statemachine.board import kind_of, move, move_all, owner_zone, zone
+from statemachine.board import player_ref as leader
 from statemachine.engine import Engine
 
 DECK, HAND, FIELD, CEMETERY, BANISHED, CASTING = "deck", "hand", "field", "cemetery", "banished", "casting"
@@ -37,19 +37,6 @@ ENTERING = (PLAY, SUMMON)  # causes that count as "comes into play" (not TRANSFO
 WHILE_ON = "while_source_on_field"  # ContinuousEffectStarted.until: lost when its source leaves (SV-O-80)
 
 
-def zone(player: int, name: str) -> str:
-    return f"{player}.{name}"
-
-
-@cache
-def kind_of(zone_name: str) -> str:
-    return zone_kind(zone_name)[1]
-
-
-def leader(player: int) -> int:
-    return -1 - player
-
-
 def is_leader(target: int) -> bool:
     return target < 0
 
@@ -59,7 +46,7 @@ def leader_player(target: int) -> int:
 
 
 def field(state: GameState, player: int) -> list[int]:
-    return list(state.zone(zone(player, FIELD)))
+    return kit.in_zone(state, player, FIELD)
 
 
 def followers(state: GameState, player: int) -> list[int]:
@@ -70,12 +57,11 @@ def followers(state: GameState, player: int) -> list[int]:
 
 
 def hand(state: GameState, player: int) -> list[int]:
-    return list(state.zone(zone(player, HAND)))
+    return kit.in_zone(state, player, HAND)
 
 
 def on_field(state: GameState, oid: int) -> bool:
-    obj = state.objects.get(oid)
-    return obj is not None and kind_of(obj.zone) == FIELD
+    return kit.is_in(state, oid, FIELD)
 
 
 def has(state: GameState, oid: int, keyword: str) -> bool:
@@ -125,32 +111,6 @@ def resonance(state: GameState, player: int) -> bool:
 
 def earth_sigils(state: GameState, player: int) -> list[int]:
     return [o for o in field(state, player) if "Earth Sigil" in view(state, o).chars.subtypes]
-
-
-# -- moving --------------------------------------------------------------------------------------------------
-
-
-def move(engine: Engine, oid: int, dst: str, cause: str, *, pos: int = -1, new_id: int | None = None,
-         controller: int | None = None) -> ev.ZoneChanged:
-    st = engine.state
-    obj = st.objects[oid]
-    if obj.zone == UNDER:
-        top = st.objects.get(obj.on) if obj.on is not None else None
-        src_pos = top.under.index(oid) if top is not None else 0
-    else:
-        src_pos = st.zones[obj.zone].index(oid)
-    nid = new_id if new_id is not None else st.next_object
-    face_down = kind_of(dst) == DECK
-    return ev.ZoneChanged(oid, nid, obj.card, obj.zone, src_pos, dst, pos, cause, face_down, controller)
-
-
-def move_all(engine: Engine, moves: list[tuple[int, str]], cause: str) -> list[ev.ZoneChanged]:
-    ids = engine.new_object_ids(len(moves))
-    return [move(engine, oid, dst, cause, new_id=nid) for (oid, dst), nid in zip(moves, ids, strict=True)]
-
-
-def owner_zone(state: GameState, oid: int, name: str) -> str:
-    return zone(state.objects[oid].owner, name)
 
 
 # -- drawing -------------------------------------------------------------------------------------------------
@@ -388,3 +348,7 @@ def create(engine: Engine, definition: str, player: int, where: str, *, pos: int
         return moved.new
     engine.emit(ev.ObjectCreated(oid, cid, card.id, player, z, pos, card.printed()))
     return oid
+
+
+# The kernel's board toolkit (statemachine.board), named here so Shadowverse's rules read board.move(...).
+__all__ = ["kind_of", "leader", "move", "move_all", "owner_zone", "zone"]

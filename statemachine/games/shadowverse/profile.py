@@ -3,14 +3,15 @@ and the state check (destruction at 0 defense, defeat at 0 life)."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.board import shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board, computed  # noqa: F401 - computed sets the amount rules
 from statemachine.games.shadowverse.actions import (
@@ -30,8 +31,7 @@ from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.queue import OrderedQueue, describe_key
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Rules
-from statemachine.loader import CardFileError, load_pinned_pool
-from statemachine.policy import ResolutionPolicy
+from statemachine.loader import CardFileError
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
@@ -59,12 +59,6 @@ SWITCHES: dict[str, tuple[str, ...]] = {
 }
 
 
-@cache
-def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
-    """The shipped card pool at ``version``."""
-    return load_pinned_pool(NAME, version, CARDS.glob("*.toml"), SV, KINDS, RELEASES.pool_digests)
-
-
 def check_alternates(pool: CardPool) -> None:
     """The card a Crystallize or Accelerate keyword names must be in the pool (checked at load, STYLE 5)."""
     for card in pool.cards.values():
@@ -77,12 +71,15 @@ def check_alternates(pool: CardPool) -> None:
 class Shadowverse(RulesProfile):
     name = NAME
     releases = RELEASES
+    cards = CARDS
     rules: Rules
     vocabulary = SV
     trigger_kinds = KINDS
     steps = STEPS
     title = "Shadowverse"
     describe_key = staticmethod(describe_key)  # the queue's sort key in words (SV-O-10..14)
+    policy = OrderedQueue
+    pool_checks = (check_alternates,)
     decisions: ClassVar[dict[str, str]] = {
         "play": "`[card]`: play a card from your hand, paying PP; its targets are asked next",
         "evolve": "`[follower]`: evolve a follower, spending an evolution point",
@@ -91,31 +88,16 @@ class Shadowverse(RulesProfile):
         "choose": "`[option, ...]`: answer a request",
     }
 
-    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
-        super().__init__(pool, version=version)
-        check_alternates(self.pool)
-
-    @classmethod
-    def card_pool(cls, version: str) -> CardPool:
-        return card_pool(version)
-
-    def make_policy(self) -> ResolutionPolicy:
-        return OrderedQueue()
-
-    def begin(self, engine: Engine) -> Procedure:
+    def opening(self, engine: Engine) -> None:
         """SV-O-46: seat 0 goes first. Shuffle, life 20, deal 3; the mulligan opens turn 1 (SV-O-47)."""
         st = engine.state
-        for p in range(2):
-            deck = zone(p, DECK)
-            engine.shuffle(deck)
+        shuffle_decks(engine)
         engine.emit(*[e for p in range(2) for e in (
             ev.PlayerStat(p, "life", START_LIFE), ev.PlayerStat(p, "max_life", START_LIFE),
             ev.PlayerStat(p, "ep", 2 if p == 0 else 3), ev.PlayerStat(p, "second", p))])
         for p in range(2):
             top = list(st.zone(zone(p, DECK)))[:OPENING_HAND]
             engine.emit(*board.move_all(engine, [(o, zone(p, HAND)) for o in top], MULLIGAN))
-        return
-        yield
 
     def mulligan(self, engine: Engine) -> Procedure:
         """SV-O-47/48/50: return any of the 3, draw as many from the rest, then shuffle the returned in."""
@@ -205,11 +187,8 @@ class Shadowverse(RulesProfile):
         return Legal(me, tuple(out))
 
     def act(self, engine: Engine, decision: Decision) -> Procedure:
-        st = engine.state
-        me = st.active
+        me = self.turn_player_only(engine, decision, "SV-GAME-TURN")
         step = engine.flow.current
-        if decision.player != me:
-            raise IllegalDecision(decision, "SV-GAME-TURN", f"it is player {me}'s turn to act")
         if step is None or step.name != "main":
             raise IllegalDecision(decision, "SV-GAME-STEP", "players act only in their main phase")
         match decision.action:
@@ -278,11 +257,9 @@ class Shadowverse(RulesProfile):
             policy.checked = (st, seq)
 
 
-def _obj(decision: Decision, i: int) -> int:
-    try:
-        return int(decision.args[i])
-    except (IndexError, ValueError) as exc:
-        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return Shadowverse.card_pool(version)
 
 
 __all__ = ["FIELD", "SWITCHES", "Shadowverse", "card_pool"]

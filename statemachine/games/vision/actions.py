@@ -17,8 +17,9 @@ from projections.state import Pending
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Request
+from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
-from statemachine.games.vision import board
+from statemachine.games.vision import board, combat
 from statemachine.games.vision.board import (
     AMBUSH,
     CHAIN,
@@ -29,6 +30,8 @@ from statemachine.games.vision.board import (
     HASTE,
     NODE,
     SPELL_CARD,
+    enter_field,
+    fizzle,
     zone,
 )
 from statemachine.games.vision.effects import (
@@ -257,13 +260,6 @@ def available(engine: Engine, player: int) -> list[Decision]:
 # -- announcing -------------------------------------------------------------------------------------------
 
 
-def _obj(decision: Decision, i: int) -> int:
-    try:
-        return int(decision.args[i])
-    except (IndexError, ValueError) as exc:
-        raise IllegalDecision(decision, "KIFU-ARGS", f"argument {i + 1} must be an object id") from exc
-
-
 def act(engine: Engine, decision: Decision) -> Procedure:
     """Check an announcement and return the procedure that makes it; raise IllegalDecision naming the rule."""
     p = decision.player
@@ -382,25 +378,8 @@ def place(engine: Engine, pends: list[Pending]) -> Procedure:
 # -- resolving --------------------------------------------------------------------------------------------
 
 
-def fizzle(engine: Engine, eid: int, reason: str) -> None:
-    if eid in engine.state.pending:
-        engine.emit(ev.EffectFizzled(eid, reason))
-
-
-def enter_field(engine: Engine, oid: int, controller: int) -> int:
-    """A character enters tapped unless it has 速攻 (Haste: it enters active); a spell card enters active."""
-    st = engine.state
-    chars = view(st, oid).chars
-    moved = board.move(engine, oid, zone(st.objects[oid].owner, FIELD), board.ENTER, controller=controller)
-    rested = CHARACTER in chars.types and HASTE not in chars.keywords
-    engine.emit(moved, *([ev.StatusSet(moved.new, "tapped", 1)] if rested else []))
-    return moved.new
-
-
 def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
     """What one entry of the interference does when it resolves."""
-    from statemachine.games.vision import combat
-
     st = engine.state
     src = pend.source
     match pend.ability:

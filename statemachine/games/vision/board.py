@@ -12,8 +12,10 @@ from typing import Final
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import UNDER, GameState
-from projections.views import zone_kind
+from projections.state import GameState
+from statemachine import board as kit
+from statemachine.board import is_tapped, kind_of, move, move_all, set_tapped, zone
+from statemachine.board import player_ref as player_target
 from statemachine.engine import Engine
 
 DECK, HAND, NODE, FIELD, DISCARD = "deck", "hand", "node", "field", "discard"
@@ -27,19 +29,6 @@ PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED = (
     "play", "enter", "set_node", "draw", "haki", "resolved", "set_under", "negated")
 
 LIFE: Final = 20  # [assumed] a player loses once they have taken this much damage (VOP-GAME-LIFE)
-
-
-def zone(player: int, name: str) -> str:
-    return f"{player}.{name}"
-
-
-def kind_of(zone_name: str) -> str:
-    return zone_kind(zone_name)[1]
-
-
-def player_target(player: int) -> int:
-    """Players are targets too; as an object id a player is ``-1 - player`` (as in ContinuousEffectStarted)."""
-    return -1 - player
 
 
 def keyword_number(state: GameState, oid: int, word: str, default: int = 0) -> int:
@@ -65,66 +54,21 @@ def characters(state: GameState, player: int | None = None) -> list[int]:
 
 
 def on_field(state: GameState, oid: int) -> bool:
-    obj = state.objects.get(oid)
-    return obj is not None and kind_of(obj.zone) == FIELD
-
-
-def is_tapped(state: GameState, oid: int) -> bool:
-    return bool(state.objects[oid].status.get("tapped"))
+    return kit.is_in(state, oid, FIELD)
 
 
 def untapped_nodes(state: GameState, player: int) -> list[int]:
     return [o for o in state.zone(zone(player, NODE)) if not is_tapped(state, o)]
 
 
-def move(engine: Engine, oid: int, dst: str, cause: str, *, new_id: int | None = None,
-         controller: int | None = None, face_down: bool = False) -> ev.ZoneChanged:
-    st = engine.state
-    obj = st.objects[oid]
-    if obj.zone == UNDER:
-        top = st.objects.get(obj.on) if obj.on is not None else None
-        src_pos = top.under.index(oid) if top is not None else 0
-    else:
-        src_pos = st.zones[obj.zone].index(oid)
-    nid = new_id if new_id is not None else st.next_object
-    return ev.ZoneChanged(oid, nid, obj.card, obj.zone, src_pos, dst, -1, cause, face_down, controller)
-
-
-def move_all(engine: Engine, moves: list[tuple[int, str]], cause: str) -> list[ev.ZoneChanged]:
-    ids = engine.new_object_ids(len(moves))
-    return [move(engine, oid, dst, cause, new_id=nid) for (oid, dst), nid in zip(moves, ids, strict=True)]
-
-
-def with_under(state: GameState, oids: Iterable[int]) -> list[int]:
-    out: list[int] = []
-    for oid in oids:
-        out.append(oid)
-        out.extend(state.objects[oid].under)
-    return out
-
-
 def to_discard(engine: Engine, oids: Iterable[int], cause: str) -> None:
     """破棄: cards (and what lies under them) go to their owners' discard piles at the same time."""
-    st = engine.state
-    moving = with_under(st, [o for o in oids if o in st.objects])
-    if moving:
-        engine.emit(*move_all(engine, [(o, zone(st.objects[o].owner, DISCARD)) for o in moving], cause))
+    kit.put_into_owners(engine, oids, DISCARD, cause)
 
 
 def draw(engine: Engine, player: int, count: int = 1) -> None:
-    for _ in range(count):
-        deck = engine.state.zone(zone(player, DECK))
-        if not deck:
-            engine.emit(ev.PlayerStat(player, "drew_from_empty", 1))
-            return
-        engine.emit(move(engine, deck[0], zone(player, HAND), DRAW))
-
-
-def set_tapped(engine: Engine, oids: Iterable[int], tapped: bool) -> None:
-    changes = [ev.StatusSet(o, "tapped", int(tapped)) for o in oids
-               if bool(engine.state.objects[o].status.get("tapped")) != tapped]
-    if changes:
-        engine.emit(*changes)
+    """Draw one card at a time; trying to draw from an empty deck is remembered: it loses (VOP-GAME-LIFE)."""
+    kit.draw(engine, player, count, mark_empty=True)
 
 
 def damage(engine: Engine, hits: list[tuple[int, int]]) -> None:
@@ -141,3 +85,25 @@ def damage(engine: Engine, hits: list[tuple[int, int]]) -> None:
             events.append(ev.StatusSet(target, "damage", st.objects[target].status.get("damage", 0) + amount))
     if events:
         engine.emit(*events)
+
+
+# -- what resolving does to the board (the chain and combat share it) --------------------------------------
+
+
+def fizzle(engine: Engine, eid: int, reason: str) -> None:
+    if eid in engine.state.pending:
+        engine.emit(ev.EffectFizzled(eid, reason))
+
+
+def enter_field(engine: Engine, oid: int, controller: int) -> int:
+    """A character enters tapped unless it has 速攻 (Haste: it enters active); a spell card enters active."""
+    st = engine.state
+    chars = view(st, oid).chars
+    moved = move(engine, oid, zone(st.objects[oid].owner, FIELD), ENTER, controller=controller)
+    rested = CHARACTER in chars.types and HASTE not in chars.keywords
+    engine.emit(moved, *([ev.StatusSet(moved.new, "tapped", 1)] if rested else []))
+    return moved.new
+
+
+# The kernel's board toolkit (statemachine.board), named here so Vision's rules read board.move(...).
+__all__ = ["is_tapped", "kind_of", "move", "move_all", "player_target", "set_tapped", "zone"]

@@ -11,8 +11,7 @@ from projections.characteristics import view
 from projections.state import Pending
 from statemachine.engine import Engine
 from statemachine.games.vision import board
-from statemachine.games.vision.actions import enter_field, fizzle
-from statemachine.games.vision.board import CHAIN
+from statemachine.games.vision.board import CHAIN, enter_field, fizzle
 
 BLOCKED_BY = "blocked_by"
 

@@ -8,22 +8,20 @@ the README.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
+from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
 from statemachine.games.vision import actions, board, computed  # noqa: F401 - computed registers its steps
-from statemachine.games.vision.board import DECK, FIELD, LIFE, NODE, zone
+from statemachine.games.vision.board import FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.triggers import KINDS
 from statemachine.games.vision.versions import RELEASES, Rules
-from statemachine.loader import load_pinned_pool
-from statemachine.policy import ResolutionPolicy
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
@@ -42,20 +40,18 @@ STEPS = (
 HAND_SIZE = 5  # [assumed]
 
 
-@cache
-def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
-    """The shipped card pool at ``version``."""
-    return load_pinned_pool(NAME, version, CARDS.glob("*.toml"), VOP, KINDS, RELEASES.pool_digests)
 
 
 class Vision(RulesProfile):
     name = NAME
     releases = RELEASES
+    cards = CARDS
     rules: Rules
     vocabulary = VOP
     trigger_kinds = KINDS
     steps = STEPS
     title = "Vision of Phantasm"
+    policy = InterferenceChain
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority in an interference",
         "node": "`[card]`: set a card from your hand as a node (node phase, once a turn)",
@@ -66,24 +62,9 @@ class Vision(RulesProfile):
         "choose": "`[option, ...]`: answer a request",
     }
 
-    def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
-        super().__init__(pool, version=version)
-
-    @classmethod
-    def card_pool(cls, version: str) -> CardPool:
-        return card_pool(version)
-
-    def make_policy(self) -> ResolutionPolicy:
-        return InterferenceChain()
-
-    def begin(self, engine: Engine) -> Procedure:
-        for p in range(2):
-            deck = zone(p, DECK)
-            engine.shuffle(deck)
-        for p in range(2):
-            board.draw(engine, p, HAND_SIZE)
-        return
-        yield
+    def opening(self, engine: Engine) -> None:
+        shuffle_decks(engine)
+        deal(engine, HAND_SIZE, mark_empty=True)
 
     def enter_step(self, engine: Engine, step: StepDef) -> Procedure:
         """The phase's prescribed effects; the priority window after them is opened by the chain (VOP-I-08)."""
@@ -128,3 +109,8 @@ class Vision(RulesProfile):
         if losers:
             winner = None if len(losers) == 2 else 1 - losers[0]
             engine.emit(*[ev.PlayerLost(p, reason) for p in losers], ev.GameEnded(winner, reason))
+
+
+def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
+    """The shipped card pool at ``version``."""
+    return Vision.card_pool(version)
