@@ -340,44 +340,38 @@ def _why_not_one(log: LoadedLog, n: int, event: ev.Event, oid: int, ability: Any
                     if m.kind == "ignore_abilities"]
             by = f" by effect #{mods[0].effect} from {obj_name(after, log.memory, mods[0].source)}" if mods else ""
             return f"its abilities are ignored {looked}{by}"
-    messages = []
-    for sid in subjects:
-        if t.subject == "self" and sid != oid:
-            messages.append(f"the event is about {obj_name(after, log.memory, sid)}, and this ability triggers "
-                            "only on its own card (subject self)")
-            continue
-        if t.subject == "other" and sid == oid:
-            messages.append("the event is about this card itself, and this ability triggers only on others")
-            continue
-        subject = last_known(after, sid) if is_before else (view(state, sid) if sid in state.objects else None)
-        if subject is None:
-            messages.append(f"the subject #{sid} cannot be seen in the state checked")
-            continue
-        if t.whose == "you" and subject.controller != holder.controller:
-            messages.append(f"{obj_name(after, log.memory, sid)} is controlled by "
-                            f"{player_name(after, subject.controller)}, and the ability wants your own")
-            continue
-        if t.whose == "opponent" and subject.controller == holder.controller:
-            messages.append(f"{obj_name(after, log.memory, sid)} is its own controller's, and the ability wants "
-                            "an opponent's")
-            continue
-        from statemachine.triggers import matches_filter
-
-        failed = [f"{k} = {v}" for k, v in t.filter.items() if not matches_filter(subject, {k: v})]
-        if failed:
-            c = subject.chars
-            messages.append(f"the filter is false for {obj_name(after, log.memory, sid)}: "
-                            f"{'; '.join(failed)} (it has types {list(c.types)}, subtypes {list(c.subtypes)}, "
-                            f"colors {list(c.colors)}, power {c.power})")
-            continue
-        if kind.accept is not None and not kind.accept(event, holder, subject, t.filter):
-            messages.append(f"the trigger's own check ({t.on}) is false for this event "
-                            f"(filter {dict(t.filter)})")
-            continue
-        if zone_kind(holder.zone)[1] == "hand":
-            messages.append("it matched in a hidden zone: it counts only if its player declared it, and no "
-                            "declaration was recorded (DM-W-27, DM-W-28)")
-            continue
-        messages.append(f"by the rules' checks it matches {obj_name(after, log.memory, sid)}, yet the log has no "
-                        f"trigger for it: run kifu verify {log.location}")
+    messages = [_why_not_subject(log, n, event, oid, sid, kind, t, holder, state, after, is_before)
+                for sid in subjects]
     return "; ".join(messages) if messages else "nothing in the event concerns it"
+
+
+def _why_not_subject(log: LoadedLog, n: int, event: ev.Event, oid: int, sid: int, kind: Any, t: Any, holder: Any,
+                     state: GameState, after: GameState, is_before: bool) -> str:
+    """Why the ability of ``holder`` (object ``oid``) did not trigger on the event's subject ``sid``."""
+    name = obj_name(after, log.memory, sid)
+    if t.subject == "self" and sid != oid:
+        return f"the event is about {name}, and this ability triggers only on its own card (subject self)"
+    if t.subject == "other" and sid == oid:
+        return "the event is about this card itself, and this ability triggers only on others"
+    subject = last_known(after, sid) if is_before else (view(state, sid) if sid in state.objects else None)
+    if subject is None:
+        return f"the subject #{sid} cannot be seen in the state checked"
+    if t.whose == "you" and subject.controller != holder.controller:
+        return (f"{name} is controlled by {player_name(after, subject.controller)}, and the ability wants "
+                "your own")
+    if t.whose == "opponent" and subject.controller == holder.controller:
+        return f"{name} is its own controller's, and the ability wants an opponent's"
+    from statemachine.triggers import matches_filter
+
+    failed = [f"{k} = {v}" for k, v in t.filter.items() if not matches_filter(subject, {k: v})]
+    if failed:
+        c = subject.chars
+        return (f"the filter is false for {name}: {'; '.join(failed)} (it has types {list(c.types)}, "
+                f"subtypes {list(c.subtypes)}, colors {list(c.colors)}, power {c.power})")
+    if kind.accept is not None and not kind.accept(event, holder, subject, t.filter):
+        return f"the trigger's own check ({t.on}) is false for this event (filter {dict(t.filter)})"
+    if zone_kind(holder.zone)[1] == "hand":
+        return ("it matched in a hidden zone: it counts only if its player declared it, and no declaration "
+                "was recorded (DM-W-27, DM-W-28)")
+    return (f"by the rules' checks it matches {name}, yet the log has no trigger for it: run kifu verify "
+            f"{log.location}")

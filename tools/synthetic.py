@@ -30,7 +30,7 @@ from eventsource import events as ev
 from eventsource import randomness
 from eventsource.records import NewEvent
 from projections.characteristics import view
-from projections.state import UNDER, GameState, evolve
+from projections.state import UNDER, GameState, Pending, evolve
 
 PLAYERS: Final = ("Aki", "Ben")
 COPIES: Final = 4
@@ -209,67 +209,63 @@ class _Game:
                     break
 
     def resolve(self, eid: int) -> None:
-        st = self.state
-        pend = st.pending[eid]
-        me, foe = pend.controller, 1 - pend.controller
+        pend = self.state.pending[eid]
         start = self.emit(ev.EffectResolving(eid), pend.by or self.seq)
+        for carry_out in (self._draw_or_remove, self._modify):
+            done = carry_out(pend, start)
+            if done is not None:
+                break
+        else:
+            raise AssertionError(f"no behaviour for {pend.ability}")
+        fizzled, start = done  # a choice made while resolving is the cause of what follows
+        if fizzled:
+            self.emit(ev.EffectFizzled(eid, fizzled), start)
+        else:
+            self.emit(ev.EffectResolved(eid), start)
+
+    def _draw_or_remove(self, pend: Pending, start: int) -> tuple[str, int] | None:
+        """Draws, destructions, moves of mana, hand and shield cards: why it fizzled ("" if it did not) and the
+        record its last event followed, or None if the ability is not one of these."""
+        st = self.state
+        me, foe = pend.controller, 1 - pend.controller
         ability = pend.ability
         fizzled = ""
         if ability in ("turn_draw", "ally_destroyed_draw"):
             self.draw(me, start)
-        elif ability in ("enter_draw2", "spell_draw3"):
+            return fizzled, start
+        if ability in ("enter_draw2", "spell_draw3"):
             for _ in range(int(ability[-1])):
                 self.draw(me, start)
-        elif ability in ("enter_destroy", "spell_destroy2"):
+            return fizzled, start
+        if ability in ("enter_destroy", "spell_destroy2"):
             targets = list(self.zone(foe, "battle"))
             count = 2 if ability == "spell_destroy2" else 1
             if not targets:
                 fizzled = "no legal target"
             else:
                 if len(targets) > count:
-                    req = self.ask(me, "target", targets, eid, start)
+                    req = self.ask(me, "target", targets, pend.effect, start)
                     targets = sorted(targets, key=self.power)[:count]
                     start = self.choose(me, "target", tuple(targets), req)
                 for target in targets:
                     self.destroy(target, "destroyed", start)
-        elif ability == "enter_boost":  # "you may": a player with enough mana declines
+            return fizzled, start
+        if ability == "enter_boost":  # "you may": a player with enough mana declines
             deck = self.zone(me, "deck")
             if not deck or len(self.zone(me, "mana")) >= MAX_MANA:
                 fizzled = "declined"
             else:
                 boosted = self.move(deck[0], f"{me}.mana", "boost", start)
                 self.emit(ev.StatusSet(boosted, "tapped", 1), self.seq)
-        elif ability == "ally_attack_pump":
-            if pend.subject is None or pend.subject not in st.objects:
-                fizzled = "attacker left"
-            else:
-                effect = st.next_effect
-                self.emit(ev.ContinuousEffectStarted(effect, pend.source, "power", pend.subject, 1000,
-                                                     until=UNTIL_END_OF_TURN), start)
-        elif ability == "enter_burn_mana":
+            return fizzled, start
+        if ability == "enter_burn_mana":
             mana = self.zone(foe, "mana")
             if not mana:
                 fizzled = "no mana"
             else:
                 self.move(mana[-1], f"{foe}.graveyard", "burn_mana", start)
-        elif ability in ("enter_pump", "ally_enter_pump"):
-            mine = list(self.zone(me, "battle"))
-            if not mine:
-                fizzled = "no creature"
-            for target in mine:
-                effect = st.next_effect
-                self.emit(ev.ContinuousEffectStarted(effect, pend.source, "power", target, 2000,
-                                                     until=UNTIL_END_OF_TURN), start)
-        elif ability == "enter_silence":
-            targets = self.zone(foe, "battle")
-            if not targets:
-                fizzled = "no legal target"
-            else:
-                effect = st.next_effect
-                target = max(targets, key=self.power)
-                self.emit(ev.ContinuousEffectStarted(effect, pend.source, "ignore_abilities", target,
-                                                     until=UNTIL_END_OF_TURN), start)
-        elif ability == "attack_discard":
+            return fizzled, start
+        if ability == "attack_discard":
             hand = self.zone(foe, "hand")
             if not hand:
                 fizzled = "empty hand"
@@ -278,25 +274,60 @@ class _Game:
                 value = randomness.below(self.seed, n, len(hand))
                 self.emit(ev.RandomDrawn("discard", len(hand), value), start)
                 self.move(hand[value], f"{foe}.graveyard", "discard", self.seq)
-        elif ability in ("win_untap", "end_untap"):
-            if pend.source not in st.objects:
-                fizzled = "source left"
-            else:
-                self.emit(ev.StatusSet(pend.source, "tapped", 0), start)
-        elif ability == "attack_heal":
-            self.emit(ev.PlayerStat(me, "life", min(START_LIFE, st.stat(me, "life") + 2)), start)
-        elif ability == "destroyed_shield":
+            return fizzled, start
+        if ability == "destroyed_shield":
             deck = self.zone(me, "deck")
             if not deck:
                 fizzled = "empty deck"
             else:
                 self.move(deck[0], f"{me}.shields", "add_shield", start, face_down=True)
-        else:
-            raise AssertionError(f"no behaviour for {ability}")
-        if fizzled:
-            self.emit(ev.EffectFizzled(eid, fizzled), start)
-        else:
-            self.emit(ev.EffectResolved(eid), start)
+            return fizzled, start
+        return None
+
+    def _modify(self, pend: Pending, start: int) -> tuple[str, int] | None:
+        """Power, silence, untap and life: why it fizzled ("" if it did not) and the record its last event
+        followed, or None if the ability is not one of these."""
+        st = self.state
+        me, foe = pend.controller, 1 - pend.controller
+        ability = pend.ability
+        fizzled = ""
+        if ability == "ally_attack_pump":
+            if pend.subject is None or pend.subject not in st.objects:
+                fizzled = "attacker left"
+            else:
+                effect = st.next_effect
+                self.emit(ev.ContinuousEffectStarted(effect, pend.source, "power", pend.subject, 1000,
+                                                     until=UNTIL_END_OF_TURN), start)
+            return fizzled, start
+        if ability in ("enter_pump", "ally_enter_pump"):
+            mine = list(self.zone(me, "battle"))
+            if not mine:
+                fizzled = "no creature"
+            for target in mine:
+                effect = st.next_effect
+                self.emit(ev.ContinuousEffectStarted(effect, pend.source, "power", target, 2000,
+                                                     until=UNTIL_END_OF_TURN), start)
+            return fizzled, start
+        if ability == "enter_silence":
+            targets = self.zone(foe, "battle")
+            if not targets:
+                fizzled = "no legal target"
+            else:
+                effect = st.next_effect
+                target = max(targets, key=self.power)
+                self.emit(ev.ContinuousEffectStarted(effect, pend.source, "ignore_abilities", target,
+                                                     until=UNTIL_END_OF_TURN), start)
+            return fizzled, start
+        if ability in ("win_untap", "end_untap"):
+            if pend.source not in st.objects:
+                fizzled = "source left"
+            else:
+                self.emit(ev.StatusSet(pend.source, "tapped", 0), start)
+            return fizzled, start
+        if ability == "attack_heal":
+            self.emit(ev.PlayerStat(me, "life", min(START_LIFE, st.stat(me, "life") + 2)), start)
+            return fizzled, start
+        return None
 
     # -- playing cards -----------------------------------------------------------------------------------
 

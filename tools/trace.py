@@ -144,6 +144,15 @@ def _values(values: Iterable[int | str]) -> str:
 
 def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
     """The event as one line, read against ``st``, the state just before it (and ``mem``, if kept)."""
+    for line in (_move_line, _effect_line, _choice_line, _game_line):
+        text = line(st, event, mem)
+        if text is not None:
+            return text
+    return f"{ev.kind_of(event)} {ev.to_builtins(event)}"
+
+
+def _move_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None:
+    """A card or object: moved, created, put under another, revealed; a zone shuffled; a random draw."""
     match event:
         case ev.ZoneChanged():
             text = (
@@ -157,6 +166,29 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
             if event.controller is not None and event.controller != st.cards.get(event.card, _NO_CARD).owner:
                 text += f", controlled by {player_name(st, event.controller)}"
             return text
+        case ev.ObjectCreated():
+            text = (
+                f"{event.printed.name}#{event.obj} created in {at(st, event.zone, event.position)} "
+                f"(card {event.card}, {event.definition}, owner {player_name(st, event.owner)})"
+            )
+            return text + (", face down" if event.face_down else "")
+        case ev.Stacked():
+            return f"{obj_name(st, mem, event.below)} put under {obj_name(st, mem, event.top)}"
+        case ev.Revealed():
+            to = ", ".join(player_name(st, p) for p in event.to)
+            return f"{obj_name(st, mem, event.obj)} revealed to {to}"
+        case ev.Shuffled():
+            return f"{zone_name(st, event.zone)} shuffled ({len(event.order)} cards)"
+        case ev.RandomDrawn():
+            return f"random {event.purpose}: {event.value} (of {event.bound})"
+        case _:
+            return None
+
+
+
+def _effect_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None:
+    """A triggered or continuous effect: triggering, waiting, resolving, its end."""
+    match event:
         case ev.Triggered():
             cause = f"record {event.by}"
             if mem is not None and (kind := mem.kind_at(event.by)) is not None:
@@ -184,6 +216,33 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
             return f"resolved {effect_name(st, mem, event.effect)}"
         case ev.EffectFizzled():
             return f"fizzled {effect_name(st, mem, event.effect)}: {event.reason}"
+        case ev.ContinuousEffectStarted():
+            what = event.kind
+            if event.amount:
+                what += f" {event.amount:+d}"
+            if event.value:
+                what += f" {event.value}"
+            text = (
+                f"effect #{event.effect} from {obj_name(st, mem, event.source)}: "
+                f"{what} on {target_name(st, mem, event.target)}"
+            )
+            return text + (f" until {event.until}" if event.until else "")
+        case ev.ContinuousEffectEnded():
+            mod = st.modifiers.get(event.effect)
+            ended = f" ({mod.kind} on {target_name(st, mem, mod.target)})" if mod is not None else ""
+            return f"effect #{event.effect} ends{ended}"
+        case ev.AmountComputed():
+            read = f" (looked back at {_names(st, mem, event.looked_back)})" if event.looked_back else ""
+            where = f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else ""
+            return f"{event.param} = {event.expression} = {event.value}{where}{read}"
+        case _:
+            return None
+
+
+
+def _choice_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None:
+    """A player's choice, asked or made, a cost paid, an attack declared."""
+    match event:
         case ev.ChoiceRequested():
             low, high = event.minimum, event.maximum
             count = str(low) if low == high else f"{low}..{high}"
@@ -206,6 +265,21 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
             if event.effect is not None:
                 text += f" for {effect_name(st, mem, event.effect)}"
             return text
+        case ev.Attacked():
+            target = event.target
+            attacked = obj_name(st, mem, target) if target is not None else player_name(st, event.player)
+            return f"{obj_name(st, mem, event.attacker)} attacks {attacked}"
+        case ev.Chosen():
+            text = f"{player_name(st, event.player)} chose {_names(st, mem, event.objects) or 'nothing'}"
+            return text + (f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else "")
+        case _:
+            return None
+
+
+
+def _game_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None:
+    """The game, its turns and players: numbers, priority, steps, the end."""
+    match event:
         case ev.StatusSet():
             return f"{obj_name(st, mem, event.obj)}: {event.key} = {event.value}"
         case ev.PlayerStat():
@@ -218,47 +292,6 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
             return f"{event.phase} phase" + (f", {event.step} step" if event.step else "")
         case ev.TurnBegan():
             return f"turn {event.turn} begins: {player_name(st, event.player)}"
-        case ev.ObjectCreated():
-            text = (
-                f"{event.printed.name}#{event.obj} created in {at(st, event.zone, event.position)} "
-                f"(card {event.card}, {event.definition}, owner {player_name(st, event.owner)})"
-            )
-            return text + (", face down" if event.face_down else "")
-        case ev.Stacked():
-            return f"{obj_name(st, mem, event.below)} put under {obj_name(st, mem, event.top)}"
-        case ev.ContinuousEffectStarted():
-            what = event.kind
-            if event.amount:
-                what += f" {event.amount:+d}"
-            if event.value:
-                what += f" {event.value}"
-            text = (
-                f"effect #{event.effect} from {obj_name(st, mem, event.source)}: "
-                f"{what} on {target_name(st, mem, event.target)}"
-            )
-            return text + (f" until {event.until}" if event.until else "")
-        case ev.ContinuousEffectEnded():
-            mod = st.modifiers.get(event.effect)
-            ended = f" ({mod.kind} on {target_name(st, mem, mod.target)})" if mod is not None else ""
-            return f"effect #{event.effect} ends{ended}"
-        case ev.Revealed():
-            to = ", ".join(player_name(st, p) for p in event.to)
-            return f"{obj_name(st, mem, event.obj)} revealed to {to}"
-        case ev.Shuffled():
-            return f"{zone_name(st, event.zone)} shuffled ({len(event.order)} cards)"
-        case ev.RandomDrawn():
-            return f"random {event.purpose}: {event.value} (of {event.bound})"
-        case ev.Attacked():
-            target = event.target
-            attacked = obj_name(st, mem, target) if target is not None else player_name(st, event.player)
-            return f"{obj_name(st, mem, event.attacker)} attacks {attacked}"
-        case ev.Chosen():
-            text = f"{player_name(st, event.player)} chose {_names(st, mem, event.objects) or 'nothing'}"
-            return text + (f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else "")
-        case ev.AmountComputed():
-            read = f" (looked back at {_names(st, mem, event.looked_back)})" if event.looked_back else ""
-            where = f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else ""
-            return f"{event.param} = {event.expression} = {event.value}{where}{read}"
         case ev.StateBasedAction():
             text = f"state-based actions: {_values(event.actions)}"
             return text + (f" on {_names(st, mem, event.objects)}" if event.objects else "")
@@ -278,7 +311,7 @@ def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
             return (f"what-if branch of game {event.source!r} after its record {event.at} (its hash there "
                     f"{event.head}): records 1 to {event.at} are that game's, what follows is this game's only")
         case _:
-            return f"{ev.kind_of(event)} {ev.to_builtins(event)}"
+            return None
 
 
 # -- the game as one player knew it -----------------------------------------------------------------------
