@@ -7,8 +7,10 @@ is its own seeded generator, so a playout is reproducible from (game seed, bot s
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from statemachine.decisions import Decision, Legal, Request
+from statemachine.engine import Engine
 
 
 class RandomBot:
@@ -41,3 +43,13 @@ class RandomBot:
             while picked and sum(weight[o] for o in picked) > req.max_total and len(picked) > low:
                 picked.pop()
         return Decision(req.player, req.action, tuple(picked))
+
+
+def play_out(engine: Engine, bots: Sequence[RandomBot], limit: int) -> Engine:
+    """Let the bots decide, each for its own seat, until nobody has to or ``limit`` decisions were made."""
+    for _ in range(limit):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
+    return engine

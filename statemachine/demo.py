@@ -14,7 +14,7 @@ from eventsource import events as ev
 from eventsource.records import Record
 from eventsource.signing import Signer
 from eventsource.sqlite import SQLiteStore
-from statemachine.bots import RandomBot
+from statemachine.bots import RandomBot, play_out
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, UnknownProfile
 
@@ -54,13 +54,7 @@ def play_game(game: str, store: SQLiteStore | None = None, seed: int = SEED, nam
     """Play the sample game of ``game`` between two bots to its end (or MAX_DECISIONS)."""
     profile, players, decks = sample(game)(seed)
     engine = Engine.new(profile, players, decks, seed, store=store, game=name or demo_name(game), signer=signer)
-    bots = [RandomBot(seed * 2 + 1 + i) for i in range(len(players))]
-    for _ in range(MAX_DECISIONS):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        engine.decide(bots[legal.player].choose(legal))
-    return engine
+    return play_out(engine, [RandomBot(seed * 2 + 1 + i) for i in range(len(players))], MAX_DECISIONS)
 
 
 def highlights(records: Iterable[Record], at: str = "kifu at LOG {seq}") -> str:

@@ -3,6 +3,7 @@ structure, its resolution policy, its player actions and its state checks."""
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -31,7 +32,7 @@ class RulesProfile(ABC):
 
     name: str
     releases: ClassVar[Releases[Any]]
-    cards: ClassVar[Path]  # the folder of the game's card files (``*.toml``)
+    cards: ClassVar[Path]  # the folder of the game's card files (``*.toml``): by default ``cards/`` beside it
     # What the game's cards must satisfy beyond what the loader checks (each raises ``CardFileError``).
     pool_checks: ClassVar[tuple[Callable[[CardPool], object], ...]] = ()
     policy: ClassVar[type[ResolutionPolicy]]  # how triggered effects wait and resolve in this game
@@ -47,6 +48,11 @@ class RulesProfile(ABC):
     look_back_own_move_only: bool = True
     # Kinds of zone whose contents nobody sees (a card moved into one goes face down; views hide them).
     hidden_zones: frozenset[str] = frozenset({"deck"})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "cards" not in cls.__dict__:
+            cls.cards = Path(inspect.getfile(cls)).with_name("cards")
 
     def __init__(self, pool: CardPool | None = None, *, version: str | None = None) -> None:
         self.release = self.releases.get(version)

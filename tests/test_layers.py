@@ -31,10 +31,10 @@ GAMES = ("statemachine", "games")
 KERNEL: tuple[frozenset[str], ...] = (
     frozenset({"decisions", "cards", "releases", "amounts"}),  # what is decided, what a card is, which version,
     # the amounts card data computes
-    frozenset({"triggers", "vocabulary", "bots"}),  # when abilities trigger, the names cards are built from
+    frozenset({"triggers", "vocabulary"}),  # when abilities trigger, the names cards are built from
     frozenset({"loader", "rederive"}),  # card files into a checked pool; a log's opening derived from its inputs
     frozenset({"engine"}),  # the loop: decide -> procedure -> emit -> fold -> triggers -> policy -> commit
-    frozenset({"flow", "policy", "context", "board"}),  # the bases a game builds on, and its board toolkit
+    frozenset({"flow", "policy", "context", "board", "bots"}),  # what a game builds on; seeded players
     frozenset({"profile"}),  # one game, as the kernel sees it
     frozenset({"games"}),  # the registry and every game folder
     frozenset({"scenario", "demo"}),  # what runs games: scenario files, the sample games

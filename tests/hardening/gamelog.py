@@ -9,7 +9,7 @@ from pathlib import Path
 
 from eventsource import exchange
 from eventsource.memory import MemoryStore
-from statemachine.bots import RandomBot
+from statemachine.bots import RandomBot, play_out
 from statemachine.demo import sample
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import DuelMasters
@@ -25,13 +25,7 @@ def play(decisions: int, seed: int = 11, store: MemoryStore | None = None, game:
     else:
         profile, players, decks = sample(rules)(seed)
         engine = Engine.new(profile, players, decks, seed, store=store, game=game)
-    bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
-    for _ in range(decisions):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        engine.decide(bots[legal.player].choose(legal))
-    return engine
+    return play_out(engine, [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)], decisions)
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from pathlib import Path
 from eventsource import exchange
 from eventsource.memory import MemoryStore
 from eventsource.records import RawRecord
-from statemachine.bots import RandomBot
+from statemachine.bots import RandomBot, play_out
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
 
@@ -39,12 +39,7 @@ def play(name: str, seed: int = SEED) -> tuple[RawRecord, ...]:
     store = MemoryStore()
     game = f"sample-{name}"
     engine = Engine.new(profile, players, decks, seed, store=store, game=game)
-    bots = [RandomBot(seed * 2 + 1 + i) for i in range(len(players))]
-    for _ in range(MAX_DECISIONS):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        engine.decide(bots[legal.player].choose(legal))
+    play_out(engine, [RandomBot(seed * 2 + 1 + i) for i in range(len(players))], MAX_DECISIONS)
     return tuple(store.read_raw(game))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
@@ -33,7 +32,6 @@ from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "duel_masters"
-CARDS = Path(__file__).parent / "cards"
 
 # The turn (DM-W-19: nothing pending crosses a step boundary; the kernel settles the pool before advancing).
 STEPS = (
@@ -59,7 +57,6 @@ HAND_SIZE = 5
 class DuelMasters(RulesProfile):
     name = NAME
     releases = RELEASES
-    cards = CARDS
     rules: Rules
     vocabulary = DM
     trigger_kinds = KINDS

@@ -6,7 +6,6 @@ Seed 002 (SPEC 1.3): costs (MTG-C) and timing and priority (MTG-P, CR 117). The 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
@@ -29,7 +28,6 @@ from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "magic"
-CARDS = Path(__file__).parent / "cards"
 
 
 def check_pool(pool: CardPool) -> CardPool:
@@ -52,7 +50,6 @@ def check_pool(pool: CardPool) -> CardPool:
 class Magic(RulesProfile):
     name = NAME
     releases = RELEASES
-    cards = CARDS
     rules: Rules
     vocabulary = MTG
     trigger_kinds = KINDS

@@ -3,7 +3,6 @@ and the state check (destruction at 0 defense, defeat at 0 life)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
@@ -36,7 +35,6 @@ from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "shadowverse"
-CARDS = Path(__file__).parent / "cards"
 OPENING_HAND = 3
 END_TURN = "end_turn"
 
@@ -71,7 +69,6 @@ def check_alternates(pool: CardPool) -> None:
 class Shadowverse(RulesProfile):
     name = NAME
     releases = RELEASES
-    cards = CARDS
     rules: Rules
     vocabulary = SV
     trigger_kinds = KINDS

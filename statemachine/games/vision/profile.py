@@ -8,7 +8,6 @@ the README.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from eventsource import events as ev
@@ -26,7 +25,6 @@ from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
 NAME = "vision"
-CARDS = Path(__file__).parent / "cards"
 
 STEPS = (
     StepDef("active", "active", False),  # アクティブフェイズ: your nodes and cards become active
@@ -45,7 +43,6 @@ HAND_SIZE = 5  # [assumed]
 class Vision(RulesProfile):
     name = NAME
     releases = RELEASES
-    cards = CARDS
     rules: Rules
     vocabulary = VOP
     trigger_kinds = KINDS
