@@ -26,12 +26,13 @@ from eventsource import randomness
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
-from eventsource.signing import Signer
+from eventsource.signing import Signer, sign_heads
 from eventsource.store import EventStore
 from projections.state import GameState, Pending
 from projections.timeline import Timeline
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.forks import forked_records
 from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
@@ -324,13 +325,17 @@ class Engine:
             evolve(self.state, r.seq, r.event, r.decision)
 
     @classmethod
-    def fork(cls, profile: RulesProfile, source: EventStore, source_game: str, at: int, *, store: EventStore,
+    def fork(cls, profile: Rules, source: EventStore, source_game: str, at: int, *, store: EventStore,
              game: str, signer: Signer | None = None) -> Engine:
         """A what-if branch: a new game ``game`` in ``store`` holding ``source_game``'s records 1 to ``at`` and
-        its branch point, ready for other decisions (``statemachine.forks.fork``)."""
-        from statemachine.forks import fork
-
-        return fork(profile, source, source_game, at, store=store, game=game, signer=signer)
+        its branch point, ready for other decisions (``statemachine.forks``); ``signer`` signs the copied part's
+        heads and, as the engine returned goes on, every later one."""
+        records = forked_records(source, source_game, at, store=store, game=game)
+        trial = MemoryStore()  # the rules must take the game up at the branch point before anything is stored
+        trial.append_raw(game, records, expected=0)
+        cls.load(profile, trial, game)
+        store.append_raw(game, records, expected=0, signatures=sign_heads(signer, records) if signer else ())
+        return cls.load(profile, store, game, signer=signer)
 
     # -- what may be decided ------------------------------------------------------------------------------
 

@@ -17,19 +17,12 @@ last record of the set-up and opening, of a decision, or of the log.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from eventsource import events as ev
 from eventsource import integrity
 from eventsource.errors import KifuError
-from eventsource.memory import MemoryStore
 from eventsource.records import GENESIS, NewEvent, RawRecord, decode, record_hash, seal
-from eventsource.signing import Signer, sign_heads
 from eventsource.store import EventStore
-
-if TYPE_CHECKING:
-    from statemachine.engine import Engine
-    from statemachine.profile import RulesProfile
 
 
 class ForkRefused(KifuError):
@@ -73,22 +66,14 @@ def copy_prefix(raws: list[RawRecord], source_game: str, at: int, game: str) -> 
     return out + seal(game, at + 1, prev, [NewEvent(mark, prefix[-1].decision, 0)])
 
 
-def fork(profile: RulesProfile, source: EventStore, source_game: str, at: int, *, store: EventStore,
-         game: str, signer: Signer | None = None) -> Engine:
-    """Start ``game`` in ``store`` from the state after record ``at`` of ``source_game`` (see the module);
-    ``signer`` signs the copied part's heads and, as the engine returned goes on, every later one."""
-    from statemachine.engine import Engine
-
+def forked_records(source: EventStore, source_game: str, at: int, *, store: EventStore, game: str) -> list[RawRecord]:
+    """The records that start ``game`` in ``store`` from the state after record ``at`` of ``source_game``: its
+    records 1 to ``at`` re-chained, then the branch point (``Engine.fork`` checks the rules take it up)."""
     if store.head(game):
         raise ForkRefused(f"game {game!r} already exists in this store; name the fork otherwise")
     raws = list(source.read_raw(source_game))
     _check_point(raws, source_game, at)
-    records = copy_prefix(raws, source_game, at, game)
-    trial = MemoryStore()  # the rules must take the game up at the branch point before anything is stored
-    trial.append_raw(game, records, expected=0)
-    Engine.load(profile, trial, game)
-    store.append_raw(game, records, expected=0, signatures=sign_heads(signer, records) if signer else ())
-    return Engine.load(profile, store, game, signer=signer)
+    return copy_prefix(raws, source_game, at, game)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,8 @@ KERNEL: tuple[frozenset[str], ...] = (
     frozenset({"decisions", "cards", "releases", "amounts"}),  # what is decided, what a card is, which version,
     # the amounts card data computes
     frozenset({"triggers", "vocabulary"}),  # when abilities trigger, the names cards are built from
-    frozenset({"loader", "rederive"}),  # card files into a checked pool; a log's opening derived from its inputs
+    frozenset({"loader", "rederive", "forks"}),  # card files into a checked pool; a log's opening derived from
+    # its inputs; a what-if fork's first records
     frozenset({"engine"}),  # the loop: decide -> procedure -> emit -> fold -> triggers -> policy -> commit
     frozenset({"flow", "policy", "context", "board", "bots"}),  # what a game builds on; seeded players
     frozenset({"profile"}),  # one game, as the kernel sees it

@@ -11,7 +11,7 @@ from __future__ import annotations
 from eventsource import events as ev
 from eventsource.records import RawRecord, decode
 from statemachine.forks import Branch, branches
-from tools.audit import AuditFinding, CheckResult
+from tools.findings import AuditFinding, CheckResult
 from tools.progress import Counter
 from tools.sources import LogSource
 
