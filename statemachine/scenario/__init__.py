@@ -18,9 +18,8 @@ from statemachine.scenario.model import (
     ScenarioError,
     Setup,
     Step,
-    load,
 )
-from statemachine.scenario.run import Run, files, run_file
+from statemachine.scenario.run import Run, files, load, run_file
 from statemachine.scenario.setup import SCENARIO_OPTION
 
 __all__ = ["EXPECTATIONS", "SCENARIO_OPTION", "CardSpec", "Do", "EffectSpec", "Failure", "Result", "Run", "Scenario",

@@ -8,18 +8,42 @@ row names; an event row names ``kind`` (a kind of ``eventsource.events``) and th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from eventsource import events as ev
 from eventsource.records import Record
 from projections.characteristics import view
+from projections.state import GameState
 from projections.timeline import Timeline
+from statemachine.decisions import Arg
+from statemachine.engine import Engine
 from statemachine.scenario.model import Scenario, ScenarioError
 
-if TYPE_CHECKING:
-    from statemachine.scenario.run import Run
 
-Check = Callable[["Run", Any, list[Record]], "str | None"]
+class Run(Protocol):
+    """What an expectation reads of a scenario being run (``statemachine.scenario.run.Run``, which runs the
+    expectations: named here by what it offers, so the two modules do not import each other)."""
+
+    sc: Scenario
+    engine: Engine
+    all_events: list[Record]
+
+    def obj(self, handle: str) -> int: ...
+
+    def arg(self, raw: Any) -> Arg: ...
+
+    def handle_of_card(self, cid: int) -> str: ...
+
+    def pending_rows(self, state: GameState | None = None) -> list[dict[str, str]]: ...
+
+    def ordered_rows(self, holder: str, want: list[dict[str, Any]], keys: tuple[str, ...]) -> str | None: ...
+
+    def resolved_rows(self, new: list[Record]) -> list[dict[str, Any]]: ...
+
+    def event_row(self, r: Record) -> dict[str, Any]: ...
+
+
+Check = Callable[[Run, Any, list[Record]], "str | None"]
 
 # The keys a row of each table may name (what the scenario runner can read of an effect).
 PENDING_ROW = ("label", "source", "side", "ability", "subject")

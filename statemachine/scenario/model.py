@@ -8,11 +8,8 @@ failed scenario (exit 1).
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 from typing import Any
 
-import msgspec
 from msgspec import Struct, field
 
 from eventsource.errors import KifuError
@@ -98,25 +95,3 @@ class Result(Struct, frozen=True):
     path: str
     ok: bool
     message: str = ""
-
-
-def load(path: str | Path) -> Scenario:
-    """A scenario file, decoded and checked (its id, its expectations); ``ScenarioError`` naming the problem."""
-    from statemachine.scenario.expect import check_file
-
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-        sc = msgspec.convert(data, Scenario, strict=True)
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: not valid TOML: {exc}") from exc
-    except msgspec.ValidationError as exc:
-        raise ScenarioError(f"{p}: {exc}") from exc
-    if sc.id != p.stem:
-        raise ScenarioError(f"{p}: id {sc.id!r} must equal the file name ({p.stem!r})")
-    check_file(sc, str(p))
-    return sc

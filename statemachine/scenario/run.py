@@ -8,9 +8,12 @@ picks by label when it has several, ``!h#2`` the second); any other string is a 
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from eventsource import events as ev
 from eventsource.memory import MemoryStore
@@ -23,11 +26,31 @@ from statemachine.games import profile as load_profile
 from statemachine.loader import CardFileError, parse_cards
 from statemachine.profile import RulesProfile
 from statemachine.releases import UnknownVersion
-from statemachine.scenario.expect import EXPECTATIONS
-from statemachine.scenario.model import Failure, Result, Scenario, ScenarioError, Step, load
+from statemachine.scenario.expect import EXPECTATIONS, check_file
+from statemachine.scenario.model import Failure, Result, Scenario, ScenarioError, Step
 from statemachine.scenario.setup import Board
 
 EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "target", "top", "below")
+
+
+def load(path: str | Path) -> Scenario:
+    """A scenario file, decoded and checked (its id, its expectations); ``ScenarioError`` naming the problem."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        sc = msgspec.convert(data, Scenario, strict=True)
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{p}: not valid TOML: {exc}") from exc
+    except msgspec.ValidationError as exc:
+        raise ScenarioError(f"{p}: {exc}") from exc
+    if sc.id != p.stem:
+        raise ScenarioError(f"{p}: id {sc.id!r} must equal the file name ({p.stem!r})")
+    check_file(sc, str(p))
+    return sc
 
 
 class Run:
