@@ -13,9 +13,9 @@ from eventsource import signing
 from eventsource.memory import MemoryStore
 from eventsource.signing import BadKey, Signature, Signer
 from statemachine.bots import RandomBot
-from statemachine.demo import DECK_A, DECK_B, PLAYERS
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import DuelMasters
+from statemachine.games.duel_masters.demo import DECK_A, DECK_B, PLAYERS
 
 HEAD = bytes(range(16))
 

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from eventsource.sqlite import SQLiteStore
 from statemachine.bots import RandomBot
-from statemachine.demo import DECK_A, DECK_B
 from statemachine.engine import Engine
 from statemachine.games import profile
+from statemachine.games.duel_masters.demo import DECK_A, DECK_B
 from tools.cli import main
 
 

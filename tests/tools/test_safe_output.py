@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from eventsource.sqlite import SQLiteStore
-from statemachine.demo import DECK_A, DECK_B
 from statemachine.engine import Engine
 from statemachine.games import profile
+from statemachine.games.duel_masters.demo import DECK_A, DECK_B
 from tools.cli import main
 from tools.safe import visible
 

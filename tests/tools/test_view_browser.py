@@ -131,9 +131,9 @@ def test_player_view_hides_the_opponents_hand(browser: Any, tmp_path: Path) -> N
 def test_a_page_of_players_named_like_markup_still_shows_the_game(browser: Any, tmp_path: Path) -> None:
     """A player named ``<!--<script>`` once made the parser swallow the page's script: the page was blank."""
     from eventsource.sqlite import SQLiteStore
-    from statemachine.demo import DECK_A, DECK_B
     from statemachine.engine import Engine
     from statemachine.games import profile
+    from statemachine.games.duel_masters.demo import DECK_A, DECK_B
 
     db = tmp_path / "markup.db"
     names = ["<!--<script>", "</script><b>Bob"]
