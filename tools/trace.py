@@ -540,7 +540,8 @@ class Trace:
             text = seen_line(before, hidden_before, self._hidden, event, self._viewer, self._memory)
             line = f"{raw.seq:>7}  {text}" if shown and not held and text is not None else None
             if isinstance(event, ev.ObjectCreated) and text is not None:
-                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile)) or event  # the summary names no hidden card
+                # the summary names no hidden card
+                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile)) or event
         self._memory.note(raw.seq, event)
         if isinstance(event, ev.GameStarted):
             if self.filters.players:
