@@ -109,7 +109,7 @@ class Toy(RulesProfile):
         return Legal(me, (*play, Decision(me, "pass")))
 
     def act(self, engine: Engine, decision: Decision) -> Procedure:
-        me = self.turn_player(engine, decision, "TOY-TURN")
+        me = self.turn_player_only(engine, decision, "TOY-TURN")
         deck = engine.state.zone(board.zone(me, DECK))
         match decision.action:
             case "play" if deck:
