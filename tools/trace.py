@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 import msgspec
 
 from eventsource import events as ev
+from eventsource.errors import KifuError
 from eventsource.records import GENESIS, RawRecord, record_hash
 from eventsource.upcast import decode_body
 from projections.state import CardFacts, GameState, copy
 from projections.views import HIDDEN, can_see, redact_event
-from statemachine.games import hidden_zones
+from statemachine.games import hidden_zones, profile_class
 from tools.errors import BadInput
 from tools.folding import apply
 
@@ -142,6 +143,15 @@ def _values(values: Iterable[int | str]) -> str:
 # -- one line per event -------------------------------------------------------------------------------------
 
 
+def order_text(st: GameState, key: tuple[int, ...]) -> str:
+    """A pending effect's recorded order key as its game says it (Shadowverse: the queue's sort key in words,
+    SV-O-10..14); the numbers where the game is not installed."""
+    try:
+        return profile_class(st.profile).describe_key(key)
+    except KifuError:
+        return _values(key)
+
+
 def render(st: GameState, event: ev.Event, mem: Memory | None = None) -> str:
     """The event as one line, read against ``st``, the state just before it (and ``mem``, if kept)."""
     for line in (_move_line, _effect_line, _choice_line, _game_line):
@@ -209,7 +219,7 @@ def _effect_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
             if pend is not None and pend.source >= 0:
                 text += f" from {obj_name(st, mem, pend.source)}"
             text += f" in {zone_name(st, event.holder)}, held by {player_name(st, event.controller)}"
-            return text + (f", key {_values(event.key)}" if event.key else "")
+            return text + (f", order: {order_text(st, event.key)}" if event.key else "")
         case ev.EffectResolving():
             return f"resolving {effect_name(st, mem, event.effect)}{_controller(st, event.effect)}"
         case ev.EffectResolved():

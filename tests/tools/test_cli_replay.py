@@ -197,3 +197,14 @@ def test_player_means_the_game_as_that_seat_knew_it_as_in_view(tmp_path: Path) -
     for line in their_draws:
         seq, card = int(line.split()[0]), line.split(maxsplit=1)[1].split(":")[0]
         assert seq in lines and card not in lines[seq], lines.get(seq)  # seat 1 saw a draw, not the card
+
+
+def test_a_shadowverse_trace_says_the_queue_order_in_words(tmp_path: Path) -> None:
+    """SV-O-10..14: the sort key a judge reads is hand / leader and field / direct summon, turn player first,
+    order of entry, printed order — not a row of numbers."""
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "releases" / "shadowverse-1.1.jsonl"
+    code, out, _ = replay(str(log), "--kind", "EffectPending")
+    assert code == 0
+    pending = [line for line in out.splitlines() if " pending #" in line]
+    assert pending and all(", order: triggered at record " in line for line in pending)
+    assert any("turn player" in line and "printed ability" in line for line in pending)

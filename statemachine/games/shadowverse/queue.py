@@ -114,8 +114,9 @@ def describe_key(key: tuple[int, ...]) -> str:
         return ", ".join(map(str, key))
     group, tier_, cat, side, position, printed, granted, n = key
     where = _CATEGORIES[cat] if 0 <= cat < len(_CATEGORIES) else f"category {cat}"
-    parts = [f"moment {group}", f"timing tier {tier_}", where, "turn player" if side == 0 else "non-turn player",
-             "the leader" if position == 0 else f"{_ordinal(position)} to enter",
+    parts = [f"triggered at record {group}", f"timing tier {tier_}", where,
+             "turn player" if side == 0 else "non-turn player",
+             "the leader" if position == 0 else f"card entered at record {position - 1}",
              f"{_ordinal(printed + 1)} printed ability"]
     if granted:
         parts.append(f"granted {_ordinal(granted)}")
