@@ -147,7 +147,28 @@ def main(events: int | None, quick: bool, seed: int, samples: int | None, peer_e
 
     rows = rows_of(k, p, a, a.peer_events / prefix_seconds)
     notes = notes_of(k, p, a, rows, n)
-    meta: dict[str, Any] = {
+    meta = meta_of(log, k, p, a, seed=seed, samples=samples, repeat=repeat, prefix_seconds=prefix_seconds,
+                   started=started)
+    command = "python -m bench" + "".join(f" {a}" for a in sys.argv[1:])
+    click.echo("")
+    click.echo(f"kifu benchmarks: {log.events:,} events, {len(log.decisions):,} decisions "
+               f"({meta['events_per_decision']:.1f} events each), seed {seed}")
+    click.echo(text_table(rows))
+    click.echo("")
+    for note in notes:
+        click.echo(f"- {note}")
+    click.echo(f"\n{meta['seconds']:.0f} s in all")
+    if out is not None:
+        write(out, rows, meta, notes, command)
+        click.echo(f"results written to {out}/latest.json and {out}/latest.md")
+    else:
+        click.echo("(a shorter run: results not written; pass --out DIR to keep them)")
+
+
+def meta_of(log: Any, k: ours.Ours, p: peer.Peer, a: append.Appended, *, seed: int, samples: int, repeat: int,
+            prefix_seconds: float, started: float) -> dict[str, Any]:
+    """What the run was: the machine, the versions, the log, and every raw figure behind the table."""
+    return {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
         "python": platform.python_version(),
@@ -185,20 +206,6 @@ def main(events: int | None, quick: bool, seed: int, samples: int | None, peer_e
         },
         "seconds": time.perf_counter() - started,
     }
-    command = "python -m bench" + "".join(f" {a}" for a in sys.argv[1:])
-    click.echo("")
-    click.echo(f"kifu benchmarks: {log.events:,} events, {len(log.decisions):,} decisions "
-               f"({meta['events_per_decision']:.1f} events each), seed {seed}")
-    click.echo(text_table(rows))
-    click.echo("")
-    for note in notes:
-        click.echo(f"- {note}")
-    click.echo(f"\n{meta['seconds']:.0f} s in all")
-    if out is not None:
-        write(out, rows, meta, notes, command)
-        click.echo(f"results written to {out}/latest.json and {out}/latest.md")
-    else:
-        click.echo("(a shorter run: results not written; pass --out DIR to keep them)")
 
 
 def queries_for(
