@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,19 @@ def held_writes(path: Path) -> sqlite3.Connection:
     return blocker
 
 
+def counting(store: GroupCommitSQLiteStore) -> list[str]:
+    """The games of the appends handed on to the writer, as they are handed (the store's ``_write``, watched)."""
+    handed: list[str] = []
+    write = store._write
+
+    def counted(game: str, *rest: Any) -> None:
+        handed.append(game)
+        write(game, *rest)
+
+    store._write = counted  # type: ignore[method-assign,assignment]
+    return handed
+
+
 def wait_until(check: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():  # type: ignore[operator]
@@ -40,26 +54,37 @@ def test_appends_waiting_together_share_one_commit_and_each_returns_after_it(tmp
     path = tmp_path / "kifu.db"
     with GroupCommitSQLiteStore(path, timeout=300) as store:
         store.append("warm", decision(0))  # the writer's connection exists before the lock is taken
+        names = [f"g{i}" for i in range(12)]
+        ready, go = threading.Barrier(len(names) + 1), threading.Event()
+        done: list[str] = []
+
+        def play(game: str) -> None:
+            store.head(game)  # this thread's connection is open and has read before the lock is taken
+            ready.wait()
+            go.wait()
+            store.append(game, decision(1))
+            done.append(game)
+
+        handed = counting(store)
+        threads = [threading.Thread(target=play, args=(g,)) for g in names]
+        for t in threads:
+            t.start()
+        ready.wait()
         groups = store.groups
         blocker = held_writes(path)
-        done: list[str] = []
-        threads = [threading.Thread(target=lambda g=g: (store.append(g, decision(1)), done.append(g)))
-                   for g in (f"g{i}" for i in range(12))]
-        threads[0].start()
-        wait_until(lambda: store._queue.qsize() == 0)  # the writer holds the first, waiting for the lock
-        for n, t in enumerate(threads[1:], start=1):
-            t.start()
-            wait_until(lambda n=n: store._queue.qsize() == n)
+        go.set()
+        wait_until(lambda: len(handed) == len(names))  # all twelve wait; the writer waits for the lock
         time.sleep(0.1)
         assert done == []  # nothing is acknowledged before its commit
         blocker.execute("COMMIT")
         blocker.close()
         for t in threads:
-            t.join(30)
-        assert sorted(done) == sorted(f"g{i}" for i in range(12))
-        assert store.groups - groups == 2  # the first alone, then the other eleven in one commit
-        for i in range(12):
-            assert isinstance(verify(list(store.read_raw(f"g{i}"))), Verified)
+            t.join(60)
+        assert sorted(done) == sorted(names)
+        # what the writer had taken when it began waiting, then everything that queued up behind it
+        assert 1 <= store.groups - groups <= 2
+        for g in names:
+            assert isinstance(verify(list(store.read_raw(g))), Verified)
 
 
 def test_a_conflict_in_a_group_refuses_that_append_alone(tmp_path: Path) -> None:
@@ -78,14 +103,18 @@ def test_a_conflict_in_a_group_refuses_that_append_alone(tmp_path: Path) -> None
 
         # The writer takes a first append and waits for the lock; the next three then form one group, in which
         # "a" is appended twice after record 3: the second must lose alone, and "b" is unaffected.
+        handed = counting(store)
         first = threading.Thread(target=attempt, args=("c", 0))
         first.start()
-        wait_until(lambda: store._queue.qsize() == 0)
+        wait_until(lambda: len(handed) == 1)
+        time.sleep(0.05)
+        wait_until(lambda: store._queue.qsize() == 0)  # the writer took it, and waits for the lock
         threads = []
-        for n, args in enumerate((("a", 3), ("b", 3), ("a", 3)), start=1):
+        for n, args in enumerate((("a", 3), ("b", 3), ("a", 3)), start=2):
             threads.append(threading.Thread(target=attempt, args=args))
             threads[-1].start()
-            wait_until(lambda n=n: store._queue.qsize() == n)
+            wait_until(lambda n=n: len(handed) == n)
+        time.sleep(0.05)
         groups = store.groups
         blocker.execute("COMMIT")
         blocker.close()
