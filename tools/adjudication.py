@@ -72,7 +72,7 @@ class Adjudication:
         return self.divergence is None and not self.illegal
 
 
-def _spans(records: list[Record]) -> tuple[list[Record], list[list[Record]]]:
+def decision_spans(records: list[Record]) -> tuple[list[Record], list[list[Record]]]:
     """The records before the first decision, then each decision's records (its ChoiceMade first)."""
     opening: list[Record] = []
     spans: list[list[Record]] = []
@@ -120,7 +120,7 @@ def _broken(log: LoadedLog, span: list[Record], exc: BaseException) -> Divergenc
 def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
     """Judge every decision of ``log`` under ``profile`` (a ``RulesProfile``)."""
     result = Adjudication(log.profile_name(), given_setup(log))
-    opening, spans = _spans(log.records)
+    opening, spans = decision_spans(log.records)
     result.decisions = len(spans)
     engine: Engine | None = None
     try:

@@ -17,11 +17,11 @@ from typing import Any
 import msgspec
 
 from eventsource import events as ev
-from eventsource.records import Record, decode
+from eventsource.records import decode
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Divergence, Engine
 from statemachine.releases import Change
-from tools.adjudication import DivergenceFinding
+from tools.adjudication import DivergenceFinding, decision_spans
 from tools.loaded import LoadedLog, LogStore
 
 
@@ -56,19 +56,6 @@ class CrossVersion:
         return [c for c in self.culprits if c.alone]
 
 
-def _spans(records: list[Record]) -> tuple[list[Record], list[list[Record]]]:
-    opening: list[Record] = []
-    spans: list[list[Record]] = []
-    for r in records:
-        if isinstance(r.event, ev.ChoiceMade):
-            spans.append([r])
-        elif spans:
-            spans[-1].append(r)
-        else:
-            opening.append(r)
-    return opening, spans
-
-
 def _finding(log: LoadedLog, exc: Divergence) -> DivergenceFinding:
     made = log.decision_record(exc.decision) if exc.decision else None
     # The rules went on where the log's decision had ended: what the log has there is its next decision.
@@ -79,7 +66,7 @@ def _finding(log: LoadedLog, exc: Divergence) -> DivergenceFinding:
 
 def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> DivergenceFinding | None:
     """The first record where ``profile`` and the log disagree (looking no further than record ``stop``)."""
-    opening, spans = _spans(log.records)
+    opening, spans = decision_spans(log.records)
     try:
         engine = Engine.replay(profile, opening, game=log.game, as_logged=True)
     except Divergence as exc:
