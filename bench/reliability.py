@@ -267,6 +267,31 @@ class CrashResult:
     games: list[str] = field(default_factory=list)
 
 
+def _kill_at_random(ctx: Any, writer: Any, args: tuple[Any, ...], delay: float, who: str) -> list[Any]:
+    """Start ``writer(*args, pipe)``, let it run ``delay`` seconds after it says it is ready, SIGKILL it, and
+    return what it acknowledged through the pipe before it died."""
+    mine, theirs = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=writer, args=(*args, theirs), daemon=True)
+    proc.start()
+    theirs.close()
+    if not mine.poll(60) or mine.recv() != -1:
+        raise Broken(f"{who} did not start")
+    time.sleep(delay)
+    assert proc.pid is not None
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join(30)
+    if proc.exitcode != -signal.SIGKILL:
+        raise Broken(f"{who} ended with {proc.exitcode}, not by SIGKILL")
+    reports: list[Any] = []
+    while mine.poll():
+        try:
+            reports.append(mine.recv())
+        except EOFError:
+            break
+    mine.close()
+    return reports
+
+
 def crashes(backend: Backend, *, kills: int, games: int = 10, max_delay: float = 0.12, seed: int = 0,
             prefix: str = "k") -> CrashResult:
     """Kill a writer ``kills`` times at random moments, checking the log after every kill."""
@@ -278,26 +303,9 @@ def crashes(backend: Backend, *, kills: int, games: int = 10, max_delay: float =
     started = time.perf_counter()
     for n in range(kills):
         game = f"{prefix}-{n % games}"
-        mine, theirs = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_crash_writer, args=(backend, game, (n + 1) * 1_000_000, rng.random(), theirs),
-                           daemon=True)
-        proc.start()
-        theirs.close()
-        if not mine.poll(60) or mine.recv() != -1:
-            raise Broken(f"crash writer {n} did not start")
-        time.sleep(rng.uniform(0, max_delay))
-        assert proc.pid is not None
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.join(30)
-        if proc.exitcode != -signal.SIGKILL:
-            raise Broken(f"crash writer {n} ended with {proc.exitcode}, not by SIGKILL")
-        acked: set[int] = set()
-        while mine.poll():
-            try:
-                acked.add(mine.recv())
-            except EOFError:
-                break
-        mine.close()
+        reports = _kill_at_random(ctx, _crash_writer, (backend, game, (n + 1) * 1_000_000, rng.random()),
+                                  rng.uniform(0, max_delay), f"crash writer {n}")
+        acked: set[int] = set(reports)
         with open_backend(backend) as store:
             _settle(store)
             records = list(store.read_raw(game))
@@ -367,27 +375,11 @@ def group_crashes(path: str, *, kills: int, threads: int = 8, max_delay: float =
         # Ten sets of games in turn: each log grows over the run, but checking it after a kill stays cheap.
         names = [f"{prefix}-{n % 10}-{g}" for g in range(threads)]
         base = (n + 1) * 10_000_000
-        mine, theirs = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_group_writer, args=(backend, names, base, rng.randrange(2**31), theirs),
-                           daemon=True)
-        proc.start()
-        theirs.close()
-        if not mine.poll(60) or mine.recv() != -1:
-            raise Broken(f"group writer {n} did not start")
-        time.sleep(rng.uniform(0, max_delay))
-        assert proc.pid is not None
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.join(30)
-        if proc.exitcode != -signal.SIGKILL:
-            raise Broken(f"group writer {n} ended with {proc.exitcode}, not by SIGKILL")
+        reports = _kill_at_random(ctx, _group_writer, (backend, names, base, rng.randrange(2**31)),
+                                  rng.uniform(0, max_delay), f"group writer {n}")
         acked: dict[int, set[int]] = defaultdict(set)
-        while mine.poll():
-            try:
-                g, did = mine.recv()
-            except EOFError:
-                break
+        for g, did in reports:
             acked[g].add(did)
-        mine.close()
         with open_backend(("sqlite", path)) as store:
             logs = {g: list(store.read_raw(name)) for g, name in enumerate(names)}
         for g, name in enumerate(names):
