@@ -14,7 +14,7 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 	touch $@
 
 $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,ai]'
 	touch $@
 
 demo: $(VENV)/.installed
@@ -49,7 +49,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 $(VENV)/.installed-bench: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e '.[dev,bench]'
+	$(BIN)/pip install -q -e '.[dev,ai,bench]'
 	touch $@
 
 bench: $(VENV)/.installed-bench
