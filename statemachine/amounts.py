@@ -8,6 +8,7 @@ before) or one expression, a TOML table with exactly one form key:
     amount = { power_of = "target" }                                # a characteristic of one object
     amount = { count = { zone = "battle", whose = "you", types = ["creature"] } }
     amount = { x = true }                                           # the value chosen for X
+    amount = { stat_of = { stat = "life", whose = "any" } }          # a counter, summed over players
     amount = { minus = [{ cost_of = "chosen" }, 1] }                # arithmetic on amounts
     amount = { half = { count = { zone = "deck", whose = "target" } }, round = "down" }
 
@@ -26,7 +27,7 @@ sees what was counted; a literal records nothing, so a card written with literal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -49,6 +50,13 @@ class Count(Struct, frozen=True, forbid_unknown_fields=True):
     other: bool = False  # "other": the source itself is not counted
 
 
+class StatOf(Struct, frozen=True, forbid_unknown_fields=True):
+    """``stat_of``: a player counter, summed over the players ``whose`` names."""
+
+    stat: str  # a counter of the game: ``AmountRules.stats``
+    whose: str = "you"  # "you", "opponent", "any" (every player: the total), or "target"
+
+
 class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One computed amount: exactly one form key is set (``round`` goes with ``half``)."""
 
@@ -58,6 +66,7 @@ class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     under_of: str | None = None
     count: Count | None = None
     stat: str | None = None
+    stat_of: StatOf | None = None
     x: bool | None = None
     plus: tuple[Amount, ...] | None = None
     minus: tuple[Amount, ...] | None = None
@@ -93,6 +102,8 @@ FORMS: dict[str, Form] = {f.name: f for f in (
     Form("count", "{ zone, whose = you/opponent/any/target, types, subtypes, colors, name, other }",
          "how many objects are in that zone now and match every filter given"),
     Form("stat", "a counter of the game: AmountRules.stats", "that counter of the effect's controller now"),
+    Form("stat_of", "{ stat, whose = you/opponent/any/target }",
+         "that counter of those players now, summed (any: every player's, the total)"),
     Form("x", "true", "the value chosen for X as the spell was cast (games with X only)"),
     Form("plus", "[amount, amount, ...]", "the sum"),
     Form("minus", "[amount, amount]", "the first less the second"),
@@ -179,6 +190,9 @@ class AmountRules(Struct, frozen=True):
     targets: Callable[[Any], list[int]] = _no_targets
     # "toughness" of an object view (Shadowverse and Vision subtract damage); None: the printed toughness.
     toughness: Callable[[ObjectView], int] | None = None
+    # How a player counter is read, for counters a game derives from others (Vision's life points are 20 less
+    # the damage taken); None: the counter as the state keeps it.
+    stat_value: Callable[[GameState, int, str], int] | None = None
 
 
 class AmountError(ValueError):
@@ -231,9 +245,14 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
         case "count":
             _check_count(value, rules, here)
         case "stat":
-            stats = rules.stats if rules is not None else ()
-            if stats and value not in stats:
-                raise AmountError(here, f"unknown counter {value!r} (known: {', '.join(stats)})")
+            _check_stat(value, rules, here)
+        case "stat_of":
+            if not isinstance(value, dict) or "stat" not in value:
+                raise AmountError(here, "stat_of takes a table: { stat, whose }")
+            _check_stat(value["stat"], rules, f"{here}.stat")
+            whose = value.get("whose", "you")
+            if whose not in WHOSE:
+                raise AmountError(f"{here}.whose", f"{whose!r} is not one of {', '.join(WHOSE)}")
         case "plus" | "times" | "minus":
             if not isinstance(value, list) or len(value) < 2 or (form == "minus" and len(value) != 2):
                 want = "two amounts" if form == "minus" else "a list of two or more amounts"
@@ -258,13 +277,19 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
 def _allowed(rules: AmountRules | None) -> list[str]:
     if rules is None:
         return list(_FORM_KEYS)
-    out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat")]
+    out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat", "stat_of")]
     out += list(rules.characteristics)
     if rules.has_x:
         out.append("x")
     if rules.stats:
-        out.append("stat")
+        out += ["stat", "stat_of"]
     return sorted(out)
+
+
+def _check_stat(value: object, rules: AmountRules | None, here: str) -> None:
+    stats = rules.stats if rules is not None else ()
+    if stats and value not in stats:
+        raise AmountError(here, f"unknown counter {value!r} (known: {', '.join(stats)})")
 
 
 def _check_count(value: object, rules: AmountRules | None, here: str) -> None:
@@ -288,18 +313,27 @@ def _check_count(value: object, rules: AmountRules | None, here: str) -> None:
 
 
 class _Reading:
-    def __init__(self, ctx: Effect, rules: AmountRules) -> None:
+    def __init__(self, ctx: Effect, rules: AmountRules, targets: Sequence[int] | None) -> None:
         self.ctx, self.rules = ctx, rules
+        self.targets = targets
         self.looked_back: list[int] = []
 
+    def chosen(self) -> list[int]:
+        """What "target" refers to, first first (players as -1 - player)."""
+        return list(self.targets) if self.targets is not None else self.rules.targets(self.ctx)
 
-def evaluate(ctx: Effect, amount: Amount, param: str = "amount") -> int:
-    """The value of ``amount`` now. A literal is itself; an expression is computed and recorded."""
+
+def evaluate(ctx: Effect, amount: Amount, param: str = "amount", *, targets: Sequence[int] | None = None) -> int:
+    """The value of ``amount`` now. A literal is itself; an expression is computed and recorded.
+
+    ``targets``: what "target" refers to in this computation, when an effect acts on several objects or players
+    in turn and its amount is each one's own (「それぞれ自分の場の…」): the one it is acting on. By default, the
+    targets chosen for the effect (``AmountRules.targets``)."""
     if isinstance(amount, int):
         return amount
     rules = ctx.engine.profile.vocabulary.amounts
     assert rules is not None, "checked when the card pool loaded"
-    reading = _Reading(ctx, rules)
+    reading = _Reading(ctx, rules, targets)
     value = _value(reading, amount)
     if rules.negative_is_zero and value < 0:
         value = 0  # CR 107.1b
@@ -328,7 +362,9 @@ def _value(r: _Reading, e: Amount) -> int:
     if e.count is not None:
         return _count(r, e.count)
     if e.stat is not None:
-        return r.ctx.state.stat(r.ctx.controller, e.stat)
+        return _stat(r, r.ctx.controller, e.stat)
+    if e.stat_of is not None:
+        return sum(_stat(r, p, e.stat_of.stat) for p in _players(r, e.stat_of.whose))
     if e.x is not None:
         return _x(r)
     if e.plus is not None:
@@ -347,6 +383,12 @@ def _value(r: _Reading, e: Amount) -> int:
     raise AssertionError(f"an expression with no form: {e!r} (checked at load)")
 
 
+def _stat(r: _Reading, player: int, name: str) -> int:
+    if r.rules.stat_value is not None:
+        return r.rules.stat_value(r.ctx.state, player, name)
+    return r.ctx.state.stat(player, name)
+
+
 def _ref(r: _Reading, ref: str) -> int | None:
     ctx = r.ctx
     match ref:
@@ -355,7 +397,7 @@ def _ref(r: _Reading, ref: str) -> int | None:
         case "subject":
             return ctx.subject
         case "target":
-            chosen = r.rules.targets(ctx)
+            chosen = r.chosen()
             return chosen[0] if chosen else None
         case _:
             raise AssertionError(f"unknown reference {ref!r} (checked at load)")
@@ -383,7 +425,7 @@ def _players(r: _Reading, whose: str) -> list[int]:
         case "opponent":
             return [ctx.opponent]
         case "target":
-            chosen = r.rules.targets(ctx)
+            chosen = r.chosen()
             if not chosen:
                 return []
             ref = chosen[0]
@@ -442,6 +484,9 @@ def describe(e: Amount) -> str:
             return f"{name.removesuffix('_of')} of {ref}" if name != "under_of" else f"cards under {ref}"
     if e.stat is not None:
         return f"your {e.stat}"
+    if e.stat_of is not None:
+        whose = {"you": "your", "opponent": "the opponent's", "any": "all players'", "target": "the target's"}
+        return f"{whose.get(e.stat_of.whose, e.stat_of.whose)} {e.stat_of.stat}"
     if e.count is not None:
         c = e.count
         filters = [f"{k}={'|'.join(v) if isinstance(v, tuple) else v}" for k, v in (
@@ -458,5 +503,5 @@ def describe(e: Amount) -> str:
     return "?"
 
 
-__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "amount_fields", "check_amount",
-           "describe", "evaluate"]
+__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "StatOf", "amount_fields",
+           "check_amount", "describe", "evaluate"]

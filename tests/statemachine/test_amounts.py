@@ -317,3 +317,109 @@ def test_toughness_is_read_as_each_game_has_it() -> None:
     sv.run()
     golem = profile("shadowverse").pool["guardian_golem"]
     assert _computed(sv) == [(golem.toughness or 0) + 2 - 1]
+
+
+# -- a counter of several players, and an amount that is each player's own --------------------------------
+
+SV_STAT_OF = """
+id = "probe"
+game = "shadowverse"
+[setup]
+turn = 5
+active = 0
+step = "main"
+stats = {{ "0.life" = 20, "1.life" = 13, "0.max_pp" = 5, "0.pp" = 5 }}
+cards = [
+  {{ handle = "spell", card = "probe_spell", zone = "hand" }},
+  {{ handle = "f1", card = "guardian_golem", zone = "field" }},
+]
+[[card]]
+id = "probe_spell"
+name = "試し"
+types = ["spell"]
+colors = ["neutral"]
+cost = 1
+  [[card.abilities]]
+  id = "spell"
+  label = "試し"
+  trigger = {{ on = "cast", subject = "self", where = "casting", filter = {{ target = "any_follower" }} }}
+  effects = [{{ name = "buff", params = {{ attack = {amount}, to = "target" }} }}]
+[[steps]]
+do = {{ player = 0, action = "play", args = ["@spell"] }}
+[[steps]]
+do = {{ player = 0, action = "choose", args = ["@f1"] }}
+"""
+
+VOP_EACH = """
+id = "probe"
+game = "vision"
+[setup]
+turn = 5
+active = 0
+step = "main"
+stats = {{ "0.damage" = {mine}, "1.damage" = {theirs} }}
+cards = [
+  {{ handle = "cmd", card = "probe_command", zone = "hand" }},
+]
+[[card]]
+id = "probe_command"
+name = "試し"
+types = ["command"]
+cost = 0
+  [[card.abilities]]
+  id = "text"
+  kind = "spell"
+  label = "試し"
+  effects = [{{ name = "{effect}", params = {{ amount = {amount} }} }}]
+[[steps]]
+do = {{ player = 0, action = "play", args = ["@cmd"] }}
+[[steps]]
+do = {{ player = 1, action = "pass" }}
+[[steps]]
+do = {{ player = 0, action = "pass" }}
+"""
+
+
+@pytest.mark.parametrize(("whose", "value"), [("you", 20), ("opponent", 13), ("any", 33)])
+def test_stat_of_sums_a_counter_over_the_players_it_names(whose: str, value: int) -> None:
+    run = scenario(SV_STAT_OF.format(amount=f'{{ stat_of = {{ stat = "life", whose = "{whose}" }} }}'))
+    run.run()
+    assert _computed(run) == [value]
+
+
+def test_vision_life_points_are_twenty_less_the_damage_taken() -> None:
+    """Read through the game's derived counter (AmountRules.stat_value), on two boards: the total of life points,
+    and set_life making it every player's (a change, not damage)."""
+    for mine, theirs, total in ((0, 0, 40), (15, 2, 23)):
+        run = scenario(VOP_EACH.format(mine=mine, theirs=theirs, effect="set_life",
+                                       amount='{ stat_of = { stat = "life", whose = "any" } }'))
+        run.run()
+        assert _computed(run) == [total]
+        assert [run.engine.state.stat(p, "damage") for p in (0, 1)] == [20 - total, 20 - total]
+
+
+@pytest.mark.parametrize(("mine", "theirs"), [(3, 5), (7, 0)])
+def test_an_amount_that_is_each_players_own_is_computed_once_per_player(mine: int, theirs: int) -> None:
+    """damage_each_player: "target" is the player being dealt damage, so each takes their own damage taken again
+    (the controller's amount first); one AmountComputed per player."""
+    run = scenario(VOP_EACH.format(mine=mine, theirs=theirs, effect="damage_each_player",
+                                   amount='{ stat_of = { stat = "damage", whose = "target" } }'))
+    run.run()
+    import eventsource.events as ev
+
+    computed = [r.event for r in run.all_events if isinstance(r.event, ev.AmountComputed)]
+    assert [(c.param, c.value) for c in computed] == [("amount (player 0)", mine), ("amount (player 1)", theirs)]
+    assert [run.engine.state.stat(p, "damage") for p in (0, 1)] == [2 * mine, 2 * theirs]
+
+
+@pytest.mark.parametrize(("game", "raw", "field", "says"), [
+    ("shadowverse", {"stat_of": {"stat": "lfe", "whose": "any"}}, "params.amount.stat_of.stat", "known: played_turn"),
+    ("shadowverse", {"stat_of": {"stat": "life", "whose": "all"}}, "params.amount.stat_of.whose",
+     "you, opponent, any, target"),
+    ("vision", {"stat_of": "life"}, "params.amount.stat_of", "{ stat, whose }"),
+    ("magic", {"stat_of": {"stat": "life"}}, "params.amount.stat_of", "not an amount in this game"),
+])
+def test_a_malformed_stat_of_is_refused_at_load(game: str, raw: dict[str, Any], field: str, says: str) -> None:
+    exc = _load(game, {"name": "damage", "params": {"amount": raw}})
+    assert exc.field == f"$.abilities[0].effects[0].{field}", exc
+    assert says in str(exc)

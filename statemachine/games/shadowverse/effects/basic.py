@@ -35,6 +35,13 @@ class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
     to: Selector = "own_leader"
 
 
+class HitParams(Struct, frozen=True, forbid_unknown_fields=True):
+    """Damage or healing: the amount may be computed (``statemachine.amounts``), at the resolution stage (SV-O-08)."""
+
+    amount: Amount = 1
+    to: Selector = "own_leader"
+
+
 @SV.effect("recover_pp", AmountParams)
 def recover_pp(ctx: EffectContext, p: AmountParams) -> Procedure:
     st = ctx.state
@@ -44,11 +51,12 @@ def recover_pp(ctx: EffectContext, p: AmountParams) -> Procedure:
     yield
 
 
-@SV.effect("damage", AmountParams)
-def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
+@SV.effect("damage", HitParams)
+def damage(ctx: EffectContext, p: HitParams) -> Procedure:
     """Deal damage to each target, one at a time in the basic order (SV-O-25). A bundled ability's instance
-    deals one hit of the total for all the instances it stands for (SV-O-100)."""
-    amount = p.amount * bundled(ctx)
+    deals one hit of the total for all the instances it stands for (SV-O-100). A computed amount is computed
+    once, before the first target is hit (SV-O-08)."""
+    amount = evaluate(ctx, p.amount) * bundled(ctx)
     for t in ordered(ctx, p.to):
         board.deal_damage(ctx.engine, t, amount, ctx.controller)
         if ctx.state.ended:
@@ -57,10 +65,12 @@ def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
     yield
 
 
-@SV.effect("heal", AmountParams)
-def heal(ctx: EffectContext, p: AmountParams) -> Procedure:
+@SV.effect("heal", HitParams)
+def heal(ctx: EffectContext, p: HitParams) -> Procedure:
+    """Restore defense to each target in the basic order (SV-O-25); a computed amount is computed once, first."""
+    amount = evaluate(ctx, p.amount)
     for t in ordered(ctx, p.to):
-        board.heal(ctx.engine, t, p.amount)
+        board.heal(ctx.engine, t, amount)
         healed(ctx.engine, board.controller_of(ctx.state, t))  # healing counts as healing even at full life
     return
     yield
