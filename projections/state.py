@@ -163,6 +163,45 @@ def copy(state: GameState) -> GameState:
     return restore(snapshot(state))
 
 
+# -- forks: cheap copies for search ------------------------------------------------------------------------
+# A fork shares every object with the state it was forked from until one of the two changes it: the folds
+# below take an object through ``_own`` before they change it, which copies it first if it is shared. The ids
+# of the objects a state shares live beside the state (its ``__dict__``, like the view memo), never in its
+# fields. Everything else a fold changes in place is copied when the fork is made (zones, players, pending
+# effects); what no fold changes after it is made (card facts, modifiers, look-back records, the options) is
+# shared. A reader holds an object only until the next event: after an event, it reads ``objects`` again.
+_SHARED: Final = "_shared"
+
+
+def fork(state: GameState) -> GameState:
+    """A state equal to ``state`` that neither it nor ``state`` can change through the other (search clones)."""
+    objects = state.objects
+    shared = set(objects)
+    state.__dict__[_SHARED] = shared
+    out = GameState(
+        state.seq, state.decision, state.profile, state.profile_version, state.card_pool, state.card_pool_version,
+        state.seed, state.options, [PlayerState(p.name, dict(p.stats), p.lost) for p in state.players],
+        dict(state.cards), dict(objects), {name: list(ids) for name, ids in state.zones.items()},
+        dict(state.modifiers), dict(state.last_known),
+        {eid: msgspec.structs.replace(p) for eid, p in state.pending.items()}, state.turn, state.active,
+        state.phase, state.step, state.priority, list(state.passes), state.random_draws, state.next_object,
+        state.next_effect, state.request, state.flight, state.started, state.ended, state.winner, state.end_reason,
+    )
+    out.__dict__[_SHARED] = set(shared)
+    return out
+
+
+def _own(state: GameState, obj: GameObject) -> GameObject:
+    """``obj`` (in ``state.objects``), ready to be changed: a copy of it if ``state`` shares it with a fork."""
+    shared: set[int] | None = state.__dict__.get(_SHARED)
+    if not shared or obj.id not in shared:
+        return obj
+    shared.discard(obj.id)
+    mine = msgspec.structs.replace(obj, status=dict(obj.status), under=list(obj.under))
+    state.objects[obj.id] = mine
+    return mine
+
+
 def _remove_from_zone(state: GameState, seq: int, oid: int, zone: str, pos: int) -> GameObject:
     obj = state.objects.get(oid)
     if obj is None:
@@ -172,7 +211,7 @@ def _remove_from_zone(state: GameState, seq: int, oid: int, zone: str, pos: int)
     if zone == UNDER:
         top = state.objects.get(obj.on) if obj.on is not None else None
         if top is not None:
-            top.under.remove(oid)
+            _own(state, top).under.remove(oid)
         return obj  # ``on`` stays: the look-back view still says what it lay under
     ids = state.zones[zone]
     if 0 <= pos < len(ids) and ids[pos] == oid:
@@ -250,13 +289,14 @@ def _zone_changed(state: GameState, seq: int, event: ev.ZoneChanged) -> None:
     for u in under:  # cards left under a card that moved lie nowhere until the rules move them
         below = objects.get(u)
         if below is not None:
-            below.on = None
+            _own(state, below).on = None
 
 
 def _status_set(state: GameState, seq: int, event: ev.StatusSet) -> None:
     target = state.objects.get(event.obj)
     if target is None:
         raise ProjectionError(seq, f"status {event.key} set on object {event.obj}, which is not in the game")
+    target = _own(state, target)
     if event.value:
         target.status[event.key] = event.value
     else:
@@ -349,10 +389,11 @@ def _stacked(state: GameState, seq: int, event: ev.Stacked) -> None:
     lower = state.objects.get(below)
     if lower is None or top not in state.objects or top == below:
         raise ProjectionError(seq, f"cannot put object {below} under object {top}")
+    lower = _own(state, lower)
     if lower.zone != UNDER:
         state.zones[lower.zone].remove(below)
     elif lower.on is not None and lower.on in state.objects:
-        was_on = state.objects[lower.on]
+        was_on = _own(state, state.objects[lower.on])
         if was_on.id != top and was_on.under == [below] and _stripped_evolution(state, was_on):
             raise ProjectionError(
                 seq, f"object {below} is put under object {top}, taking the last card from under evolution "
@@ -360,7 +401,7 @@ def _stacked(state: GameState, seq: int, event: ev.Stacked) -> None:
                 "evolves onto an evolution creature goes on top of the whole stack, never between its cards")
         was_on.under.remove(below)
     lower.zone, lower.on = UNDER, top
-    state.objects[top].under.append(below)
+    _own(state, state.objects[top]).under.append(below)
 
 
 def _stripped_evolution(state: GameState, obj: GameObject) -> bool:
@@ -394,8 +435,10 @@ def _shuffled(state: GameState, seq: int, event: ev.Shuffled) -> None:
     # Whoever had seen a card here no longer knows where it lies: the marks of earlier reveals end.
     for oid in event.order:
         marks = [k for k in state.objects[oid].status if k.startswith(SEEN_BY)]
-        for k in marks:
-            del state.objects[oid].status[k]
+        if marks:
+            status = _own(state, state.objects[oid]).status
+            for k in marks:
+                del status[k]
     state.random_draws += 1
 
 
@@ -417,6 +460,7 @@ def _object_created(state: GameState, seq: int, event: ev.ObjectCreated) -> None
 def _revealed(state: GameState, seq: int, event: ev.Revealed) -> None:
     shown = state.objects.get(event.obj)
     if shown is not None:
+        shown = _own(state, shown)
         for p in event.to:
             shown.status[f"seen_by_{p}"] = 1
 

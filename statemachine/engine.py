@@ -23,6 +23,7 @@ from msgspec import Struct
 
 from eventsource import events as ev
 from eventsource import randomness
+from eventsource.branching import BranchLog
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
@@ -71,6 +72,8 @@ class Flow(Protocol):
 
     def advance_step(self) -> None: ...
 
+    def clone(self) -> Flow: ...
+
 
 class Policy(Protocol):
     """A resolution policy (``statemachine.policy.ResolutionPolicy``): how triggered effects wait and resolve."""
@@ -94,6 +97,8 @@ class Policy(Protocol):
     def source_of(self, state: GameState, pend: Pending) -> int | None: ...
 
     def sync(self, engine: Engine) -> None: ...
+
+    def clone(self) -> Policy: ...
 
 
 class Rules(Protocol):
@@ -179,6 +184,9 @@ class Engine:
         self.declarable: list[Instance] = []
         self.cause = 0
         self._expect: deque[Record] | None = None
+        # The engine just before the procedure in flight began, kept once a search clone needed it
+        # (``statemachine.cloning``, which says how a clone gets each attribute: a new one must be added there).
+        self.anchor: Engine | None = None
         self._sync()
 
     # -- creating and loading -------------------------------------------------------------------------
@@ -359,7 +367,10 @@ class Engine:
         return self.profile.actions(self)
 
     def decide(self, decision: Decision) -> list[Record]:
-        """Run one decision. Its events are appended in one transaction, or none at all."""
+        """Run one decision. Its events are appended in one transaction, or none at all.
+
+        Returns the records appended; none on a ``BranchLog`` (a search clone's log), which seals them when
+        they are read."""
         if self.state.ended:
             raise IllegalDecision(decision, "KIFU-END", "the game is over")
         if not 0 <= decision.player < len(self.state.players):
@@ -521,6 +532,10 @@ class Engine:
         return self.flow.next(self)
 
     def _commit(self, expected: int) -> list[Record]:
+        if self.signer is None and isinstance(self.store, BranchLog):
+            self.store.keep(self.game, self.batch, expected)
+            self.batch = []
+            return []
         raws = self.store.append(self.game, self.batch, expected=expected, signer=self.signer, end=self.state.ended)
         out = [Record(r.game, r.seq, r.decision, r.cause, b.event, r.hash, r.v) for r, b in zip(raws, self.batch,
                                                                                               strict=True)]

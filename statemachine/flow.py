@@ -2,10 +2,15 @@
 
 The machine's state is restored from the projection (the last ``StepBegan``); the log, not the machine, is the
 truth. Advancing emits the events (``TurnBegan``, ``StepBegan``) and runs the step's turn-based actions.
+
+One machine serves every flow with the same steps (in one thread): a flow is its model, holding its own state,
+so making a flow (an engine, a search clone) does not build a machine.
 """
 
 from __future__ import annotations
 
+import threading
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -18,22 +23,34 @@ from statemachine.vocabulary import Procedure
 BEFORE_GAME = "before_game"
 
 
+@cache
+def _machine(names: tuple[str, ...], thread: int) -> Machine:
+    """The turn machine of these steps, for the models of one thread (a queued machine's queue is its own)."""
+    transitions: list[dict[str, Any]] = [
+        {"trigger": "next_step", "source": a, "dest": b} for a, b in pairwise(names)
+    ]
+    transitions.append({"trigger": "new_turn", "source": [BEFORE_GAME, *names], "dest": names[0]})
+    return Machine(model=None, states=[BEFORE_GAME, *names], transitions=transitions, initial=BEFORE_GAME,
+                   auto_transitions=False, queued=True)
+
+
 class TurnFlow:
     state: str
 
     def __init__(self, profile: Rules) -> None:
         self.profile = profile
         self.steps = {s.name: s for s in profile.steps}
-        names = [s.name for s in profile.steps]
-        transitions: list[dict[str, Any]] = [
-            {"trigger": "next_step", "source": a, "dest": b} for a, b in pairwise(names)
-        ]
-        transitions.append({"trigger": "new_turn", "source": [BEFORE_GAME, *names], "dest": names[0]})
-        self.machine = Machine(model=self, states=[BEFORE_GAME, *names], transitions=transitions,
-                               initial=BEFORE_GAME, auto_transitions=False, queued=True)
+        self.machine = _machine(tuple(s.name for s in profile.steps), threading.get_ident())
+        self.state = BEFORE_GAME
+
+    def clone(self) -> TurnFlow:
+        """A flow in the same step, moving on by itself (a search clone's)."""
+        out = TurnFlow.__new__(TurnFlow)
+        out.__dict__.update(self.__dict__)
+        return out
 
     def restore(self, step: str) -> None:
-        self.machine.set_state(step if step in self.steps else BEFORE_GAME)
+        self.machine.set_state(step if step in self.steps else BEFORE_GAME, model=self)
 
     @property
     def current(self) -> StepDef | None:
@@ -59,7 +76,7 @@ class TurnFlow:
         if skip or self.current is None or self.is_last():
             player = engine.profile.turn_player(engine)
             engine.emit(ev.TurnBegan(engine.state.turn + 1, player))
-            self.new_turn()  # type: ignore[attr-defined]
+            self.machine.events["new_turn"].trigger(self)
         else:
             self.advance_step()
         step = self.steps[self.state]
@@ -67,4 +84,4 @@ class TurnFlow:
         yield from self.profile.enter_step(engine, step)
 
     def advance_step(self) -> None:
-        self.next_step()  # type: ignore[attr-defined]
+        self.machine.events["next_step"].trigger(self)

@@ -10,8 +10,11 @@ projection (``sync``), so the log, not the machine, is the truth.
 
 from __future__ import annotations
 
+import copy
+import threading
 from abc import ABC, abstractmethod
-from typing import Any
+from functools import cache
+from typing import Any, Self
 
 from transitions import Machine
 
@@ -31,14 +34,26 @@ FLOW_TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
+@cache
+def _machine(thread: int) -> Machine:
+    """The resolution machine every flow of one thread is a model of (see ``statemachine.flow``)."""
+    return Machine(model=None, states=FLOW_STATES, transitions=FLOW_TRANSITIONS, initial="idle",
+                   auto_transitions=False, queued=True)
+
+
 class ResolutionFlow:
     """idle → waiting (effects wait for a player) → resolving ⇄ asking (a choice mid-resolution) → idle."""
 
     state: str
 
     def __init__(self) -> None:
-        self.machine = Machine(model=self, states=FLOW_STATES, transitions=FLOW_TRANSITIONS, initial="idle",
-                               auto_transitions=False, queued=True)
+        self.machine = _machine(threading.get_ident())
+        self.state = "idle"
+
+    def clone(self) -> ResolutionFlow:
+        out = ResolutionFlow.__new__(ResolutionFlow)
+        out.machine, out.state = self.machine, self.state
+        return out
 
     def sync(self, engine: Engine) -> None:
         """Re-derive the flow state from the projection."""
@@ -50,7 +65,7 @@ class ResolutionFlow:
             target = "waiting"
         else:
             target = "idle"
-        self.machine.set_state(target)
+        self.machine.set_state(target, model=self)
 
 
 class ResolutionPolicy(ABC):
@@ -62,6 +77,13 @@ class ResolutionPolicy(ABC):
     def sync(self, engine: Engine) -> None:
         """Re-derive the resolution flow's state from the projection (after every step of the loop)."""
         self.flow.sync(engine)
+
+    def clone(self) -> Self:
+        """A policy that neither changes through this one nor changes it (a search clone's). A policy that keeps
+        more than its flow between decisions copies that too."""
+        out = copy.copy(self)
+        out.flow = self.flow.clone()
+        return out
 
     @abstractmethod
     def triggered(self, engine: Engine, instances: list[Instance]) -> None:

@@ -66,6 +66,18 @@ class TriggerIndex:
         self._of: dict[int, list[str]] = {}
         self._after: list[tuple[str, TriggerKind]] | None = None  # the checked-after kinds anything listens for
 
+    def copy(self) -> TriggerIndex:
+        """An index equal to this one that neither changes through the other (a search clone's). The lists of
+        one object's listeners are shared: ``add`` makes them for an object that has none, and nothing changes
+        them after."""
+        out = TriggerIndex.__new__(TriggerIndex)
+        out.pool, out.kinds, out._after = self.pool, self.kinds, self._after
+        out.by_name = {name: dict(table) for name, table in self.by_name.items()}
+        out._own = {name: dict(table) for name, table in self._own.items()}
+        out._watch = {name: dict(table) for name, table in self._watch.items()}
+        out._of = dict(self._of)
+        return out
+
     def rebuild(self, state: GameState) -> None:
         for tables in (self.by_name, self._own, self._watch):
             for table in tables.values():

@@ -15,7 +15,7 @@ from eventsource.memory import MemoryStore
 from eventsource.records import Record
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore
-from projections.state import GameState, evolve, fold, restore, snapshot
+from projections.state import GameState, evolve, fold, fork, restore, snapshot
 from projections.timeline import Timeline, unpack
 from tests.fixtures.scripted import record_game, scripted_game
 
@@ -53,6 +53,25 @@ def test_folding_a_prefix_then_the_rest_is_folding_the_whole(seed: int, length: 
     assert same(split, whole)
     # ... also when the prefix went through a snapshot (encode, decode) in between.
     assert same(fold_records(records[cut:], restore(snapshot(fold_records(records[:cut])))), whole)
+
+
+@PROPERTY
+@given(seeds, st.integers(30, 200), st.data())
+def test_a_fork_and_its_origin_fold_on_apart(seed: int, length: int, data: st.DataObject) -> None:
+    """A fork shares objects with the state it came from until one of them changes one (statuses, stacking,
+    reveals, shuffles, moves out from under a card): neither sees the other's events."""
+    records = game_records(seed, length)
+    cut = data.draw(st.integers(0, len(records)), label="cut")
+    whole = fold_records(records)
+    origin = fold_records(records[:cut])
+    at_cut = snapshot(origin)
+    forked = fork(origin)
+    assert snapshot(forked) == at_cut
+    fold_records(records[cut:], forked)
+    assert same(forked, whole) and snapshot(origin) == at_cut
+    again = fork(forked)  # forked again mid-way: the three go on apart
+    fold_records(records[cut:], origin)
+    assert same(origin, whole) and same(forked, whole) and same(again, whole)
 
 
 @PROPERTY

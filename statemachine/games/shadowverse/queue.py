@@ -26,7 +26,7 @@ does not stop it (SV-O-32).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 from eventsource import events as ev
 from projections.state import GameState, Pending
@@ -141,6 +141,12 @@ class OrderedQueue(ResolutionPolicy):
         self.extra: Callable[[Engine, list[Instance]], list[tuple[Instance, int]]] | None = None
         # The state and sequence number at which the state check last found nothing to do (``check_state``).
         self.checked: tuple[GameState, int] | None = None
+
+    def clone(self) -> Self:
+        out = super().clone()
+        out.declared = dict(self.declared)
+        out.checked = None  # (a memo of this policy's state, not the clone's)
+        return out
 
     # -- triggering ---------------------------------------------------------------------------------------
 

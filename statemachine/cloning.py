@@ -1,0 +1,91 @@
+"""Search clones: ``clone(engine)`` is an engine that goes on from exactly where ``engine`` is, apart from it.
+
+Deciding on one changes nothing of the other (state, log, legal decisions, random draws), and both give the
+same records for the same decisions. Search clones far more often than it reads a log, so a clone shares all
+it can. What an engine holds, and how a clone gets it:
+
+- the state: a fork (``projections.state.fork``) sharing every object until one of the two changes it;
+- the trigger index: a copy of its tables (``TriggerIndex.copy``), sharing each object's listeners;
+- the turn flow and the resolution policy: clones of their own (one machine serves them all);
+- the log: a ``BranchLog`` sharing the records so far, which seals what the clone appends only when read;
+- the profile (rules, cards, vocabulary): shared, nothing changes it;
+- the procedure in flight, when a choice is awaited: a Python generator cannot be copied, so the clone runs it
+  again from where it began, with the decisions recorded since, as restoring from a log does
+  (``Engine._load``). Where it began is the engine's ``anchor``: the engine as it was just before, made from the
+  log the first time a clone needs it and shared by every clone taken on the same procedure after that.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from eventsource import events as ev
+from eventsource.branching import BranchLog
+from projections.state import fork
+from projections.timeline import Timeline
+from statemachine.engine import SETUP_OPTION, Engine
+
+
+def clone(engine: Engine) -> Engine:
+    """An engine that goes on from where ``engine`` is, apart from it. Its log is a ``BranchLog`` sharing
+    ``engine``'s records (its ``decide`` returns no records: they are sealed when read); it signs nothing."""
+    if engine.flight is None:
+        return _quiet(engine, _branch(engine), engine.anchor)
+    log, game, flight = _branch(engine), engine.game, engine.state.flight
+    if flight:
+        anchor = _anchor(engine, flight - 1)
+        out = _quiet(anchor, log, anchor)
+        out.rerun(list(log.read(game, flight)))
+        return out
+    # A choice in the opening: the opening runs again from the set-up, as re-adjudication runs it (Engine.replay).
+    given = SETUP_OPTION in engine.state.options
+    setup = int(engine.state.options[SETUP_OPTION]) if given else _dealt(log, game)
+    anchor = _anchor(engine, setup)
+    out = _quiet(anchor, log, anchor)
+    records = list(log.read(game, setup + 1))
+    out._expect = deque(records)
+    out.flight = None if given else out.profile.begin(out)
+    out._drive(None)
+    out.batch.clear()
+    out.rerun(records, already_expected=True)
+    return out
+
+
+def _quiet(engine: Engine, log: BranchLog, anchor: Engine | None) -> Engine:
+    """A clone of an engine waiting for no procedure: between decisions, or an anchor."""
+    out = Engine.__new__(Engine)
+    out.profile, out.signer, out.store, out.game = engine.profile, None, log, engine.game
+    out.state = fork(engine.state)
+    out.policy, out.flow, out.index = engine.policy.clone(), engine.flow.clone(), engine.index.copy()
+    out.batch, out.flight, out.request = [], None, engine.request
+    out.declarable, out.cause = list(engine.declarable), engine.cause
+    out._expect, out.anchor = None, anchor
+    return out
+
+
+def _dealt(log: BranchLog, game: str) -> int:
+    """How many records a dealt set-up has: ``GameStarted`` and each card's ``ObjectCreated``."""
+    n = 0
+    for r in log.read(game):
+        if n and not isinstance(r.event, ev.ObjectCreated):
+            break
+        n += 1
+    return n
+
+
+def _branch(engine: Engine) -> BranchLog:
+    store = engine.store
+    return store.branch() if isinstance(store, BranchLog) else BranchLog.of(store, engine.game)
+
+
+def _anchor(engine: Engine, seq: int) -> Engine:
+    """The engine after record ``seq``, where the procedure in flight began: just before the decision that began
+    it (``state.flight``), or the set-up. Made from the log once, then shared by the clones taken on it."""
+    anchor = engine.anchor
+    if anchor is None or anchor.state.seq != seq:
+        store = engine.store
+        anchor = Engine(engine.profile, BranchLog(engine.game), engine.game, Timeline(store, engine.game).state_at(seq))
+        if engine.state.flight:  # the decision's record is caused as the log says (as ``Engine._load`` takes it up)
+            anchor.cause = next(store.read(engine.game, seq + 1, seq + 1)).cause
+        engine.anchor = anchor
+    return anchor
