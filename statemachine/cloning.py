@@ -28,7 +28,8 @@ from statemachine.engine import SETUP_OPTION, Engine
 
 def clone(engine: Engine) -> Engine:
     """An engine that goes on from where ``engine`` is, apart from it. Its log is a ``BranchLog`` sharing
-    ``engine``'s records (its ``decide`` returns no records: they are sealed when read); it signs nothing."""
+    ``engine``'s records (its ``decide`` returns no records: they are sealed when read); it signs nothing. It is
+    of ``engine``'s class; what a subclass adds to an engine is left at its class's defaults for the caller."""
     if engine.flight is None:
         return _quiet(engine, _branch(engine), engine.anchor)
     log, game, flight = _branch(engine), engine.game, engine.state.flight
@@ -53,7 +54,8 @@ def clone(engine: Engine) -> Engine:
 
 def _quiet(engine: Engine, log: BranchLog, anchor: Engine | None) -> Engine:
     """A clone of an engine waiting for no procedure: between decisions, or an anchor."""
-    out = Engine.__new__(Engine)
+    kind = type(engine)
+    out = kind.__new__(kind)  # an engine of the same class: a subclass's own attributes are its class defaults
     out.profile, out.signer, out.store, out.game = engine.profile, None, log, engine.game
     out.state = fork(engine.state)
     out.policy, out.flow, out.index = engine.policy.clone(), engine.flow.clone(), engine.index.copy()
@@ -84,7 +86,8 @@ def _anchor(engine: Engine, seq: int) -> Engine:
     anchor = engine.anchor
     if anchor is None or anchor.state.seq != seq:
         store = engine.store
-        anchor = Engine(engine.profile, BranchLog(engine.game), engine.game, Timeline(store, engine.game).state_at(seq))
+        before = Timeline(store, engine.game).state_at(seq)
+        anchor = type(engine)(engine.profile, BranchLog(engine.game), engine.game, before)
         if engine.state.flight:  # the decision's record is caused as the log says (as ``Engine._load`` takes it up)
             anchor.cause = next(store.read(engine.game, seq + 1, seq + 1)).cause
         engine.anchor = anchor

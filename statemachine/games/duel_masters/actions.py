@@ -45,6 +45,19 @@ def mana_to_tap(engine: Engine, player: int, cost: int, colors: tuple[str, ...])
     return (matching[:1] + rest)[:cost]
 
 
+def can_pay(engine: Engine, player: int, cost: int, colors: tuple[str, ...]) -> bool:
+    """Whether ``mana_to_tap`` finds cards to pay with (asked for every card in hand whenever the legal decisions
+    are listed, so it looks for one card of the civilization instead of listing them all)."""
+    st = engine.state
+    untapped = [o for o in st.zone(zone(player, MANA)) if not board.is_tapped(st, o)]
+    if len(untapped) < cost:
+        return False
+    if cost == 0 or not colors:
+        return True
+    wanted = set(colors)
+    return any(wanted & set(view(st, o).chars.colors) for o in untapped)
+
+
 def pay_mana(engine: Engine, player: int, cost: int, colors: tuple[str, ...]) -> None:
     cards = mana_to_tap(engine, player, cost, colors)
     assert cards is not None, "checked before the decision was accepted"
@@ -120,7 +133,7 @@ def can_summon(engine: Engine, player: int, oid: int, base: int | None) -> str |
     chars = view(st, oid).chars
     if "creature" not in chars.types:
         return "only a creature can be summoned"
-    if mana_to_tap(engine, player, chars.cost or 0, chars.colors) is None:
+    if not can_pay(engine, player, chars.cost or 0, chars.colors):
         return f"not enough untapped mana (cost {chars.cost}, civilization {'/'.join(chars.colors)})"
     evolution = "evolution" in chars.types
     neo = "neo_evolution" in chars.keywords
@@ -175,7 +188,7 @@ def can_cast(engine: Engine, player: int, oid: int) -> str | None:
     chars = view(st, oid).chars
     if "spell" not in chars.types:
         return "only a spell can be cast"
-    if mana_to_tap(engine, player, chars.cost or 0, chars.colors) is None:
+    if not can_pay(engine, player, chars.cost or 0, chars.colors):
         return f"not enough untapped mana (cost {chars.cost}, civilization {'/'.join(chars.colors)})"
     return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from eventsource import events as ev
+from projections.characteristics import view
 from projections.state import GameState
 from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
@@ -120,12 +121,15 @@ class DuelMasters(RulesProfile):
         if step.name == "charge" and not st.stat(me, "charged"):
             out += [Decision(me, "charge", (o,)) for o in hand]
         elif step.name == "main":
+            mine = board.creatures(st, me)
             for o in hand:
                 if can_summon(engine, me, o, None) is None:
                     out.append(Decision(me, "summon", (o,)))
-                for base in board.creatures(st, me):
-                    if can_summon(engine, me, o, base) is None:
-                        out.append(Decision(me, "summon", (o, base)))
+                # Only an evolution creature goes on top of another (can_summon): asked of the others' bases, it
+                # would refuse each one.
+                if mine and _evolves(st, o):
+                    out += [Decision(me, "summon", (o, base)) for base in mine
+                            if can_summon(engine, me, o, base) is None]
                 if can_cast(engine, me, o) is None:
                     out.append(Decision(me, "cast", (o,)))
         elif step.name == "attack":
@@ -231,3 +235,9 @@ def _charge(engine: Engine, player: int, oid: int) -> Procedure:
 def card_pool(version: str = RELEASES.latest.pool) -> CardPool:
     """The shipped card pool at ``version``."""
     return DuelMasters.card_pool(version)
+
+
+def _evolves(st: GameState, oid: int) -> bool:
+    """An evolution creature (or a neo evolution creature), which may be summoned on top of another."""
+    chars = view(st, oid).chars
+    return "evolution" in chars.types or "neo_evolution" in chars.keywords
