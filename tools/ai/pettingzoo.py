@@ -1,0 +1,275 @@
+"""kifu's games as PettingZoo AEC environments: ``env("duel_masters")`` (needs the ``ai`` extra).
+
+Agents ``player_0`` and ``player_1`` are the seats. The agent selected is the player the rules wait for — the
+active player, the player with priority, or whoever must answer a choice mid-procedure — so one agent may act many
+times in a row, as AEC allows. Actions are ``tools.ai.actions``' numbering (``Discrete(num_distinct_actions)``): a
+request that takes several options is answered one pick at a time, then ``DONE``. An action that is not legal now
+raises ``IllegalAction`` naming it (the mask says which are legal).
+
+Observations are ``{"observation": vector, "action_mask": mask}``. The vector is built from what the player sees
+(``projections.views.player_view``, the per-seat view proven not to leak), never from the hidden state:
+
+=====================  ===========================================================================================
+entries                 meaning
+=====================  ===========================================================================================
+6                       turn number; it is my turn; I have priority; a choice is asked of me; effects waiting;
+                        the game is over
+one per step            the step now (one-hot, the game's steps in order)
+per side, per zone      for me, then my opponent, for each zone kind of the game (its vocabulary's zones, then one
+                        for any other): how many cards lie there, how many of those I see are tapped, and how many
+                        I see of each card of the pool (in name order)
+per side, 16            the player's counters (life, mana, PP, ...), each added to bucket ``crc32(name) % 16``
+4                       the choice asked of me: how many options, the least and most to pick, how many picked
+=====================  ===========================================================================================
+
+The mask has a 1 for each legal action of the agent observed (all 0 when it is not the one to act). Rewards are
++1 for the winner and -1 for the loser when the game ends (0 each for a game without a winner); a game still going
+after ``max_decisions`` decisions is truncated. ``reset(seed)`` deals the game's sample decks
+(``demo.sample_game(seed)``) with that seed; without a seed, the next of 0, 1, 2, ...
+"""
+
+from __future__ import annotations
+
+import importlib
+import zlib
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from msgspec import Struct
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from eventsource.branching import BranchLog
+from eventsource.errors import KifuError
+from projections.views import player_view
+from statemachine.decisions import Legal
+from statemachine.engine import Engine
+from statemachine.games import PROFILES, profile
+from statemachine.profile import RulesProfile
+from statemachine.vocabulary import ZONE
+from tools.ai.actions import ActionSpaceExceeded, Numbering, numbering
+
+HEADER: Final = 6
+STAT_BUCKETS: Final = 16
+REQUEST: Final = 4
+OTHER: Final = ""  # the zone row for any kind the game's vocabulary does not name
+LIMIT: Final = 1e9  # the observation's bounds (counts and counters stay far inside)
+
+Obs = dict[str, np.ndarray]
+
+
+class IllegalAction(KifuError):
+    """An action that is not legal now (``action_mask`` is 0 for it)."""
+
+
+class Layout(Struct, frozen=True):
+    """Where each part of one game's observation vector lies."""
+
+    steps: tuple[str, ...]
+    zones: tuple[str, ...]
+    cards: tuple[str, ...]
+
+    @property
+    def per_zone(self) -> int:
+        return 2 + len(self.cards)
+
+    @property
+    def size(self) -> int:
+        return HEADER + len(self.steps) + 2 * len(self.zones) * self.per_zone + 2 * STAT_BUCKETS + REQUEST
+
+
+@cache
+def layout(game: str, version: str | None = None) -> Layout:
+    prof = profile(game, version)
+    zones = (*sorted(prof.vocabulary.names[ZONE]), OTHER)
+    return Layout(tuple(s.name for s in prof.steps), zones, tuple(sorted(prof.pool.cards)))
+
+
+def observation(engine: Engine, player: int, picked: Sequence[int], lay: Layout) -> np.ndarray:
+    """The vector ``player`` observes (see the module's docstring): read from their view of the board only."""
+    st = engine.state
+    seen = player_view(st, player, hidden=engine.profile.hidden_zones)
+    out = np.zeros(lay.size, np.float32)
+    req = st.request  # the choice the rules wait for, as the log asked it
+    mine = req is not None and req.player == player
+    out[:HEADER] = (seen["turn"], seen["active"] == player, seen["priority"] == player, mine,
+                    len(seen["pending"]), seen["ended"])
+    at = HEADER
+    if seen["step"] in lay.steps:
+        out[at + lay.steps.index(seen["step"])] = 1
+    at += len(lay.steps)
+    zone_at = {z: i for i, z in enumerate(lay.zones)}
+    card_at = {c: i for i, c in enumerate(lay.cards)}
+    sides = (player, 1 - player)
+    for name, content in seen["zones"].items():
+        owner, _, kind = name.partition(".")
+        if not owner.isdigit() or int(owner) not in sides:
+            continue
+        side = sides.index(int(owner))
+        row = at + (side * len(lay.zones) + zone_at.get(kind, zone_at[OTHER])) * lay.per_zone
+        shown = content if isinstance(content, list) else content["visible"]
+        out[row] += len(content) if isinstance(content, list) else content["count"]
+        for card in shown:
+            out[row + 1] += bool(card["status"].get("tapped"))
+            if card["definition"] in card_at:
+                out[row + 2 + card_at[card["definition"]]] += 1
+    at += 2 * len(lay.zones) * lay.per_zone
+    for side, p in enumerate(sides):
+        for key, value in seen["players"][p]["stats"].items():
+            out[at + side * STAT_BUCKETS + zlib.crc32(key.encode()) % STAT_BUCKETS] += value
+    at += 2 * STAT_BUCKETS
+    if mine:
+        assert req is not None
+        out[at:at + REQUEST] = (len(req.options), req.minimum, req.maximum, len(picked))
+    return out
+
+
+class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
+    """One kifu game as a PettingZoo AEC environment (see the module's docstring)."""
+
+    def __init__(self, game: str, *, version: str | None = None, max_decisions: int = 3000,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if game not in PROFILES:
+            raise KifuError(f"no game {game!r} (known: {', '.join(sorted(PROFILES))})")
+        if render_mode not in (None, "ansi"):
+            raise KifuError(f"render mode {render_mode!r}: only 'ansi' (text) is offered")
+        self.game, self.version, self.max_decisions, self.render_mode = game, version, max_decisions, render_mode
+        self.metadata = {"name": f"kifu_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+        self.numbering: Numbering = numbering(game)
+        self.layout = layout(game, version)
+        n = self.numbering.num_distinct_actions
+        self.possible_agents = ["player_0", "player_1"]
+        self._observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(-LIMIT, LIMIT, (self.layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), np.int8),
+        }) for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._resets = 0
+        self.engine: Engine | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    # -- playing --------------------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game of the sample decks dealt from ``seed`` (``options`` are not used)."""
+        if seed is None:
+            seed = self._resets
+        else:
+            for i, a in enumerate(self.possible_agents):
+                self._action_spaces[a].seed(seed + i)
+                self._observation_spaces[a].seed(seed + i)
+        self._resets = seed + 1
+        prof, players, decks = _sample(self.game, seed)
+        if self.version is not None:
+            prof = profile(self.game, self.version)
+        self.engine = Engine.new(prof, players, decks, seed, store=BranchLog(), game="game")
+        self.picked: tuple[int, ...] = ()
+        self.decisions = 0
+        self._legal = self.engine.legal()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._settle()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        engine = self._engine()
+        if action is None or int(action) not in self.legal_actions():
+            name = "no action" if action is None else f"action {action} ({self.numbering.action_name(int(action))})"
+            raise IllegalAction(f"{name} is not legal for {agent} now: see the observation's action_mask")
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            done = self.numbering.apply(engine, self.picked, int(action), self._legal)
+        except ActionSpaceExceeded as exc:
+            raise IllegalAction(str(exc)) from exc
+        if isinstance(done, tuple):
+            self.picked = done
+        else:
+            engine.decide(done)
+            self.picked, self._legal = (), engine.legal()
+            self.decisions += 1
+        self._clear_rewards()
+        self._settle()
+        self._accumulate_rewards()
+
+    def _settle(self) -> None:
+        """Select who acts next, or end the game: rewards when it is over, truncation at the decision limit."""
+        st = self._engine().state
+        if st.ended:
+            for p, a in enumerate(self.agents):
+                self.terminations[a] = True
+                self.rewards[a] = 0.0 if st.winner is None else (1.0 if p == st.winner else -1.0)
+        elif self.decisions >= self.max_decisions:
+            for a in self.agents:
+                self.truncations[a] = True
+        elif self._legal.player is not None:
+            self.agent_selection = self.possible_agents[self._legal.player]
+
+    def legal_actions(self) -> list[int]:
+        """The actions legal now for the agent selected."""
+        engine = self._engine()
+        if engine.state.ended:
+            return []
+        return self.numbering.legal_actions(engine, self.picked, self._legal)
+
+    # -- observing -------------------------------------------------------------------------------------------
+
+    def observe(self, agent: str) -> Obs:
+        player = self.possible_agents.index(agent)
+        mask = np.zeros(self.numbering.num_distinct_actions, np.int8)
+        if self._legal.player == player and not self._engine().state.ended:
+            mask[self.legal_actions()] = 1
+        return {"observation": observation(self._engine(), player, self.picked, self.layout), "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        st = self._engine().state
+        who = "nobody" if self._legal.player is None else self.possible_agents[self._legal.player]
+        return f"{self.game}: turn {st.turn}, step {st.step or '-'}, {who} to act, record {st.seq}"
+
+    def close(self) -> None:
+        self.engine = None
+
+    def _engine(self) -> Engine:
+        if self.engine is None:
+            raise KifuError("the environment has no game: call reset() first")
+        return self.engine
+
+    @property
+    def legal(self) -> Legal:
+        """The engine's legal decisions now (who must decide, and what they may do)."""
+        return self._legal
+
+
+def _sample(game: str, seed: int) -> tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]]:
+    demo = importlib.import_module(PROFILES[game][0] + ".demo")
+    setup: tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]] = demo.sample_game(seed)
+    return setup
+
+
+def raw_env(game: str, **kwargs: Any) -> KifuEnv:
+    return KifuEnv(game, **kwargs)
+
+
+def env(game: str, **kwargs: Any) -> AECEnv[str, Obs, int]:
+    """The environment of ``game`` (``duel_masters``, ``magic``, ``shadowverse``, ``vision``), with PettingZoo's
+    order-enforcing wrapper (an action before ``reset``, or observing an agent that is gone, raises)."""
+    wrapped: AECEnv[str, Obs, int] = wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return wrapped
