@@ -14,8 +14,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator, Sequence
 
+from eventsource import events as ev
 from eventsource.errors import ConcurrencyConflict, KifuError
-from eventsource.records import GENESIS, NewEvent, RawRecord, seal
+from eventsource.records import GENESIS, NewEvent, RawRecord, Record, decode, seal
 from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
 
@@ -59,6 +60,23 @@ class BranchLog(EventStore):
         self._check(game, expected)
         self._own.extend(batch)
         self._length += len(batch)
+
+    def tail(self, start: int) -> list[Record]:
+        """Records ``start`` to the end as re-running the rules compares them (envelope and event), read without
+        sealing anything: a record not sealed yet has no hash (``b""``)."""
+        out: list[Record] = []
+        first = 1  # the sequence number of each list's first entry
+        for lst, n in (*self._parts, (self._own, len(self._own))):
+            for i in range(max(start - first, 0), n):
+                entry = lst[i]
+                if isinstance(entry, RawRecord):
+                    out.append(decode(entry))
+                else:
+                    assert self.game is not None
+                    out.append(Record(self.game, first + i, entry.decision, entry.cause, entry.event, b"",
+                                      ev.schema_version(type(entry.event).__name__)))
+            first += n
+        return out
 
     # -- the store interface ----------------------------------------------------------------------------
 

@@ -36,14 +36,17 @@ def clone(engine: Engine) -> Engine:
     if flight:
         anchor = _anchor(engine, flight - 1)
         out = _quiet(anchor, log, anchor)
-        out.rerun(list(log.read(game, flight)))
+        out.rerun(log.tail(flight))
         return out
     # A choice in the opening: the opening runs again from the set-up, as re-adjudication runs it (Engine.replay).
     given = SETUP_OPTION in engine.state.options
-    setup = int(engine.state.options[SETUP_OPTION]) if given else _dealt(log, game)
+    if engine.anchor is not None:  # (taken at the set-up: an engine in its opening has had no other anchor)
+        setup = engine.anchor.state.seq
+    else:
+        setup = int(engine.state.options[SETUP_OPTION]) if given else _dealt(log, game)
     anchor = _anchor(engine, setup)
     out = _quiet(anchor, log, anchor)
-    records = list(log.read(game, setup + 1))
+    records = log.tail(setup + 1)
     out._expect = deque(records)
     out.flight = None if given else out.profile.begin(out)
     out._drive(None)
@@ -89,6 +92,7 @@ def _anchor(engine: Engine, seq: int) -> Engine:
         before = Timeline(store, engine.game).state_at(seq)
         anchor = type(engine)(engine.profile, BranchLog(engine.game), engine.game, before)
         if engine.state.flight:  # the decision's record is caused as the log says (as ``Engine._load`` takes it up)
-            anchor.cause = next(store.read(engine.game, seq + 1, seq + 1)).cause
+            began = store.tail(seq + 1)[0] if isinstance(store, BranchLog) else next(store.read(engine.game, seq + 1))
+            anchor.cause = began.cause
         engine.anchor = anchor
     return anchor
