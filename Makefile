@@ -55,6 +55,7 @@ $(VENV)/.installed-bench: $(BIN)/python pyproject.toml
 bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.playouts
+	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.concurrent
 
 clean:
