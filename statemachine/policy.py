@@ -10,7 +10,6 @@ projection (``sync``), so the log, not the machine, is the truth.
 
 from __future__ import annotations
 
-import copy
 import threading
 from abc import ABC, abstractmethod
 from functools import cache
@@ -81,7 +80,8 @@ class ResolutionPolicy(ABC):
     def clone(self) -> Self:
         """A policy that neither changes through this one nor changes it (a search clone's). A policy that keeps
         more than its flow between decisions copies that too."""
-        out = copy.copy(self)
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
         out.flow = self.flow.clone()
         return out
 

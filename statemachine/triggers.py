@@ -72,10 +72,10 @@ class TriggerIndex:
         them after."""
         out = TriggerIndex.__new__(TriggerIndex)
         out.pool, out.kinds, out._after = self.pool, self.kinds, self._after
-        out.by_name = {name: dict(table) for name, table in self.by_name.items()}
-        out._own = {name: dict(table) for name, table in self._own.items()}
-        out._watch = {name: dict(table) for name, table in self._watch.items()}
-        out._of = dict(self._of)
+        out.by_name = {name: table.copy() for name, table in self.by_name.items()}
+        out._own = {name: table.copy() for name, table in self._own.items()}
+        out._watch = {name: table.copy() for name, table in self._watch.items()}
+        out._of = self._of.copy()
         return out
 
     def rebuild(self, state: GameState) -> None:
