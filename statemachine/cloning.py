@@ -21,22 +21,26 @@ from collections import deque
 
 from eventsource import events as ev
 from eventsource.branching import BranchLog
+from eventsource.records import Record
+from eventsource.store import EventStore
 from projections.state import fork
 from projections.timeline import Timeline
 from statemachine.engine import SETUP_OPTION, Engine
 
 
-def clone(engine: Engine) -> Engine:
-    """An engine that goes on from where ``engine`` is, apart from it. Its log is a ``BranchLog`` sharing
-    ``engine``'s records (its ``decide`` returns no records: they are sealed when read); it signs nothing. It is
-    of ``engine``'s class; what a subclass adds to an engine is left at its class's defaults for the caller."""
+def clone(engine: Engine, store: EventStore | None = None) -> Engine:
+    """An engine that goes on from where ``engine`` is, apart from it. Its log is ``store`` if given (which must
+    hold exactly ``engine``'s records), else a ``BranchLog`` sharing them (its ``decide`` returns no records: they
+    are sealed when read); it signs nothing. It is of ``engine``'s class; what a subclass adds to an engine is left
+    at its class's defaults for the caller."""
+    log = _branch(engine) if store is None else store
     if engine.flight is None:
-        return _quiet(engine, _branch(engine), engine.anchor)
-    log, game, flight = _branch(engine), engine.game, engine.state.flight
+        return _quiet(engine, log, engine.anchor)
+    game, flight = engine.game, engine.state.flight
     if flight:
         anchor = _anchor(engine, flight - 1)
         out = _quiet(anchor, log, anchor)
-        out.rerun(log.tail(flight))
+        out.rerun(_tail(log, game, flight))
         return out
     # A choice in the opening: the opening runs again from the set-up, as re-adjudication runs it (Engine.replay).
     given = SETUP_OPTION in engine.state.options
@@ -46,7 +50,7 @@ def clone(engine: Engine) -> Engine:
         setup = int(engine.state.options[SETUP_OPTION]) if given else _dealt(log, game)
     anchor = _anchor(engine, setup)
     out = _quiet(anchor, log, anchor)
-    records = log.tail(setup + 1)
+    records = _tail(log, game, setup + 1)
     out._expect = deque(records)
     out.flight = None if given else out.profile.begin(out)
     out._drive(None)
@@ -55,7 +59,7 @@ def clone(engine: Engine) -> Engine:
     return out
 
 
-def _quiet(engine: Engine, log: BranchLog, anchor: Engine | None) -> Engine:
+def _quiet(engine: Engine, log: EventStore, anchor: Engine | None) -> Engine:
     """A clone of an engine waiting for no procedure: between decisions, or an anchor."""
     kind = type(engine)
     out = kind.__new__(kind)  # an engine of the same class: a subclass's own attributes are its class defaults
@@ -68,7 +72,11 @@ def _quiet(engine: Engine, log: BranchLog, anchor: Engine | None) -> Engine:
     return out
 
 
-def _dealt(log: BranchLog, game: str) -> int:
+def _tail(log: EventStore, game: str, start: int) -> list[Record]:
+    return log.tail(start) if isinstance(log, BranchLog) else list(log.read(game, start))
+
+
+def _dealt(log: EventStore, game: str) -> int:
     """How many records a dealt set-up has: ``GameStarted`` and each card's ``ObjectCreated``."""
     n = 0
     for r in log.read(game):

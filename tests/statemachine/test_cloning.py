@@ -140,3 +140,25 @@ def test_a_branch_log_reads_as_a_memory_store_holding_the_same_appends() -> None
     assert branch.games()[0].head == records[branch.head(GAME) - 1].hash
     assert log.games()[0].head == records[-1].hash and log.head(GAME) == len(records)
     assert list(log.read_raw(GAME, 5, 9)) == records[4:9] and not list(log.read_raw("other"))
+
+
+@pytest.mark.parametrize("name", ["magic", "shadowverse"])
+def test_a_clone_keeps_its_log_in_the_store_it_is_given(name: str) -> None:
+    """A caller that keeps its own kind of store gives the clone one holding the records so far; the clone appends
+    there, and gives the reference game's records (between decisions and mid-procedure alike)."""
+    s = setup(name, 6, False)
+    decisions, records = reference(s, 6, 100)
+    engine = start(s, 6, MemoryStore())
+    kinds = set()
+    for i, d in enumerate(decisions[:80]):
+        if i % 5 == 0 or engine.request is not None:
+            kinds.add(engine.request is not None)
+            own = MemoryStore()
+            own.append_raw(GAME, raw(engine), expected=0)
+            twin = clone(engine, own)
+            assert twin.store is own
+            for later in decisions[i:i + 5]:
+                twin.decide(later)
+            assert list(own.read_raw(GAME)) == records[:twin.state.seq]
+        engine.decide(d)
+    assert kinds == {False, True}, "clones were taken between decisions and mid-procedure"
