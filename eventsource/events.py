@@ -296,6 +296,16 @@ class AmountComputed(_Event, frozen=True, tag=51):
     looked_back: tuple[int, ...] = ()
 
 
+class SecretAmountComputed(AmountComputed, frozen=True, tag=52):
+    """An ``AmountComputed`` whose value read something some players may not see — a characteristic of a card in
+    another player's hand, in a deck or face down, or a filtered count of such cards: ``hidden_from`` names them.
+    Their views show the expression but not the value nor the objects read (``redacted``,
+    ``projections.views.redact_event``). A count of a zone's cards with no filter is public (a zone's size is)."""
+
+    hidden_from: tuple[int, ...] = ()
+    redacted: bool = False
+
+
 class StateBasedAction(_Event, frozen=True, tag=48):
     """The state-based actions performed at one check, as one event."""
 
@@ -334,6 +344,7 @@ Event = (
     | Attacked
     | Chosen
     | AmountComputed
+    | SecretAmountComputed
 )
 
 EVENT_TYPES: Final[tuple[type[_Event], ...]] = tuple(Event.__args__)
@@ -428,6 +439,7 @@ __all__ = [
     "PriorityPassed",
     "RandomDrawn",
     "Revealed",
+    "SecretAmountComputed",
     "Shuffled",
     "Stacked",
     "StateBasedAction",

@@ -514,6 +514,7 @@ FOLDS: Final[dict[type[Any], Callable[[GameState, int, Any], None]]] = {
     ev.Revealed: _revealed,
     ev.StateBasedAction: _fact,
     ev.AmountComputed: _fact,
+    ev.SecretAmountComputed: _fact,
     ev.PlayerLost: _player_lost,
     ev.GameEnded: _game_ended,
     ev.GameStarted: _game_started,

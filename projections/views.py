@@ -13,7 +13,7 @@ from typing import Any, Final
 import msgspec
 
 from eventsource import events as ev
-from projections.characteristics import view
+from projections.characteristics import ObjectView, view
 from projections.state import SEEN_BY, GameState
 
 HIDDEN: Final = "?"
@@ -40,6 +40,19 @@ def can_see(state: GameState, player: int | None, oid: int, zone: str | None = N
         return bool(obj.status.get(f"seen_by_{player}"))
     if kind in PRIVATE_ZONES:
         return owner == player or bool(obj.status.get(f"seen_by_{player}"))
+    return True
+
+
+def can_see_view(seen: ObjectView, player: int | None, *, hidden: frozenset[str] = SECRET_ZONES) -> bool:
+    """Whether ``player`` may see an object as ``seen`` shows it: where it is, or, for a look-back view, where it
+    was just before it left (``projections.characteristics.last_known``)."""
+    if player is None:
+        return True
+    owner, kind = zone_kind(seen.zone)
+    if kind in hidden or seen.face_down:
+        return bool(seen.status.get(f"seen_by_{player}"))
+    if kind in PRIVATE_ZONES:
+        return owner == player or bool(seen.status.get(f"seen_by_{player}"))
     return True
 
 
@@ -119,5 +132,9 @@ def redact_event(event: ev.Event, player: int | None, state_before: GameState, *
                         and not can_see(state_before, player, o, hidden=hidden))
             )
             return event if len(shown) == len(event.options) else msgspec.structs.replace(event, options=shown)
+        case ev.SecretAmountComputed() if player in event.hidden_from:
+            # The value read cards this player may not see (another's hand, a deck, face down): the expression
+            # (printed card text) stays; the value and the objects read do not.
+            return msgspec.structs.replace(event, value=0, looked_back=(), redacted=True)
         case _:
             return event

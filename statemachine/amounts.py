@@ -22,7 +22,10 @@ characteristic is read then (DM-W-17 conditions at resolution; SV-O-07/08 maxima
 reading an object that has left its zone as it was just before it left: the look-back state (DM-LB-03,
 DM-LB-13..15; Magic last known information, CR 608.2h). A computed amount is recorded as an
 ``AmountComputed`` event (the expression, its value, the objects read in their look-back state), so a judge
-sees what was counted; a literal records nothing, so a card written with literals plays exactly as before.
+sees what was counted; a literal records nothing, so a card written with literals plays exactly as before. An
+amount that read what some player may not see (a characteristic of a card in another's hand, in a deck or face
+down; a filtered count over such cards) is a ``SecretAmountComputed`` naming those players, whose views show the
+expression but not the value (``projections.views.redact_event``); a zone's size is public.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from msgspec import Struct
 from eventsource import events as ev
 from projections.characteristics import ObjectView, last_known, view
 from projections.state import GameState
+from projections.views import can_see, can_see_view
 
 
 class Count(Struct, frozen=True, forbid_unknown_fields=True):
@@ -128,6 +132,9 @@ class _Vocabulary(Protocol):
 class _Profile(Protocol):
     @property
     def vocabulary(self) -> _Vocabulary: ...
+
+    @property
+    def hidden_zones(self) -> frozenset[str]: ...
 
 
 class _Engine(Protocol):
@@ -317,6 +324,22 @@ class _Reading:
         self.ctx, self.rules = ctx, rules
         self.targets = targets
         self.looked_back: list[int] = []
+        self.hidden_from: set[int] = set()  # players who may not see something this computation read
+
+    def _players(self) -> range:
+        return range(len(self.ctx.state.players))
+
+    def read(self, seen: ObjectView) -> None:
+        """A characteristic of ``seen`` was read: whoever cannot see it (where it is, or where it was) may not
+        see the value."""
+        hidden = self.ctx.engine.profile.hidden_zones
+        self.hidden_from.update(p for p in self._players() if not can_see_view(seen, p, hidden=hidden))
+
+    def filtered(self, oid: int) -> None:
+        """A filtered count looked at ``oid``'s characteristics: whoever cannot see it may not see the count (an
+        unfiltered count is a zone's size, which is public)."""
+        st, hidden = self.ctx.state, self.ctx.engine.profile.hidden_zones
+        self.hidden_from.update(p for p in self._players() if not can_see(st, p, oid, hidden=hidden))
 
     def chosen(self) -> list[int]:
         """What "target" refers to, first first (players as -1 - player)."""
@@ -337,8 +360,12 @@ def evaluate(ctx: Effect, amount: Amount, param: str = "amount", *, targets: Seq
     value = _value(reading, amount)
     if rules.negative_is_zero and value < 0:
         value = 0  # CR 107.1b
-    ctx.engine.emit(ev.AmountComputed(ctx.effect, ctx.ability, param, describe(amount), value,
-                                      tuple(reading.looked_back)))
+    looked_back, secret = tuple(reading.looked_back), tuple(sorted(reading.hidden_from))
+    if secret:
+        ctx.engine.emit(ev.SecretAmountComputed(ctx.effect, ctx.ability, param, describe(amount), value, looked_back,
+                                                secret))
+    else:
+        ctx.engine.emit(ev.AmountComputed(ctx.effect, ctx.ability, param, describe(amount), value, looked_back))
     return value
 
 
@@ -409,11 +436,11 @@ def _object(r: _Reading, ref: str) -> ObjectView | None:
     if oid is None or oid < 0:
         return None
     st = r.ctx.state
-    if oid in st.objects:
-        return view(st, oid)
-    seen = last_known(st, oid)
+    seen = view(st, oid) if oid in st.objects else last_known(st, oid)
     if seen is not None:
-        r.looked_back.append(oid)
+        if oid not in st.objects:
+            r.looked_back.append(oid)
+        r.read(seen)
     return seen
 
 
@@ -440,12 +467,15 @@ def _players(r: _Reading, whose: str) -> list[int]:
 def _count(r: _Reading, c: Count) -> int:
     st = r.ctx.state
     players = _players(r, c.whose)
+    filters = bool(c.types or c.subtypes or c.colors or c.name)
     n = 0
     for p in range(len(st.players)):
         for oid in st.zone(f"{p}.{c.zone}"):
             obj = st.objects[oid]
             if obj.controller not in players or (c.other and oid == r.ctx.source):
                 continue
+            if filters:
+                r.filtered(oid)
             chars = view(st, oid).chars
             if c.types and not set(c.types) & set(chars.types):
                 continue

@@ -244,7 +244,8 @@ def _effect_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
         case ev.AmountComputed():
             read = f" (looked back at {_names(st, mem, event.looked_back)})" if event.looked_back else ""
             where = f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else ""
-            return f"{event.param} = {event.expression} = {event.value}{where}{read}"
+            value = "(hidden)" if isinstance(event, ev.SecretAmountComputed) and event.redacted else event.value
+            return f"{event.param} = {event.expression} = {value}{where}{read}"
         case _:
             return None
 

@@ -7,7 +7,9 @@ the battle zone into a hand); a shuffle makes every card of that deck unknown ag
 
 - no ``player_view`` ever shows an object the player does not know: no opponent's hand card, no deck card
   (so no deck order), no face-down card before it is revealed;
-- every ``Revealed`` event names who saw the card, so the log proves who knew what, when.
+- every ``Revealed`` event names who saw the card, so the log proves who knew what, when;
+- a computed amount that read cards a player may not see (``SecretAmountComputed``) shows that player neither its
+  value nor the objects it read (its board-level cases: tests/statemachine/test_amounts.py).
 """
 
 from __future__ import annotations
@@ -116,6 +118,10 @@ def test_no_player_view_shows_what_its_player_may_not_know(game: str, seed: int)
                           and hidden_to(state, p, o) and o not in knowledge.known[p]}
                 assert not secret, (f"{game} seed {seed}, record {r.seq}: player {p} sees the options of player "
                                     f"{redacted.player}'s choice, hidden objects {sorted(secret)}")
+            if isinstance(r.event, ev.SecretAmountComputed) and p in r.event.hidden_from:
+                # A computed amount that read cards p may not see: p sees neither its value nor what it read.
+                assert isinstance(redacted, ev.SecretAmountComputed) and redacted.redacted, f"record {r.seq} leaks"
+                assert (redacted.value, redacted.looked_back) == (0, ()), f"record {r.seq} leaks an amount"
             if isinstance(redacted, ev.Shuffled):
                 assert redacted.order == (), f"record {r.seq}: a shuffle's order is shown to player {p}"
             tried("hidden information: view checked")

@@ -201,3 +201,30 @@ def test_a_shuffle_hides_its_order_and_a_reveal_reaches_only_its_audience() -> N
     shown = ev.Revealed(5, (1,), 5, "bolshack")
     assert redact_event(shown, 1, state) == shown
     assert redact_event(shown, 0, state) is None
+
+
+def test_an_amount_that_read_hidden_cards_shows_its_value_only_to_those_who_could_see_them() -> None:
+    """A computed amount that read a card in a hand, a deck or face down (``SecretAmountComputed``): the players it
+    names see the expression (printed text) but neither the value nor the objects read; the others and the judge
+    see it all. An amount that read nothing hidden (``AmountComputed``) is public."""
+    state = GameState()
+    secret = ev.SecretAmountComputed(7, "spell", "amount", "count(hand, opponent, types=follower)", 3, (12,), (0,))
+    hidden = redact_event(secret, 0, state)
+    assert isinstance(hidden, ev.SecretAmountComputed)
+    assert (hidden.value, hidden.looked_back, hidden.redacted) == (0, (), True)
+    assert (hidden.expression, hidden.param, hidden.effect) == (secret.expression, "amount", 7)
+    assert redact_event(secret, 1, state) == secret
+    assert redact_event(secret, None, state) == secret
+    public = ev.AmountComputed(7, "spell", "amount", "count(hand, opponent)", 3)
+    assert all(redact_event(public, p, state) == public for p in (0, 1, None))
+
+
+def test_a_trace_line_of_a_redacted_amount_says_it_is_hidden() -> None:
+    from tools.trace import render
+
+    state = GameState()
+    secret = ev.SecretAmountComputed(None, "spell", "amount", "cost of target", 4, (), (1,))
+    assert render(state, secret).startswith("amount = cost of target = 4")
+    shown = redact_event(secret, 1, state)
+    assert shown is not None
+    assert render(state, shown).startswith("amount = cost of target = (hidden)")

@@ -423,3 +423,80 @@ def test_a_malformed_stat_of_is_refused_at_load(game: str, raw: dict[str, Any], 
     exc = _load(game, {"name": "damage", "params": {"amount": raw}})
     assert exc.field == f"$.abilities[0].effects[0].{field}", exc
     assert says in str(exc)
+
+
+
+# -- what a player may see of an amount ------------------------------------------------------------------
+
+SV_HIDDEN = """
+id = "probe"
+game = "shadowverse"
+[setup]
+turn = 5
+active = 0
+step = "main"
+stats = {{ "0.life" = 20, "1.life" = 20, "0.max_pp" = 5, "0.pp" = 5 }}
+cards = [
+  {{ handle = "spell", card = "probe_spell", zone = "hand" }},
+  {{ handle = "f1", card = "fighter", zone = "field" }},
+  {{ handle = "mine", card = "guardian_golem", zone = "hand" }},
+  {{ handle = "t1", card = "fighter", owner = 1, zone = "hand" }},
+  {{ handle = "t2", card = "goblin", owner = 1, zone = "hand" }},
+  {{ handle = "t3", card = "ping_spell", owner = 1, zone = "hand" }},
+  {{ handle = "d1", card = "fighter", zone = "deck" }},
+]
+[[card]]
+id = "probe_spell"
+name = "試し"
+types = ["spell"]
+colors = ["neutral"]
+cost = 1
+  [[card.abilities]]
+  id = "spell"
+  label = "試し"
+  trigger = {{ on = "cast", subject = "self", where = "casting", filter = {{ target = "{target}" }} }}
+  effects = [{{ name = "buff", params = {{ attack = {amount}, to = "{to}" }} }}]
+[[steps]]
+do = {{ player = 0, action = "play", args = ["@spell"] }}
+[[steps]]
+do = {{ player = 0, action = "choose", args = ["@{chosen}"] }}
+"""
+
+
+@pytest.mark.parametrize(("target", "amount", "chosen", "to", "value", "hidden_from"), [
+    # the followers in the opponent's hand: the opponent sees them, you do not
+    ("own_follower", '{ count = { zone = "hand", whose = "opponent", types = ["follower"] } }', "f1", "target", 2,
+     (0,)),
+    # the cost of a follower chosen in your own hand: you see it, the opponent does not
+    ("hand_follower", '{ cost_of = "target" }', "mine", "own_followers", 3, (1,)),
+    # how many cards the opponent holds: a hand's size is public
+    ("own_follower", '{ count = { zone = "hand", whose = "opponent" } }', "f1", "target", 3, ()),
+    # the followers of your deck: nobody sees into a deck, its owner neither
+    ("own_follower", '{ count = { zone = "deck", whose = "you", types = ["follower"] } }', "f1", "target", 1,
+     (0, 1)),
+])
+def test_an_amount_that_read_hidden_cards_is_hidden_from_those_who_cannot_see_them(
+        target: str, amount: str, chosen: str, to: str, value: int, hidden_from: tuple[int, ...]) -> None:
+    import eventsource.events as ev
+    from projections.state import GameState, evolve
+    from projections.views import redact_event
+    from statemachine.games import hidden_zones
+
+    run = scenario(SV_HIDDEN.format(target=target, amount=amount, chosen=chosen, to=to))
+    run.run()
+    [record] = [r for r in run.all_events if isinstance(r.event, ev.AmountComputed)]
+    event = record.event
+    if hidden_from == ():
+        assert type(event) is ev.AmountComputed and event.value == value
+        return
+    assert isinstance(event, ev.SecretAmountComputed)
+    assert (event.value, event.hidden_from) == (value, hidden_from)
+    before = GameState()
+    for r in run.engine.store.read(run.sc.id):
+        if r.seq >= record.seq:
+            break
+        evolve(before, r.seq, r.event, r.decision)
+    for p in (0, 1):
+        seen = redact_event(event, p, before, hidden=hidden_zones("shadowverse"))
+        assert isinstance(seen, ev.SecretAmountComputed)
+        assert (seen.value, seen.redacted) == ((0, True) if p in hidden_from else (value, False))
