@@ -16,6 +16,7 @@ last record of the set-up and opening, of a decision, or of the log.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from eventsource import events as ev
@@ -87,22 +88,35 @@ class Branch:
     problem: str  # "" when the records before it re-chain, under the source's id, to ``head``
 
 
-def branches(raws: list[RawRecord]) -> list[Branch]:
-    """Every branch point in a log (a fork of a fork has several), each checked against its copied part."""
+def branches(raws: Iterable[RawRecord]) -> list[Branch]:
+    """Every branch point in a log (a fork of a fork has several), each checked against its copied part.
+
+    ``raws`` is read once to find the branch points and, if there are any, once more to re-chain the records
+    before each under its source's id (a list, or anything that reads the log again): nothing is kept but the
+    branch points and one running hash per source."""
+    marks = [(i, r.seq, e) for i, r in enumerate(raws) if isinstance(e := decode(r).event, ev.Forked)]
+    if not marks:
+        return []
+    wanted = {(i, e.source) for i, seq, e in marks if e.at == seq - 1 and i == e.at}
+    chains = {source: GENESIS for _, source in wanted}
+    ends: dict[tuple[int, str], bytes] = {}
+    last = max((i for i, _ in wanted), default=-1)
+    for i, c in enumerate(raws if wanted else ()):
+        for source in chains:
+            if (i, source) in wanted:
+                ends[i, source] = chains[source]
+        if i >= last:
+            break
+        for source, prev in chains.items():
+            chains[source] = record_hash(prev, source, c.seq, c.decision, c.cause, c.v, c.body)
     out: list[Branch] = []
-    for i, r in enumerate(raws):
-        event = decode(r).event
-        if not isinstance(event, ev.Forked):
-            continue
+    for i, seq, event in marks:
         problem = ""
-        if event.at != r.seq - 1 or i != event.at:
-            problem = f"it says it follows record {event.at}, but it is record {r.seq}"
-        else:
-            prev = GENESIS
-            for c in raws[:i]:
-                prev = record_hash(prev, event.source, c.seq, c.decision, c.cause, c.v, c.body)
-            if prev.hex() != event.head:
-                problem = (f"records 1 to {event.at} are not those of {event.source!r}: re-chained under that "
-                           f"game they end at {prev.hex()}, not at the head {event.head} the branch point names")
-        out.append(Branch(r.seq, event.source, event.at, event.head, problem))
+        if event.at != seq - 1 or i != event.at:
+            problem = f"it says it follows record {event.at}, but it is record {seq}"
+        elif ends[i, event.source].hex() != event.head:
+            problem = (f"records 1 to {event.at} are not those of {event.source!r}: re-chained under that "
+                       f"game they end at {ends[i, event.source].hex()}, not at the head {event.head} the branch "
+                       "point names")
+        out.append(Branch(seq, event.source, event.at, event.head, problem))
     return out

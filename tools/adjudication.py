@@ -19,14 +19,18 @@ judged apart from it and is counted as not checked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from eventsource import events as ev
-from eventsource.records import Record
+from eventsource.records import RawRecord, Record
 from statemachine.decisions import IllegalDecision
 from statemachine.engine import SETUP_OPTION, Divergence, Engine
-from tools.loaded import LoadedLog, PrefixStore
+from tools.progress import Counter
+from tools.streamed import StreamedLog, Window, decoded
+
+if TYPE_CHECKING:
+    from tools.loaded import LoadedLog
 
 
 @dataclass(frozen=True)
@@ -103,43 +107,96 @@ def kind_of(exc: Divergence) -> str:
     return "divergent"
 
 
-def _divergence(log: LoadedLog, exc: Divergence) -> DivergenceFinding:
-    made = log.decision_record(exc.decision) if exc.decision else None
+def _divergence(exc: Divergence) -> DivergenceFinding:
+    """(The record that began the decision, ``decision_seq``, is looked up after the walk: ``locate``.)"""
     kind = kind_of(exc)
-    return DivergenceFinding(exc.seq, exc.expected, exc.actual, exc.decision, made.seq if made else None, str(exc),
-                             exc.field, kind, exc.explained or kind != "divergent")
+    return DivergenceFinding(exc.seq, exc.expected, exc.actual, exc.decision, None, str(exc), exc.field, kind,
+                             exc.explained or kind != "divergent")
 
 
-def _broken(log: LoadedLog, span: list[Record], exc: BaseException) -> DivergenceFinding:
+def _broken(span: list[Record], exc: BaseException) -> DivergenceFinding:
     """The rules could not even run the decision on this state (an inconsistent, tampered log)."""
     first = span[0]
     return DivergenceFinding(first.seq, first.event, None, first.decision, first.seq,
                              f"the rules cannot re-run this decision: {type(exc).__name__}: {exc}", "record")
 
 
-def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
-    """Judge every decision of ``log`` under ``profile`` (a ``RulesProfile``)."""
-    result = Adjudication(log.profile_name(), given_setup(log))
-    opening, spans = decision_spans(log.records)
-    result.decisions = len(spans)
-    engine: Engine | None = None
-    try:
-        engine = Engine.replay(profile, opening, game=log.game)
-    except Divergence as exc:
-        result.divergence = _divergence(log, exc)
-    except Exception as exc:
-        first = opening[0] if opening else log.records[0]
-        result.divergence = DivergenceFinding(first.seq, first.event, None, 0, None,
-                                              f"the rules cannot re-run the opening: {type(exc).__name__}: {exc}",
-                                              "record")
-    position = len(opening)
-    for span in spans:
-        if engine is None:
-            engine = _resume(log, profile, position)
-        position += len(span)
+def readjudicate(log: StreamedLog, profile: Any, counter: Counter | None = None) -> Adjudication:
+    """Judge every decision of ``log`` under ``profile`` (a ``RulesProfile``), reading the log once: one
+    decision's records at a time, with the log's own state kept beside (``Window``) to take the game up again
+    after a finding. Then what the findings show is looked up (``locate``)."""
+    walk = _Walk(log, profile, Adjudication(log.profile_name(), given_setup(log)))
+    for raw in log.raws():
+        walk.feed(raw)
+        if counter is not None:
+            counter.tick()
+    if counter is not None:
+        counter.flush()
+    walk.finish()
+    locate(log, walk.result)
+    return walk.result
+
+
+class _Walk:
+    """``readjudicate``'s state between two records: the decision being read, the engine re-running the rules
+    (None after a finding, until the game is taken up again) and the window to take it up from."""
+
+    def __init__(self, log: StreamedLog, profile: Any, result: Adjudication) -> None:
+        self.log, self.profile, self.result = log, profile, result
+        self.opening: list[Record] | None = []  # None once the opening was re-derived
+        self.span: list[Record] = []
+        self.engine: Engine | None = None
+        self.window = Window(log.game)
+        self.stopped: int | None = None  # a non-contiguous log: the decision after which judging stopped
+
+    def feed(self, raw: RawRecord) -> None:
+        rec = decoded(self.log.location, raw)
+        self.log.note(rec)
+        if isinstance(rec.event, ev.ChoiceMade):
+            self._close()
+            if self.engine is None and self.stopped is None:
+                self.engine = self._resume(rec)
+            self.span = [rec]
+        elif self.opening is not None:
+            self.opening.append(rec)
+        else:
+            self.span.append(rec)
+        self.window.feed(raw, rec)
+
+    def finish(self) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        if self.opening is not None:
+            self._open(self.opening)
+            self.opening = None
+        elif self.span:
+            self._judge(self.span)
+            self.span = []
+
+    def _open(self, opening: list[Record]) -> None:
+        result = self.result
+        try:
+            self.engine = Engine.replay(self.profile, opening, game=self.log.game)
+        except Divergence as exc:
+            result.divergence = _divergence(exc)
+        except Exception as exc:
+            first = opening[0] if opening else self.log.first
+            result.divergence = DivergenceFinding(
+                first.seq, first.event, None, 0, None,
+                f"the rules cannot re-run the opening: {type(exc).__name__}: {exc}", "record")
+
+    def _judge(self, span: list[Record]) -> None:
+        result = self.result
+        result.decisions += 1
+        if self.stopped is not None:
+            if span[0].seq > self.stopped:
+                result.unchecked.append(span[0].seq)
+            return
+        engine = self.engine
         if engine is None:
             result.unchecked.append(span[0].seq)
-            continue
+            return
         try:
             engine.rerun(span)
             result.checked += 1
@@ -155,42 +212,58 @@ def readjudicate(log: LoadedLog, profile: Any) -> Adjudication:
                     f"record {made.seq} (decision {made.decision}): the rules refuse this decision: "
                     f"{exc.reason} [{exc.rule}]", "event",
                 )
-            engine = None
+            self.engine = None
         except Divergence as exc:
             result.checked += 1
             if result.divergence is None:
-                result.divergence = _divergence(log, exc)
-            engine = None
+                result.divergence = _divergence(exc)
+            self.engine = None
         except Exception as exc:
             result.checked += 1
             if result.divergence is None:
-                result.divergence = _broken(log, span, exc)
-            engine = None
-        if engine is None and not log.contiguous:
+                result.divergence = _broken(span, exc)
+            self.engine = None
+        if self.engine is None and not self.log.contiguous:
             # Records are missing or out of order: the log cannot be taken up again at a later point.
-            result.unchecked += [s[0].seq for s in spans if s[0].seq > span[0].seq]
-            break
-    return result
+            self.stopped = span[0].seq
+
+    def _resume(self, following: Record) -> Engine | None:
+        """An engine at the log's own state just before ``following`` (the next decision's ChoiceMade), or None
+        if the rules cannot take the game up there (its procedure in flight began at a disputed decision).
+        Only legality is judged from there on, so the next decision's envelope is taken from the log
+        (``Engine.load`` keeps no cause)."""
+        store = self.window.store()
+        if store is None:
+            return None
+        try:
+            engine = Engine.load(self.profile, store, self.log.game)
+        except Exception:
+            return None
+        engine.cause = following.cause
+        return engine
 
 
-def given_setup(log: LoadedLog) -> int | None:
+def locate(log: StreamedLog, result: Adjudication) -> None:
+    """Look up, in one more pass and only if there is a finding, what the verdicts show of it: the record that
+    began the divergent decision, the lines of the records named, the state just before the divergence."""
+    f = result.divergence
+    lines = {i.seq for i in result.illegal}
+    if f is None and not lines:
+        return
+    states = {f.seq - 1} if f is not None else set()
+    decisions = {f.decision} if f is not None and f.decision_seq is None and f.decision else set()
+    if f is not None and f.decision_seq is not None:
+        lines.add(f.decision_seq)
+    positions = {*lines, *([f.seq] if f is not None else [])}
+    log.look_up(lines=lines, states=states, positions=positions, decisions=decisions)
+    if f is not None and decisions:
+        result.divergence = replace(f, decision_seq=log.choices.get(f.decision))
+
+
+def given_setup(log: StreamedLog | LoadedLog) -> int | None:
     """For a log that declares a given set-up (``SETUP_OPTION``), the record its given board ends at."""
     started = log.started
     count = dict(started.options).get(SETUP_OPTION) if started is not None else None
     if count is None:
         return None
     return int(count) if count.isdigit() else 0
-
-
-def _resume(log: LoadedLog, profile: Any, position: int) -> Engine | None:
-    """An engine at the log's own state after its first ``position`` records, or None if the rules cannot
-    take the game up there (its procedure in flight began at a disputed decision). Only legality is judged
-    from there on, so the next decision's envelope is taken from the log (``Engine.load`` keeps no cause)."""
-    try:
-        engine = Engine.load(profile, PrefixStore(log.store, log.game, position), log.game)
-    except Exception:
-        return None
-    if position < len(log.records):
-        engine.cause = log.records[position].cause
-    return engine
-

@@ -8,6 +8,8 @@ that hash too. The ``rules`` and ``legality`` checks then re-adjudicate both par
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from eventsource import events as ev
 from eventsource.records import RawRecord, decode
 from statemachine.forks import Branch, branches
@@ -26,8 +28,25 @@ def _source_hash(source: LogSource, branch: Branch) -> str | None:
     return raws[0].hash.hex() if raws else None
 
 
-def _played_after(raws: list[RawRecord], seq: int) -> int:
-    return sum(1 for r in raws if r.seq > seq and isinstance(decode(r).event, ev.ChoiceMade))
+def _played_after(source: LogSource, seq: int) -> int:
+    return sum(1 for r in source.records() if r.seq > seq and isinstance(decode(r).event, ev.ChoiceMade))
+
+
+class _Reads:
+    """The source's records each time they are iterated (``branches`` reads a fork twice); the first read is
+    counted for the progress bar."""
+
+    def __init__(self, source: LogSource, counter: Counter | None) -> None:
+        self.source, self.counter = source, counter
+
+    def __iter__(self) -> Iterator[RawRecord]:
+        counter, self.counter = self.counter, None
+        for raw in self.source.records():
+            if counter is not None:
+                counter.tick()
+            yield raw
+        if counter is not None:
+            counter.flush()
 
 
 def _decisions(n: int) -> str:
@@ -36,14 +55,7 @@ def _decisions(n: int) -> str:
 
 def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult | None:
     """None for a log that is no fork (the audit then shows no fork check)."""
-    raws = []
-    for raw in source.records():
-        raws.append(raw)
-        if counter is not None:
-            counter.tick()
-    if counter is not None:
-        counter.flush()
-    found = branches(raws)
+    found = branches(_Reads(source, counter))
     if not found:
         return None
     problems: list[AuditFinding] = []
@@ -60,7 +72,7 @@ def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult
             notes.append(f"{b.source!r} is in this store and has the same hash at record {b.at}")
     last = found[-1]
     summary = (f"branched from {last.source!r} after record {last.at} (its head there {last.head}), branch point "
-               f"record {last.seq}; {_decisions(_played_after(raws, last.seq))} played since")
+               f"record {last.seq}; {_decisions(_played_after(source, last.seq))} played since")
     if len(found) > 1:
         summary += f" ({len(found) - 1} earlier branch point{'s' if len(found) > 2 else ''})"
     if problems:

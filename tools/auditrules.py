@@ -7,35 +7,26 @@ reported as two checks.
 from __future__ import annotations
 
 from eventsource.errors import KifuError
-from eventsource.records import decode
 from tools.adjudication import Adjudication, readjudicate
 from tools.errors import BadInput
 from tools.findings import AuditFinding, CheckResult
-from tools.loaded import LoadedLog, LogStore
 from tools.progress import Counter
 from tools.sources import LogSource
+from tools.streamed import StreamedLog
 from tools.verdict import decision_text, event_line, given_text, inputs_note
 
-_done: dict[int, tuple[LogSource, LoadedLog, Adjudication | str]] = {}
+_done: dict[int, tuple[LogSource, StreamedLog, Adjudication | str]] = {}
 
 
-def _walk(source: LogSource, counter: Counter | None) -> tuple[LoadedLog, Adjudication | str]:
+def _walk(source: LogSource, counter: Counter | None) -> tuple[StreamedLog, Adjudication | str]:
+    """One streamed walk per audited source (its chain held: its records are numbered 1, 2, ... in order)."""
     hit = _done.get(id(source))
     if hit is not None and hit[0] is source:
         return hit[1], hit[2]
-    raws = []
-    for raw in source.records():
-        raws.append(raw)
-        if counter is not None:
-            counter.tick()
-    if counter is not None:
-        counter.flush()
-    store = LogStore()
-    store.load(source.game, raws)
-    log = LoadedLog(source.location, source.format, source.game, raws, [decode(r) for r in raws], store)
+    log = StreamedLog.open(source)
     result: Adjudication | str
     try:
-        result = readjudicate(log, log.profile())
+        result = readjudicate(log, log.profile(), counter)
     except BadInput:
         raise  # a rules version that is not installed: the log cannot be audited here (exit 2)
     except KifuError as exc:  # no rules for this game installed
@@ -43,13 +34,6 @@ def _walk(source: LogSource, counter: Counter | None) -> tuple[LoadedLog, Adjudi
     _done.clear()
     _done[id(source)] = (source, log, result)
     return log, result
-
-
-def _position(log: LoadedLog, seq: int) -> int:
-    for i, r in enumerate(log.records):
-        if r.seq == seq:
-            return i
-    return len(log.records)
 
 
 GIVEN_OK = "--given-setup-ok"
@@ -68,7 +52,7 @@ def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResul
         if result.given is not None:
             summary = (f"the rules give every one of its {log.last} records after the given board (records 1 "
                        f"to {result.given}) from its {result.decisions} decisions")
-            finding = AuditFinding("rules", "given-setup", result.given, _position(log, result.given),
+            finding = AuditFinding("rules", "given-setup", result.given, log.position(result.given),
                                    f"{given_text(result.given)}: its cards, zones and order are the recorder's, "
                                    f"not a deal from the seed (a judge may accept it with {GIVEN_OK})",
                                    field="options.setup")
@@ -84,7 +68,7 @@ def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResul
         message = (f"in {decision_text(log, f)}, the log has {event_line(log, f.seq, f.expected)} "
                    f"where the rules give {event_line(log, f.seq, f.actual)}"
                    + (f" ({f.field} differs)" if f.field not in ("record", "kind", "") else ""))
-    finding = AuditFinding("rules", f.kind, f.seq, _position(log, f.seq), message, decision=f.decision,
+    finding = AuditFinding("rules", f.kind, f.seq, log.position(f.seq), message, decision=f.decision,
                            field=f.field)
     return CheckResult("rules", "finding", f"diverges at {f.label} (decision {f.decision})", finding,
                        notes=notes)
@@ -103,7 +87,7 @@ def check_legality(source: LogSource, counter: Counter | None = None) -> CheckRe
     if isinstance(result, str):
         return CheckResult("legality", "skipped", "not run: no rules to judge the decisions by")
     found = [
-        AuditFinding("legality", "illegal", i.seq, _position(log, i.seq),
+        AuditFinding("legality", "illegal", i.seq, log.position(i.seq),
                      f"{log.lines.get(i.seq, '')}: {i.reason}", rule=i.rule, decision=i.decision)
         for i in result.illegal
     ]

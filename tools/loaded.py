@@ -98,6 +98,17 @@ class LoadedLog:
         first = self.records[0].event if self.records else None
         return first if isinstance(first, ev.GameStarted) else None
 
+    @property
+    def ends_game(self) -> bool:
+        return bool(self.records) and isinstance(self.records[-1].event, ev.GameEnded)
+
+    def deck_sizes(self, seats: int) -> list[int]:
+        """Cards per seat among the ``ObjectCreated`` records right after ``GameStarted`` (the deck lists)."""
+        from statemachine.rederive import leading_cards
+
+        cards = [r.event for r in leading_cards(self.records) if isinstance(r.event, ev.ObjectCreated)]
+        return [sum(1 for c in cards if c.owner == p) for p in range(seats)]
+
     def decision_record(self, decision: int) -> Record | None:
         """The ``ChoiceMade`` that began decision number ``decision`` (None for the set-up, decision 0)."""
         for r in self.records:
@@ -157,15 +168,9 @@ class LoadedLog:
     def profile(self, version: str | None = None) -> Any:
         """The rules profile the log names, at the rules version it names (or ``version``): a ``RulesProfile``,
         imported lazily. A version not installed is bad input naming the versions that are."""
-        from statemachine.games import profile as make_profile
-        from statemachine.releases import UnknownVersion
+        from tools.streamed import named_profile
 
-        started = self.started
-        wanted = version if version is not None else (started.profile_version if started else None)
-        try:
-            return make_profile(self.profile_name(), wanted)
-        except UnknownVersion as exc:
-            raise BadInput(f"{self.location}: {exc}") from exc
+        return named_profile(self.location, self.started, version)
 
 
 def load_log(location: str, game: str | None = None) -> LoadedLog:

@@ -28,32 +28,42 @@ CHECK: Final = "signatures"
 MAX_LISTED: Final = 20  # findings of one kind listed one by one; the rest are counted
 
 
-def _heads(records: Iterator[RawRecord]) -> tuple[dict[int, tuple[int, bytes]], list[int], int]:
-    """Each record's (position, hash), the records that end a decision (the last before a new decision
-    begins), and the last sequence number."""
+def _heads(records: Iterator[RawRecord], signed: set[int],
+           wanted: set[int]) -> tuple[dict[int, tuple[int, bytes]], list[int], int, int]:
+    """Read once, keeping only what the signatures ask about: the (position, hash) of each record in
+    ``wanted``, the records that end a decision (the last before a new decision begins) but are not ``signed``
+    with theirs too, the last sequence number and how many records there are."""
     hashes: dict[int, tuple[int, bytes]] = {}
     ends: list[int] = []
     previous: RawRecord | None = None
+    count = 0
     for position, raw in enumerate(records):
-        if previous is not None and raw.decision != previous.decision:
+        if previous is not None and raw.decision != previous.decision and previous.seq not in signed:
             ends.append(previous.seq)
-        hashes[raw.seq] = (position, raw.hash)
-        previous = raw
-    return hashes, ends, previous.seq if previous is not None else 0
+            hashes[previous.seq] = (position - 1, previous.hash)
+        if raw.seq in wanted:
+            hashes.setdefault(raw.seq, (position, raw.hash))
+        previous, count = raw, count + 1
+    last = previous.seq if previous is not None else 0
+    if previous is not None:
+        hashes.setdefault(last, (count - 1, previous.hash))
+    return hashes, ends, last, count
 
 
 def check_signatures(source: LogSource, key: PublicKey) -> CheckResult:
-    hashes, ends, last = _heads(source.records())
     signatures = source.signatures()
     who = f"key {key.key.hex()}"
     if not signatures:
         found = AuditFinding(CHECK, "unsigned", 1, 0,
                              f"the log carries no signature: nothing says who recorded it ({who} was given)")
         return CheckResult(CHECK, "finding", str(found), found)
+    final = [s for s in signatures if s.end]
+    signed = {s.seq for s in signatures}
+    hashes, ends, last, count = _heads(source.records(), signed, signed | ({final[-1].seq + 1} if final else set()))
     findings: list[AuditFinding] = []
 
     def add(kind: str, seq: int, message: str) -> None:
-        position = hashes[seq][0] if seq in hashes else len(hashes)
+        position = hashes[seq][0] if seq in hashes else count
         findings.append(AuditFinding(CHECK, kind, seq, position, message))
 
     by_seq = {s.seq: s for s in signatures}
@@ -70,7 +80,6 @@ def check_signatures(source: LogSource, key: PublicKey) -> CheckResult:
     for seq in ends:
         if seq not in by_seq:
             add("unsigned", seq, f"the head after record {seq}, which ends a decision, is not signed")
-    final = [s for s in signatures if s.end]
     if not final or final[-1].seq < last:
         signed_end = f"its signed end is record {final[-1].seq}" if final else "it has no signed end"
         if final and final[-1].seq in hashes:

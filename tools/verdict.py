@@ -3,37 +3,69 @@ re-adjudication and legality checks of ``kifu audit`` summarise."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from eventsource import events as ev
-from statemachine.rederive import leading_cards
+from projections.state import GameState
 from tools.adjudication import Adjudication, DivergenceFinding, IllegalFinding
 from tools.board import board_data, board_lines
-from tools.loaded import LoadedLog
-from tools.trace import render
+from tools.trace import Memory, render
 
 
-def rules_line(log: LoadedLog) -> str:
+class Judged(Protocol):
+    """A log as the verdicts read it: a ``LoadedLog`` (all in memory) or a ``StreamedLog`` (read as a stream,
+    with what its findings show looked up after the walk)."""
+
+    @property
+    def location(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def last(self) -> int: ...
+
+    @property
+    def started(self) -> ev.GameStarted | None: ...
+
+    @property
+    def ends_game(self) -> bool: ...
+
+    @property
+    def lines(self) -> Mapping[int, str]: ...
+
+    @property
+    def memory(self) -> Memory: ...
+
+    def state_at(self, n: int) -> GameState: ...
+
+    def line(self, seq: int) -> str: ...
+
+    def deck_sizes(self, seats: int) -> list[int]: ...
+
+
+def rules_line(log: Judged) -> str:
     s = log.started
     assert s is not None
     return (f"rules: {s.profile} {s.profile_version}, card pool {s.card_pool} {s.card_pool_version} "
             f"(digest {s.card_pool_digest})")
 
 
-def event_line(log: LoadedLog, seq: int, event: ev.Event | None) -> str:
+def event_line(log: Judged, seq: int, event: ev.Event | None) -> str:
     if event is None:
         return "nothing (no record here)"
     state = log.state_at(min(seq - 1, log.last))
     return f"record {seq}: {render(state, event, log.memory)}"
 
 
-def decision_text(log: LoadedLog, f: DivergenceFinding) -> str:
+def decision_text(log: Judged, f: DivergenceFinding) -> str:
     if f.decision_seq is None:
         return "the set-up and opening (before any decision)"
     return f"decision {f.decision} ({log.line(f.decision_seq)})"
 
 
-def illegal_text(log: LoadedLog, i: IllegalFinding) -> str:
+def illegal_text(log: Judged, i: IllegalFinding) -> str:
     return f"{log.line(i.seq)} · decision {i.decision} · breaks {i.rule}: {i.reason}"
 
 
@@ -41,18 +73,17 @@ def given_text(given: int) -> str:
     return f"the board at record {given} was given, not dealt"
 
 
-def inputs_note(log: LoadedLog) -> str:
+def inputs_note(log: Judged) -> str:
     """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for."""
     s = log.started
     assert s is not None
-    cards = [r.event for r in leading_cards(log.records) if isinstance(r.event, ev.ObjectCreated)]
-    decks = [sum(1 for c in cards if c.owner == p) for p in range(len(s.players))]
+    decks = log.deck_sizes(len(s.players))
     return (f"taken as given, as no rules can derive them: the players ({', '.join(s.players)}), their deck "
             f"lists ({' and '.join(map(str, decks))} cards), the seed and the options; only a signature proves "
             f"who recorded them")
 
 
-def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) -> list[str]:
+def verify_lines(log: Judged, result: Adjudication, *, full: bool = False) -> list[str]:
     lines = [f"verify of {log.location}, game {log.game}", rules_line(log)]
     f = result.divergence
     if f is not None and f.kind == "version":
@@ -68,7 +99,7 @@ def verify_lines(log: LoadedLog, result: Adjudication, *, full: bool = False) ->
     if f is None:
         after = f" after the given board (records 1 to {result.given})" if result.given is not None else ""
         lines.append(f"SAME: all {log.last} records{after} are what the rules give")
-        if not isinstance(log.records[-1].event, ev.GameEnded):
+        if not log.ends_game:
             lines.append("its completeness is unproven: it does not end in GameEnded, and a log cut at a decision "
                          "boundary is re-adjudicated as well as a whole one (kifu audit --head proves its end)")
         return lines
@@ -99,7 +130,7 @@ def _event_json(event: ev.Event | None) -> dict[str, object] | None:
     return ev.to_builtins(event) if event is not None else None
 
 
-def divergence_json(log: LoadedLog, f: DivergenceFinding | None) -> dict[str, Any] | None:
+def divergence_json(log: Judged, f: DivergenceFinding | None) -> dict[str, Any] | None:
     if f is None:
         return None
     return {
@@ -110,12 +141,12 @@ def divergence_json(log: LoadedLog, f: DivergenceFinding | None) -> dict[str, An
     }
 
 
-def illegal_json(log: LoadedLog, i: IllegalFinding) -> dict[str, Any]:
+def illegal_json(log: Judged, i: IllegalFinding) -> dict[str, Any]:
     return {"seq": i.seq, "decision": i.decision, "player": i.player, "action": i.action, "args": list(i.args),
             "rule": i.rule, "reason": i.reason, "text": log.lines.get(i.seq, "")}
 
 
-def verify_json(log: LoadedLog, result: Adjudication) -> dict[str, Any]:
+def verify_json(log: Judged, result: Adjudication) -> dict[str, Any]:
     s = log.started
     assert s is not None
     return {

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import click
 
+from eventsource import integrity
+from eventsource.records import RawRecord
 from tools import errors
 from tools.adjudication import readjudicate
 from tools.commands.options import game_option
 from tools.crossrules import cross_json, cross_lines, under_version
+from tools.errors import note_damage
 from tools.loaded import LoadedLog, load_log
 from tools.logging import get_logger
+from tools.progress import Counter, bar, on_terminal, wanted
+from tools.sources import LogSource, open_log
+from tools.streamed import StreamedLog
 from tools.verdict import verify_json, verify_lines
 
 log = get_logger("kifu.verify")
@@ -44,21 +51,51 @@ def verify(log_path: str, game: str | None, as_json: bool, full: bool, version: 
     LOG is an exported JSON-lines file or a store; GAME may be left out when the store holds one game.
     Exit 0 the log and the rules agree, 1 they diverge, 2 the log cannot be read or names rules not installed.
     """
-    loaded = load_log(log_path, game)
     if version is not None:
-        _verify_under(loaded, version, as_json, full)
+        _verify_under(load_log(log_path, game), version, as_json, full)
         return
-    profile = loaded.profile()
-    result = readjudicate(loaded, profile)
+    with open_log(log_path, game) as source:
+        length = source.length() if on_terminal() and not as_json else 0
+        with bar("verifying", 2 * length, wanted(length) and not as_json) as advance:
+            counter = Counter(advance)
+            chain, contiguous = _chain(source, counter)
+            loaded = StreamedLog.open(source, contiguous=contiguous)
+            result = readjudicate(loaded, loaded.profile(), counter)
+        out = verify_json(loaded, result) if as_json else verify_lines(loaded, result, full=full)
+    if isinstance(chain, integrity.Finding):  # answered from the log as it is, but never as if it were whole
+        note_damage(f"{log_path}: the hash chain breaks at record {chain.seq} ({chain.problem}): "
+                    f"{chain.message}; run kifu audit {log_path}")
     log.info("verified", source=log_path, game=loaded.game, same=result.same, decisions=result.decisions,
              divergence=result.divergence.seq if result.divergence else None)
-    if as_json:
-        click.echo(json.dumps(verify_json(loaded, result), ensure_ascii=False, indent=2))
+    if isinstance(out, dict):
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
-        for line in verify_lines(loaded, result, full=full):
+        for line in out:
             click.echo(line)
     if not result.same or (result.given is not None and not given_setup_ok):
         raise click.exceptions.Exit(errors.FINDING)
+
+
+def _chain(source: LogSource, counter: Counter) -> tuple[integrity.Verified | integrity.Finding, bool]:
+    """The hash chain as read, and whether the records are numbered 1, 2, ... in order (a first pass, which
+    keeps nothing: re-adjudication must know whether a log with a gap can be taken up after a finding)."""
+    contiguous = True
+    count = 0
+
+    def records() -> Iterator[RawRecord]:
+        nonlocal contiguous, count
+        for raw in source.records():
+            count += 1
+            contiguous = contiguous and raw.seq == count
+            counter.tick()
+            yield raw
+
+    read = records()
+    checked = integrity.verify(read, source.game)
+    for _ in read:  # (the chain check stops at its first finding; the count goes on)
+        pass
+    counter.flush()
+    return checked, contiguous
 
 
 def _verify_under(loaded: LoadedLog, version: str, as_json: bool, full: bool) -> None:
