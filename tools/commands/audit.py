@@ -56,8 +56,8 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
     try:
         key = signing.load_public(key_path) if key_path is not None else None
         with open_log(log_path, game) as source:
-            length = source.length() if on_terminal() else 0
-            with bar("auditing", length * auditing.passes(), wanted(length)) as advance:
+            length = source.length() if on_terminal() and not as_json else 0
+            with bar("auditing", length * auditing.passes(), wanted(length) and not as_json) as advance:
                 counter = Counter(advance)
                 report = auditing.run(source, counter, head, rules=not no_rules, given_setup_ok=given_setup_ok,
                                       key=key)

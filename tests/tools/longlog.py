@@ -1,0 +1,55 @@
+"""Long logs for the commands' scale tests: a generated game written to a SQLite store (what ``kifu synth``
+writes), and a command run in a child process with its peak memory (resident set size) measured.
+
+The peak is the child's own (``os.wait4``), not the largest of every child the test process ever had.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from eventsource.sqlite import SQLiteStore
+from tools import synthetic
+
+CHUNK = 5_000  # events per transaction, as kifu synth writes them
+
+
+def synth_store(path: Path, events: int, seed: int = 1, game: str | None = None) -> str:
+    """Write a generated game of ``events`` events into the store at ``path``; its id."""
+    name = game or f"synth-{events}-{seed}"
+    with SQLiteStore(path) as store:
+        chunk = []
+        for batch in synthetic.batches(seed, events):
+            chunk.extend(batch)
+            if len(chunk) >= CHUNK:
+                store.append(name, chunk)
+                chunk = []
+        if chunk:
+            store.append(name, chunk)
+    return name
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+    peak_mb: float  # the child's peak resident set size
+
+
+def run_kifu(*args: str, env: dict[str, str] | None = None) -> Run:
+    """``kifu ARGS`` in a child process (stdout and stderr to files, not a terminal), with its peak memory."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen([sys.executable, "-m", "tools.cli", *args], stdout=out, stderr=err,
+                                 env={**os.environ, **(env or {})})
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Run(child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                   usage.ru_maxrss / 1024)  # (kilobytes on Linux)
