@@ -1,17 +1,17 @@
-"""Progress bars for long work: rich, on stderr, only when stdout is a terminal and the work is long."""
+"""Progress bars for long work: rich, on stderr, only when stdout is a terminal and the work takes more than a
+moment (``MOMENT``: a bar appears only then, so a short run never flickers one)."""
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Any, Final
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-LONG_LOG: Final = 50_000  # records; below this a bar would only flicker
-EVERY: Final = 4096  # records between two updates of the bar
+LONG_LOG: Final = 1_000  # records; below this the work is never long enough for a bar
+EVERY: Final = 512  # records between two updates of the bar (re-adjudication reads a few thousand a second)
+MOMENT: Final = 0.5  # seconds of work before a bar appears
 
 Advance = Callable[[int], None]
 
@@ -30,20 +30,35 @@ def _ignore(n: int) -> None:
 
 
 @contextmanager
-def bar(label: str, total: int, enabled: bool) -> Iterator[Advance]:
-    """A transient bar on stderr; yields ``advance(n)``. Output printed meanwhile goes above the bar."""
+def bar(label: str, total: int, enabled: bool, moment: float = MOMENT) -> Iterator[Advance]:
+    """A transient bar on stderr, shown once the work has taken ``moment`` seconds; yields ``advance(n)``.
+    Output printed meanwhile goes above the bar. (The clock only times the display, never the work.)"""
     if not enabled:
         yield _ignore
         return
-    console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True, redirect_stdout=True) as progress:
-        task = progress.add_task(label, total=total)
+    began = time.monotonic()
+    shown: list[Any] = []  # [progress, task] once shown
+    done = 0
 
-        def advance(n: int) -> None:
-            progress.advance(task, n)
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        if shown:
+            shown[0].advance(shown[1], n)
+        elif time.monotonic() - began >= moment:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            progress = Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=True)
+            progress.start()
+            shown.extend((progress, progress.add_task(label, total=total, completed=done)))
+
+    try:
         yield advance
+    finally:
+        if shown:
+            shown[0].stop()
 
 
 class Counter:

@@ -53,3 +53,25 @@ def run_kifu(*args: str, env: dict[str, str] | None = None) -> Run:
         err.seek(0)
         return Run(child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
                    usage.ru_maxrss / 1024)  # (kilobytes on Linux)
+
+
+def run_on_terminal(*args: str) -> tuple[int, str]:
+    """``kifu ARGS`` with stdout and stderr on a pseudo-terminal, as a person at a terminal runs it: the exit code
+    and everything the terminal was sent."""
+    import pty
+
+    main, child_end = pty.openpty()
+    child = subprocess.Popen([sys.executable, "-m", "tools.cli", *args], stdout=child_end, stderr=child_end,
+                             stdin=subprocess.DEVNULL, env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"})
+    os.close(child_end)
+    sent = bytearray()
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # (Linux: the other end closed)
+            break
+        if not chunk:
+            break
+        sent += chunk
+    os.close(main)
+    return child.wait(), sent.decode("utf-8", "replace")

@@ -4,11 +4,12 @@ log (against the same commands on a log a tenth as long), from a store and from 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from tests.tools.longlog import Run, run_kifu, synth_store
+from tests.tools.longlog import Run, run_kifu, run_on_terminal, synth_store
 
 LONG, SHORT = 100_000, 10_000
 LIMIT_MB = 200  # the bound at 1,000,000 events
@@ -45,8 +46,6 @@ def test_audit_streams_a_long_log(stores: dict[int, Path]) -> None:
 
 
 def test_audit_json_streams_and_prints_only_json(stores: dict[int, Path]) -> None:
-    import json
-
     _, run = both(stores, "audit", "--json")
     report = json.loads(run.out)
     assert run.code == 1 and report["records"] == LONG
@@ -80,3 +79,12 @@ def test_an_exported_long_log_is_read_line_by_line(stores: dict[int, Path], tmp_
     replayed = run_kifu("replay", str(files[LONG]))
     assert replayed.code == 0 and replayed.out.splitlines()[-1].split()[0] == str(LONG)
     assert replayed.peak_mb < LIMIT_MB
+
+
+def test_progress_shows_on_a_terminal_for_a_long_run_and_never_in_json(stores: dict[int, Path]) -> None:
+    code, screen = run_on_terminal("audit", str(stores[LONG]))
+    assert code == 1 and f"integrity  ok       {LONG} records" in screen
+    assert "auditing" in screen  # the bar (rich, on stderr), gone once the report is printed
+    code, screen = run_on_terminal("audit", "--json", str(stores[LONG]))
+    assert code == 1 and "auditing" not in screen
+    assert json.loads(screen)["records"] == LONG
