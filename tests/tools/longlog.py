@@ -1,12 +1,15 @@
 """Long logs for the commands' scale tests: a generated game written to a SQLite store (what ``kifu synth``
 writes), and a command run in a child process with its peak memory (resident set size) measured.
 
-The peak is the child's own (``os.wait4``), not the largest of every child the test process ever had.
+The peak is the child's own (``os.wait4``), not the largest of every child the test process ever had. Each child
+also runs under a limit on its address space (RLIMIT_AS), so a runaway one fails at once instead of eating the
+machine.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -17,6 +20,7 @@ from eventsource.sqlite import SQLiteStore
 from tools import synthetic
 
 CHUNK = 5_000  # events per transaction, as kifu synth writes them
+ADDRESS_SPACE = 2 << 30
 
 
 def synth_store(path: Path, events: int, seed: int = 1, game: str | None = None) -> str:
@@ -42,11 +46,15 @@ class Run:
     peak_mb: float  # the child's peak resident set size
 
 
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
 def run_kifu(*args: str, env: dict[str, str] | None = None) -> Run:
     """``kifu ARGS`` in a child process (stdout and stderr to files, not a terminal), with its peak memory."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         child = subprocess.Popen([sys.executable, "-m", "tools.cli", *args], stdout=out, stderr=err,
-                                 env={**os.environ, **(env or {})})
+                                 env={**os.environ, **(env or {})}, preexec_fn=_limit)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
