@@ -1,15 +1,14 @@
 """Long logs for the commands' scale tests: a generated game written to a SQLite store (what ``kifu synth``
 writes), and a command run in a child process with its peak memory (resident set size) measured.
 
-The peak is the child's own (``os.wait4``), not the largest of every child the test process ever had. Each child
-also runs under a limit on its address space (RLIMIT_AS), so a runaway one fails at once instead of eating the
-machine.
+The peak is the child's own (``os.wait4`` in a small process that starts it, not in the test process: see
+``_MEASURE``). Each child also runs under a limit on its address space (RLIMIT_AS), so a runaway one fails at once
+instead of eating the machine.
 """
 
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -46,21 +45,33 @@ class Run:
     peak_mb: float  # the child's peak resident set size
 
 
-def _limit() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+# The child is started by a small Python of its own, which reports the child's peak: a process forked from this
+# one would count this process's memory as its own (Linux keeps the largest resident set a process had before
+# exec as its peak: after a long test session, hundreds of MB that are not the command's).
+_MEASURE = """
+import os, resource, subprocess, sys
+limit, report, *command = sys.argv[1:]
+def lower():
+    resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+child = subprocess.Popen(command, preexec_fn=lower)
+_, status, usage = os.wait4(child.pid, 0)
+with open(report, "w") as out:
+    out.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
 
 
 def run_kifu(*args: str, env: dict[str, str] | None = None) -> Run:
     """``kifu ARGS`` in a child process (stdout and stderr to files, not a terminal), with its peak memory."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen([sys.executable, "-m", "tools.cli", *args], stdout=out, stderr=err,
-                                 env={**os.environ, **(env or {})}, preexec_fn=_limit)
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".peak") as peak:
+        code = subprocess.call(
+            [sys.executable, "-c", _MEASURE, str(ADDRESS_SPACE), peak.name, sys.executable, "-m", "tools.cli", *args],
+            stdout=out, stderr=err, env={**os.environ, **(env or {})})
         out.seek(0)
         err.seek(0)
-        return Run(child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                   usage.ru_maxrss / 1024)  # (kilobytes on Linux)
+        return Run(code, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                   int(peak.read()) / 1024)  # (kilobytes on Linux)
 
 
 def run_on_terminal(*args: str) -> tuple[int, str]:
