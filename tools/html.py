@@ -1,27 +1,59 @@
 """``kifu view``: one self-contained HTML file with a timeline of the game.
 
-The page needs no network: its script and style are inline (``tools/viewer.html``) and the game is embedded as
-JSON — one entry per record (its line, its turn, the record a trigger was caused by) and, for each record, the
-board just after it (frames; identical consecutive boards are stored once). With a viewer player, every board
-is ``projections.views.player_view`` of that player and every line names only the cards that player could
-see, before or after the event.
+The page needs no network: its script and style are inline (``tools/viewer.html``) and the game is inside it.
+A page holds every record's line and the board just after it, but not a board per record (100,000 records of
+boards are gigabytes): it carries the log compactly and the page's script builds a board when it is shown.
+
+- One JSON line per record: ``[seq, turn, kind, decision, text, extra, change]``. ``extra`` holds what links a
+  record to another (a trigger's ``by``, ``effect`` and ``checked``); ``change`` is the board after the record,
+  as a full board (``{"F": board}``) every :data:`KEYFRAME_EVERY` records (the first one included) and otherwise
+  as what changed since the record before (:func:`delta`: the top-level fields that changed, each changed zone
+  as one card taken out or put in at a position or as its new content, the status and power marks that
+  changed). The page finds the last full board at or before a record and applies the changes after it.
+- A last line with the objects the boards name (``{"objects": {obj: [name, definition]}, "records": n}``).
+
+The lines are compressed (raw DEFLATE, which every current browser inflates with ``DecompressionStream``) and
+embedded as base64, which no string in the game can break out of. A short head (the game, its source, its rules
+and the viewer) is embedded as JSON for the title, with every character that could end the script escaped
+(:func:`embeddable`). Everything is written as it is made: a page is built in one pass over the log, holding
+one board at a time.
+
+With a viewer player, every board is ``projections.views.player_view`` of that player and every line names only
+the cards that player could see, before or after the event.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import re
+import zlib
+from collections.abc import Iterable, Iterator
+from copy import deepcopy
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+
+import msgspec
 
 from eventsource import events as ev
+from eventsource.records import Record
 from projections.state import GameState, copy
 from tools.board import board_data
+from tools.errors import BadInput
 from tools.folding import apply
-from tools.loaded import LoadedLog
 from tools.trace import Memory, hidden_cards, player_name, seen_line
 
 TEMPLATE = Path(__file__).with_name("viewer.html")
-DATA_MARK = "/*KIFU-DATA*/null"
+HEAD_MARK = "/*KIFU-DATA*/null"
+LOG_MARK = "/*KIFU-LOG*/"
+KEYFRAME_EVERY = 256  # a full board every this many records: at most 255 changes to apply to show any record
+HIDDEN_LINE = "(hidden from this player)"
+_TOP = ("seq", "turn", "active", "phase", "step", "priority", "request", "players", "pending", "ended", "winner")
+_encode = msgspec.json.Encoder().encode
+
+
+# -- one board --------------------------------------------------------------------------------------------
 
 
 def _compact_zone(content: Any) -> Any:
@@ -31,8 +63,8 @@ def _compact_zone(content: Any) -> Any:
 
 
 def _frame(data: dict[str, Any], objects: dict[int, list[Any]]) -> dict[str, Any]:
-    status: dict[int, str] = {}
-    power: dict[int, int | None] = {}
+    status: dict[str, str] = {}
+    power: dict[str, int] = {}
     for content in data["zones"].values():
         cards = content["visible"] if isinstance(content, dict) else content
         for c in cards:
@@ -41,9 +73,9 @@ def _frame(data: dict[str, Any], objects: dict[int, list[Any]]) -> dict[str, Any
             if c["under"]:
                 marks.append(f"{c['under']} under")
             if marks:
-                status[c["obj"]] = ", ".join(marks)
+                status[str(c["obj"])] = ", ".join(marks)
             if c["power"] is not None:
-                power[c["obj"]] = c["power"]
+                power[str(c["obj"])] = c["power"]
     return {
         "seq": data["seq"], "turn": data["turn"], "active": data["active"], "phase": data["phase"],
         "step": data["step"], "priority": data["priority_name"], "request": data["request"],
@@ -54,17 +86,107 @@ def _frame(data: dict[str, Any], objects: dict[int, list[Any]]) -> dict[str, Any
     }
 
 
-def build(log: LoadedLog, viewer: int | None) -> dict[str, Any]:
-    """The page's data: events, frames (deduplicated), the objects they name."""
+def frame(state: GameState, viewer: int | None, mem: Memory | None,
+          objects: dict[int, list[Any]] | None = None) -> dict[str, Any]:
+    """The board the page shows for ``state`` (as JSON reads it back: status and power keyed by the object id
+    as text); the objects it names are added to ``objects``."""
+    return _frame(board_data(state, viewer, mem), {} if objects is None else objects)
+
+
+# -- what changed from one board to the next -------------------------------------------------------------
+
+
+def _zone_change(old: Any, new: Any) -> dict[str, Any]:
+    """One card out (``{"d": position}``), one card in (``{"i": [position, obj]}``), or the new content."""
+    if isinstance(old, list) and isinstance(new, list) and abs(len(new) - len(old)) == 1:
+        at = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
+        if len(new) < len(old) and old[at + 1:] == new[at:]:
+            return {"d": at}
+        if len(new) > len(old) and new[at + 1:] == old[at:]:
+            return {"i": [at, new[at]]}
+    return {"v": new}
+
+
+def _marks_change(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {k: None for k in old if k not in new}
+    out.update((k, v) for k, v in new.items() if old.get(k) != v)
+    return out
+
+
+def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What changed from board ``old`` to board ``new`` (None: a zone or mark removed): ``apply_change(old,
+    delta(old, new))`` is ``new``."""
+    out: dict[str, Any] = {}
+    top = {k: new[k] for k in _TOP if new[k] != old[k]}
+    if top:
+        out["t"] = top
+    zones: dict[str, Any] = {z: None for z in old["zones"] if z not in new["zones"]}
+    zones.update((z, _zone_change(old["zones"].get(z), c)) for z, c in new["zones"].items()
+                 if old["zones"].get(z) != c)
+    if zones:
+        out["z"] = zones
+    for key, short in (("status", "s"), ("power", "p")):
+        marks = _marks_change(old[key], new[key])
+        if marks:
+            out[short] = marks
+    return out
+
+
+def apply_change(board: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """The board after ``change`` (what the page's script does, here for the tests and tools): a full board, or
+    ``board`` with the change applied in place."""
+    if "F" in change:
+        return deepcopy(change["F"])
+    board.update(change.get("t", {}))
+    for z, op in change.get("z", {}).items():
+        if op is None:
+            del board["zones"][z]
+        elif "v" in op:
+            board["zones"][z] = deepcopy(op["v"])
+        elif "d" in op:
+            del board["zones"][z][op["d"]]
+        else:
+            board["zones"][z].insert(op["i"][0], op["i"][1])
+    for key, short in (("status", "s"), ("power", "p")):
+        for k, v in change.get(short, {}).items():
+            if v is None:
+                board[key].pop(k, None)
+            else:
+                board[key][k] = v
+    return board
+
+
+# -- the lines of a page ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    """What a page holds, known once its records are read."""
+
+    profile: str = ""
+    viewer: str | None = None
+    records: int = 0
+    last: int = 0
+    objects: dict[int, list[Any]] = field(default_factory=dict)
+
+
+def _extra(record: Record) -> dict[str, Any]:
+    event = record.event
+    if isinstance(event, ev.Triggered):
+        return {"by": event.by, "effect": event.effect, "checked": event.checked}
+    if record.cause and isinstance(event, ev.EffectPending | ev.EffectResolving | ev.EffectResolved
+                                   | ev.EffectFizzled):
+        return {"effect": event.effect}
+    return {}
+
+
+def lines(records: Iterable[Record], viewer: int | None, summary: Summary) -> Iterator[bytes]:
+    """One line per record (see the module's doc), folding the log as it goes; ``summary`` is filled in."""
     state = GameState()
     mem = Memory()
-    events: list[dict[str, Any]] = []
-    frames: list[dict[str, Any]] = []
-    frame_index: dict[str, int] = {}
-    frame_of: list[int] = []
-    objects: dict[int, list[Any]] = {}
     hidden: set[int] = set()
-    for r in log.records:
+    board: dict[str, Any] | None = None
+    for n, r in enumerate(records):
         before_hidden = hidden
         # The line is read against the state before the event; with a viewer, the cards hidden both before and
         # after it stay unnamed (a card drawn into the viewer's own hand is named, one drawn by the opponent not).
@@ -79,30 +201,38 @@ def build(log: LoadedLog, viewer: int | None) -> dict[str, Any]:
             hidden = hidden_cards(state, viewer)
             text = seen_line(line_state, before_hidden, hidden, event, viewer, mem)
         mem.note(r.seq, event)
-        entry: dict[str, Any] = {"seq": r.seq, "turn": turn, "kind": ev.kind_of(event), "decision": r.decision,
-                                 "text": text if text is not None else "(hidden from this player)"}
-        if isinstance(event, ev.Triggered):
-            entry["by"] = event.by
-            entry["effect"] = event.effect
-            entry["checked"] = event.checked
-        elif r.cause and isinstance(event, ev.EffectPending | ev.EffectResolving | ev.EffectResolved
-                                    | ev.EffectFizzled):
-            entry["effect"] = event.effect
-        events.append(entry)
-        frame = _frame(board_data(state, viewer, mem), objects)
-        key = json.dumps(frame, sort_keys=True, ensure_ascii=False)
-        if key not in frame_index:
-            frame_index[key] = len(frames)
-            frames.append(frame)
-        frame_of.append(frame_index[key])
-    started = log.started
-    return {
-        "game": log.game, "source": log.location,
-        "profile": f"{started.profile} {started.profile_version}" if started else "",
-        "viewer": player_name(state, viewer) if viewer is not None else None,
-        "events": events, "frames": frames, "frame_of": frame_of,
-        "objects": {str(k): v for k, v in sorted(objects.items())},
-    }
+        now = frame(state, viewer, mem, summary.objects)
+        change = {"F": now} if board is None or n % KEYFRAME_EVERY == 0 else delta(board, now)
+        board = now
+        if n == 0:
+            summary.profile = f"{state.profile} {state.profile_version}" if isinstance(
+                event, ev.GameStarted) else ""
+            summary.viewer = player_name(state, viewer) if viewer is not None else None
+        summary.records, summary.last = n + 1, r.seq
+        yield _encode([r.seq, turn, ev.kind_of(event), r.decision, text if text is not None else HIDDEN_LINE,
+                       _extra(r), change]) + b"\n"
+
+
+class _Packed:
+    """DEFLATE, then base64, written to ``out`` as it comes."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+        self.zip = zlib.compressobj(6, zlib.DEFLATED, -15)
+        self.rest = b""
+
+    def write(self, data: bytes) -> None:
+        self._emit(self.zip.compress(data))
+
+    def _emit(self, data: bytes) -> None:
+        data = self.rest + data
+        cut = len(data) - len(data) % 3
+        self.out.write(base64.b64encode(data[:cut]))
+        self.rest = data[cut:]
+
+    def close(self) -> None:
+        self._emit(self.zip.flush())
+        self.out.write(base64.b64encode(self.rest))
 
 
 # Characters a string in the embedded JSON must not carry raw: ``<`` (``</script>`` would close the script and
@@ -117,10 +247,66 @@ def embeddable(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_SAFE)
 
 
-def page(data: dict[str, Any]) -> str:
-    """The HTML page with ``data`` embedded (see ``embeddable``: no string in it can end or upset the script)."""
-    blob = embeddable(data)
+def _template() -> tuple[str, str, str]:
     template = TEMPLATE.read_text(encoding="utf-8")
-    if DATA_MARK not in template:
-        raise RuntimeError(f"{TEMPLATE} has no data mark")
-    return template.replace(DATA_MARK, blob)
+    if template.count(HEAD_MARK) != 1 or template.count(LOG_MARK) != 1:
+        raise RuntimeError(f"{TEMPLATE} must have one head mark and one log mark")
+    before, rest = template.split(HEAD_MARK)
+    between, after = rest.split(LOG_MARK)
+    return before, between, after
+
+
+def write_page(records: Iterable[Record], out: BinaryIO, *, game: str, source: str,
+               viewer: int | None) -> Summary:
+    """Write the page of ``records`` (one game's log, in order) to ``out``, in one pass."""
+    before, between, after = _template()
+    summary = Summary()
+    made = lines(records, viewer, summary)
+    first = next(made, None)
+    if first is None:
+        raise BadInput(f"{source}: game {game!r} has no records")
+    head = {"game": game, "source": source, "profile": summary.profile, "viewer": summary.viewer,
+            "every": KEYFRAME_EVERY}
+    out.write((before + embeddable(head) + between).encode())
+    packed = _Packed(out)
+    packed.write(first)
+    for line in made:
+        packed.write(line)
+    objects = {str(k): v for k, v in sorted(summary.objects.items())}
+    packed.write(_encode({"objects": objects, "records": summary.records, "last": summary.last}))
+    packed.close()
+    out.write(after.encode())
+    return summary
+
+
+# -- reading a page back (for tests and tools: the page's script does the same) ---------------------------
+
+
+@dataclass
+class Page:
+    head: dict[str, Any]
+    records: list[list[Any]]
+    objects: dict[str, list[Any]]
+
+    def events(self) -> dict[int, str]:
+        """Each record's line, by sequence number."""
+        return {r[0]: r[4] for r in self.records}
+
+    def board(self, index: int) -> dict[str, Any]:
+        """The board shown at the ``index``-th record (0-based), rebuilt as the page's script rebuilds it."""
+        start = index - index % self.head["every"]
+        board: dict[str, Any] = {}
+        for r in self.records[start:index + 1]:
+            board = apply_change(board, r[6])
+        return board
+
+
+def read_page(html: str) -> Page:
+    """The head and the records a page written by :func:`write_page` holds."""
+    head = re.search(r'<script id="kifu-data"[^>]*>(.*?)</script>', html, re.S)
+    blob = re.search(r'<script id="kifu-log"[^>]*>(.*?)</script>', html, re.S)
+    if head is None or blob is None:
+        raise BadInput("not a page written by kifu view")
+    text = zlib.decompress(base64.b64decode(blob.group(1)), -15).decode("utf-8").split("\n")
+    trailer = json.loads(text.pop())
+    return Page(json.loads(head.group(1)), [json.loads(line) for line in text], trailer["objects"])

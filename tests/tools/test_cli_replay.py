@@ -170,17 +170,15 @@ def test_scripted_games_replay_and_audit_clean(tmp_path: Path, seed: int) -> Non
 def test_player_means_the_game_as_that_seat_knew_it_as_in_view(tmp_path: Path) -> None:
     """``--player P`` is one thing everywhere: replay prints each record as ``kifu view --player P`` shows it, and
     leaves out what P never saw; the other seat's draws and face-down shields are not named."""
-    import json
     import re
 
     from tests.tools.games import export
+    from tools.html import read_page
 
     log = export("duel_masters", tmp_path / "dm.jsonl")
     page = tmp_path / "dm.html"
     assert CliRunner().invoke(main, ["view", str(log), "-o", str(page), "--player", "1"]).exit_code == 0
-    blob = re.search(r'<script id="kifu-data"[^>]*>(.*?)</script>', page.read_text(encoding="utf-8"), re.S)
-    assert blob is not None
-    seen = {e["seq"]: e["text"] for e in json.loads(blob.group(1))["events"]}
+    seen = read_page(page.read_text(encoding="utf-8")).events()
     code, out, _ = replay(str(log), "--player", "1", "--all")
     assert code == 0
     lines = {int(line.split()[0]): line.split(maxsplit=1)[1] for line in out.splitlines()

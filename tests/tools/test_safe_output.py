@@ -84,12 +84,17 @@ def test_an_error_message_naming_hostile_input_is_escaped(hostile_db: Path) -> N
 
 
 def test_the_page_embeds_any_name_so_that_the_script_still_reads_it(hostile_db: Path, tmp_path: Path) -> None:
+    from tools.html import read_page
+
     out = tmp_path / "game.html"
-    code, _, _ = run("view", str(hostile_db), "-o", str(out))
+    code, _, _ = run("view", str(hostile_db), "-o", str(out), "--player", "1")  # the page's head names seat 1
     assert code == 0
     html = out.read_text(encoding="utf-8")
-    blob = re.search(r'<script id="kifu-data"[^>]*>(.*?)</script>', html, re.S)
-    assert blob is not None
-    assert "<" not in blob.group(1)  # nothing in the data can open a comment or end the script
-    text = json.dumps(json.loads(blob.group(1)), ensure_ascii=False)  # the script reads the names back whole
-    assert TAG in text and json.dumps(HOSTILE, ensure_ascii=False)[1:-1] in text
+    head = re.search(r'<script id="kifu-data"[^>]*>(.*?)</script>', html, re.S)
+    packed = re.search(r'<script id="kifu-log"[^>]*>(.*?)</script>', html, re.S)
+    assert head is not None and packed is not None
+    assert "<" not in head.group(1)  # nothing in the data can open a comment or end the script
+    assert json.loads(head.group(1))["viewer"] == TAG  # the script reads the name back whole
+    assert re.fullmatch(r"[A-Za-z0-9+/]*=*", packed.group(1))  # the log is base64: no markup at all
+    first = read_page(html).board(0)
+    assert [p["name"] for p in first["players"]] == [HOSTILE, TAG]

@@ -3,11 +3,18 @@
 Never skipped: ``make test`` installs Chromium and Playwright first (the ``.venv/.browser`` prerequisite), so
 a missing browser is a failure of the set-up, reported as such. A screenshot of each page is kept in
 ``artifacts/``.
+
+The page builds each board when it is shown, from the compact log it carries: the boards it shows are checked
+against the board the Python fold gives at the same point (``tools.html.frame`` of the state there), both as
+data (``kifu.board``) and as read back from the page itself.
 """
 
 from __future__ import annotations
 
+import json
+import random
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +24,9 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from tests.tools.games import export, sampled_games
 from tools.cli import main
+from tools.html import frame
 from tools.loaded import load_log
+from tools.trace import Memory
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -54,6 +63,7 @@ def open_page(browser: Any, path: Path) -> tuple[Any, list[str]]:
     page.on("request", lambda r: errors.append(f"network request {r.url}") if not r.url.startswith(
         ("file:", "data:", "about:")) else None)
     page.goto(path.as_uri())
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
     page.wait_for_selector("#events .ev")
     return page, errors
 
@@ -64,6 +74,83 @@ def slide_to(page: Any, index: int) -> None:
 
 def battle_ids(page: Any, zone: str) -> list[int]:
     return page.eval_on_selector_all(f'[data-zone="{zone}"] .card', "els => els.map(e => Number(e.dataset.obj))")
+
+
+def shown_board(page: Any) -> dict[str, Any]:
+    """What the page shows of the board, read back from its elements."""
+    return page.evaluate("""() => {
+        const text = (n) => n ? n.textContent : null;
+        const zones = {}, power = {}, status = {};
+        document.querySelectorAll("#board .zone").forEach((z) => {
+            zones[z.dataset.zone] = {
+                cards: Array.from(z.querySelectorAll(".card"), (c) => Number(c.dataset.obj)),
+                hidden: text(z.querySelector(".hidden")),
+            };
+            z.querySelectorAll(".card").forEach((c) => {
+                if (c.querySelector(".pw")) power[c.dataset.obj] = text(c.querySelector(".pw")).trim();
+                if (c.querySelector(".st")) status[c.dataset.obj] = text(c.querySelector(".st")).trim();
+            });
+        });
+        return {
+            zones, power, status,
+            players: Array.from(document.querySelectorAll("#board .player[data-player] h2"), (h) => h.textContent),
+            pending: Array.from(document.querySelectorAll("#pending .pend"), (p) => Number(p.dataset.effect)),
+            status_line: document.getElementById("status").textContent,
+        };
+    }""")
+
+
+def expected_shown(board: dict[str, Any]) -> dict[str, Any]:
+    """What the page must show of ``board`` (a board as ``tools.html.frame`` makes it)."""
+    zones: dict[str, Any] = {}
+    for name, content in board["zones"].items():
+        if isinstance(content, dict):
+            hidden = content["count"] - len(content["visible"])
+            zones[name] = {"cards": content["visible"], "hidden": f"{hidden} hidden" if hidden else None}
+        elif name.endswith("deck"):
+            zones[name] = {"cards": [], "hidden": f"{len(content)} cards"}
+        else:
+            zones[name] = {"cards": content, "hidden": None}
+    listed = {str(o) for z in zones.values() for o in z["cards"]}
+    players = []
+    for p in board["players"]:
+        stats = ", ".join(f"{k} {v}" for k, v in p["stats"].items())
+        players.append(p["name"] + (f" · {stats}" if stats else "") + (f" · LOST: {p['lost']}" if p["lost"] else ""))
+    line = f"turn {board['turn']}" + (f" · {board['phase']}" + (f" / {board['step']}" if board["step"] else "")
+                                      if board["phase"] else "")
+    return {
+        "zones": zones, "players": players, "pending": [p["effect"] for p in board["pending"]],
+        "power": {o: str(v) for o, v in board["power"].items() if o in listed},
+        "status": {o: f"({v})" for o, v in board["status"].items() if o in listed},
+        "status_line": line + f" · priority: {board['priority'] or 'nobody'}",
+    }
+
+
+def check_boards(page: Any, boards: dict[int, dict[str, Any]], indexes: dict[int, int]) -> None:
+    """At each record (by sequence number), the page's board is the fold's, as data and as shown."""
+    for seq, board in boards.items():
+        slide_to(page, indexes[seq])
+        assert page.get_attribute("body", "data-seq") == str(seq)
+        assert page.evaluate("(i) => kifu.board(i)", indexes[seq]) == board, f"board after record {seq}"
+        shown = shown_board(page)
+        want = expected_shown(board)
+        assert shown["status_line"].startswith(want.pop("status_line")), shown["status_line"]
+        shown.pop("status_line")
+        assert shown == want, f"the page shows another board after record {seq}"
+
+
+def folded_boards(records: Any, seqs: set[int], viewer: int | None = None) -> dict[int, dict[str, Any]]:
+    """The board after each record in ``seqs``, as the Python fold gives it (JSON-read, as the page holds it)."""
+    from projections.state import GameState
+    from tools.folding import apply
+
+    state, mem, out = GameState(), Memory(), {}
+    for r in records:
+        apply(state, r.seq, r.event, r.decision)
+        mem.note(r.seq, r.event)
+        if r.seq in seqs:
+            out[r.seq] = json.loads(json.dumps(frame(state, viewer, mem)))
+    return out
 
 
 def main_zone(state: Any) -> str:
@@ -172,3 +259,100 @@ def test_japanese_card_names_are_drawn_with_glyphs_not_empty_boxes(browser: Any,
         assert errors == []
     finally:
         page.close()
+
+
+def sample_points(n: int, rng: random.Random, k: int = 8) -> set[int]:
+    """Indexes to look at: the first and last records, both sides of the first full boards after the first
+    one, and ``k`` at random."""
+    from tools.html import KEYFRAME_EVERY
+
+    edges = {KEYFRAME_EVERY - 1, KEYFRAME_EVERY, KEYFRAME_EVERY + 1, 2 * KEYFRAME_EVERY - 1}
+    return {0, n - 1} | {i for i in edges if i < n} | set(rng.sample(range(n), min(k, n)))
+
+
+@pytest.mark.parametrize("name", sampled_games())
+def test_the_boards_the_page_builds_are_those_the_fold_gives(browser: Any, tmp_path: Path, name: str) -> None:
+    for viewer in (None, 1):
+        extra = ("--player", str(viewer)) if viewer is not None else ()
+        log_path, html = write_page(tmp_path, name, *extra)
+        log = load_log(str(log_path))
+        indexes = {r.seq: i for i, r in enumerate(log.records)}
+        points = sample_points(len(log.records), random.Random(f"{name} {viewer}"))
+        boards = folded_boards(log.records, {log.records[i].seq for i in points}, viewer)
+        page, errors = open_page(browser, html)
+        order = sorted(boards)
+        random.Random(name).shuffle(order)  # backwards and forwards, across full boards
+        check_boards(page, {seq: boards[seq] for seq in order}, indexes)
+        # Step by step with the ▶ button (each board built from the one before).
+        start = min(len(log.records) - 4, len(log.records) // 3)
+        steps = {log.records[i].seq for i in range(start, start + 4)}
+        slide_to(page, start)
+        for seq, board in folded_boards(log.records, steps, viewer).items():
+            if seq != log.records[start].seq:
+                page.click("#next")
+            assert page.get_attribute("body", "data-seq") == str(seq)
+            assert page.evaluate("(i) => kifu.board(i)", indexes[seq]) == board
+        assert errors == []
+        page.close()
+
+
+LONG = 100_000
+
+
+@pytest.fixture(scope="module")
+def long_game(tmp_path_factory: Any) -> tuple[Path, Path, float]:
+    """A generated game of 100,000 events in a store, and its page (with the seconds it took to write)."""
+    folder = tmp_path_factory.mktemp("long")
+    db, out = folder / "synth.db", folder / "synth.html"
+    result = CliRunner().invoke(main, ["synth", "--db", str(db), "--events", str(LONG)])
+    assert result.exit_code == 0, result.output
+    began = time.perf_counter()
+    result = CliRunner().invoke(main, ["view", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return db, out, time.perf_counter() - began
+
+
+def test_a_page_of_100000_events_is_small_opens_and_scrubs_to_the_right_boards(
+        browser: Any, long_game: tuple[Path, Path, float]) -> None:
+    from tools.sources import open_log
+
+    db, html, made = long_game
+    size = html.stat().st_size
+    assert size <= 10_000_000, f"a page of {LONG} events takes {size:,} bytes"
+    with open_log(str(db)) as source:
+        from eventsource.records import decode
+
+        records = [decode(raw) for raw in source.records()]
+    assert len(records) == LONG
+    indexes = {r.seq: i for i, r in enumerate(records)}
+    points = sample_points(LONG, random.Random(LONG), k=12)
+    boards = folded_boards(records, {records[i].seq for i in points})
+    del records
+
+    began = time.perf_counter()
+    page, errors = open_page(browser, html)
+    opened = time.perf_counter() - began
+    assert page.get_attribute("body", "data-seq") == str(LONG)
+    order = sorted(boards)
+    random.Random(1).shuffle(order)
+    timings = []
+    for seq in order:  # how long the page takes to build and lay out a board it jumps to
+        timings.append(page.evaluate("""(i) => {
+            const s = document.getElementById("slider"), t = performance.now();
+            s.value = String(i); s.dispatchEvent(new Event("input"));
+            document.body.offsetHeight;
+            return performance.now() - t;
+        }""", indexes[seq]))
+    check_boards(page, {seq: boards[seq] for seq in order}, indexes)
+    page.screenshot(path=str(ARTIFACTS / "view-100000.png"))
+    assert errors == []
+    page.close()
+    figures = {"events": LONG, "page_bytes": size, "write_seconds": round(made, 1),
+               "open_seconds": round(opened, 2), "jump_ms_median": round(sorted(timings)[len(timings) // 2], 1),
+               "jump_ms_max": round(max(timings), 1)}
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "view-100000.json").write_text(json.dumps(figures, indent=1) + "\n")
+    print(figures)
+    # Generous (a jump takes tens of milliseconds; a loaded machine may be slower): a page that rebuilt boards
+    # from the start of the game, or touched every row of the list, would take seconds.
+    assert max(timings) < 2_000, figures

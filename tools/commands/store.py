@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -20,6 +17,7 @@ from tools.audit import check_integrity
 from tools.commands.options import db_option, game_option, head_option
 from tools.errors import BadInput
 from tools.logging import get_logger
+from tools.output import regular_target, write_atomically
 from tools.sources import LogSource, open_log
 from tools.stores import is_store_location, open_store, pick_game
 
@@ -77,7 +75,7 @@ def export(db: str, game: str | None, output: str) -> None:
     exists, must be a regular file (never a device, a directory or a symbolic link). The head printed is that
     of the last record written; a store that yields fewer records than it lists is refused as damaged.
     """
-    target = None if output == "-" else _regular_target(Path(output))
+    target = None if output == "-" else regular_target(Path(output), "kifu export")
     with open_store(db) as store:
         info = pick_game(store, game, db)
         source = LogSource(db, "store", info.game, store=store, info=info)
@@ -91,7 +89,7 @@ def export(db: str, game: str | None, output: str) -> None:
                 out.write(exchange.to_line(raw, by_seq.get(raw.seq)) + b"\n")
             out.flush()
         else:
-            _write_atomically(target, lambda path: exchange.write(records, path, signatures))
+            write_atomically(target, lambda path: exchange.write(records, path, signatures), "kifu export")
     log.info("exported", game=source.game, records=exported.count, output=output)
     click.echo(f"exported game {source.game}: {exported.count} records, head {exported.head.hex()}, "
                f"{len(signatures)} signatures, to {output}", err=True)
@@ -107,52 +105,6 @@ class _Exported:
         for raw in records:
             yield raw
             self.count, self.head = self.count + 1, raw.hash
-
-
-def _regular_target(target: Path) -> Path:
-    """``target`` if it is missing or a regular file; anything else is never replaced."""
-    try:
-        mode = os.lstat(target).st_mode
-    except FileNotFoundError:
-        return target
-    except OSError as exc:
-        raise BadInput(f"cannot write {target}: {exc.strerror}") from exc
-    if stat.S_ISLNK(mode):
-        raise BadInput(f"{target} is a symbolic link; kifu export replaces only a regular file")
-    if not stat.S_ISREG(mode):
-        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device, a pipe or a socket)"
-        raise BadInput(f"{target} is {kind}; kifu export replaces only a regular file")
-    return target
-
-
-def _mode_for(target: Path) -> int:
-    """The replaced file's permissions, or those a new file gets (mkstemp's are owner-only)."""
-    try:
-        return stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _write_atomically(target: Path, write: Callable[[Path], object]) -> None:
-    """Write to a temporary file in ``target``'s directory, flush it to disk, then rename it over ``target``."""
-    folder = target.parent
-    try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
-    except OSError as exc:
-        raise BadInput(f"cannot write in {folder}: {exc.strerror}") from exc
-    os.close(fd)
-    partial = Path(name)
-    try:
-        os.chmod(partial, _mode_for(target))
-        write(partial)
-        with open(partial, "rb+") as handle:
-            os.fsync(handle.fileno())
-        _regular_target(target)  # (still not something else: checked again just before the rename)
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 @click.command("import")

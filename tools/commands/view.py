@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
+from eventsource import events as ev
+from eventsource import integrity
+from eventsource.errors import KifuError
+from eventsource.records import GENESIS, RawRecord, Record, decode, record_hash
 from tools.commands.options import game_option, player_option, resolve_player
-from tools.html import build, page
-from tools.loaded import load_log
+from tools.errors import BadInput, note_damage
+from tools.html import write_page
 from tools.logging import get_logger
+from tools.output import regular_target, write_atomically
+from tools.sources import LogSource, open_log
 
 log = get_logger("kifu.view")
 
@@ -18,7 +25,7 @@ log = get_logger("kifu.view")
 @click.argument("log_path", metavar="LOG")
 @click.argument("game", required=False)
 @click.option("-o", "--output", required=True, metavar="FILE", type=click.Path(dir_okay=False),
-              help="Where to write the HTML page.")
+              help="Where to write the HTML page (a new file, or a regular file it replaces).")
 @player_option("Show only what player P (an index or a name) could see, at every point.")
 @game_option()
 def view(log_path: str, game: str | None, output: str, player: str | None) -> None:
@@ -27,13 +34,62 @@ def view(log_path: str, game: str | None, output: str, player: str | None) -> No
 
     The page has no outside resources (script, style and the game itself are inside it), so it can be
     mailed or archived with the log. With --player the boards and event lines hide what that player could
-    not see, as `kifu at --player` does.
+    not see, as `kifu at --player` does. The log is read once, as it is stored: the page carries it compressed
+    and builds each board when it is shown, so long games make pages of a few megabytes. FILE is written to a
+    temporary file beside it and renamed when complete; if it exists it must be a regular file (never a
+    device, a directory or a symbolic link).
     """
-    loaded = load_log(log_path, game)
-    names = list(loaded.started.players) if loaded.started else []
-    viewer = resolve_player(names, player)
-    html = page(build(loaded, viewer))
-    Path(output).write_text(html, encoding="utf-8")
-    log.info("viewed", source=log_path, game=loaded.game, output=output, bytes=len(html.encode()))
-    click.echo(f"wrote {output}: {loaded.last} records of game {loaded.game}"
-               + (f" as {names[viewer]} sees it" if viewer is not None else ""), err=True)
+    target = regular_target(Path(output), "kifu view")
+    with open_log(log_path, game) as source:
+        names = list(_player_names(source))
+        viewer = resolve_player(names, player)
+        written = []
+
+        def write(path: Path) -> None:
+            with open(path, "wb") as out:
+                written.append(write_page(_checked(source), out, game=source.game, source=log_path,
+                                          viewer=viewer))
+
+        write_atomically(target, write, "kifu view")
+    summary = written[0]
+    size = target.stat().st_size
+    log.info("viewed", source=log_path, game=source.game, output=output, bytes=size)
+    click.echo(f"wrote {output}: {summary.records} records of game {source.game}"
+               + (f" as {names[viewer]} sees it" if viewer is not None else "") + f" ({size:,} bytes)", err=True)
+
+
+def _player_names(source: LogSource) -> tuple[str, ...]:
+    """The players the log's first record names (none if it does not begin with the game's start)."""
+    first = next(iter(source.records()), None)  # (the reader is dropped, and closed, at once)
+    if first is None:
+        raise BadInput(f"{source.location}: game {source.game!r} has no records")
+    try:
+        event = decode(first).event
+    except KifuError as exc:
+        raise BadInput(f"{source.location}: {exc}") from exc
+    return event.players if isinstance(event, ev.GameStarted) else ()
+
+
+def _checked(source: LogSource) -> Iterator[Record]:
+    """The records as read, checking the hash chain on the way: the page is made from the log as it is, but a
+    broken chain is said (``kifu audit``'s finding, exit 1), never passed over."""
+    prev, expected, broken = GENESIS, 1, False
+    for raw in source.records():
+        if not broken and not (raw.seq == expected and raw.game == source.game and _chains(prev, raw)):
+            broken = True
+            found = integrity.verify(source.records(), source.game)
+            if isinstance(found, integrity.Finding):
+                note_damage(f"{source.location}: the hash chain breaks at record {found.seq} ({found.problem}): "
+                            f"{found.message}; run kifu audit {source.location}")
+        prev, expected = raw.hash, expected + 1
+        try:
+            yield decode(raw)
+        except KifuError as exc:
+            raise BadInput(f"{source.location}: {exc}") from exc
+
+
+def _chains(prev: bytes, raw: RawRecord) -> bool:
+    try:
+        return record_hash(prev, raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.body) == raw.hash
+    except OverflowError:  # an envelope integer no log of ours can hold
+        return False
