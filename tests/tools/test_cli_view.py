@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ def test_the_page_holds_every_record_and_a_board_for_each(log: Path, tmp_path: P
     assert [r[0] for r in page.records] == [r.seq for r in loaded.records]
     assert page.events() == {seq: text for seq, text in loaded.lines.items()}
     full = [i for i, r in enumerate(page.records) if "F" in r[6]]
-    assert full[0] == 0 and all(b - a == page.head["every"] for a, b in zip(full, full[1:], strict=False))
+    assert full[0] == 0 and all(b - a == page.head["every"] for a, b in pairwise(full))
     assert len(full) < len(page.records)  # the other records carry only what changed
     last = page.board(len(page.records) - 1)
     assert last["seq"] == loaded.last

@@ -78,7 +78,7 @@ def battle_ids(page: Any, zone: str) -> list[int]:
 
 def shown_board(page: Any) -> dict[str, Any]:
     """What the page shows of the board, read back from its elements."""
-    return page.evaluate("""() => {
+    shown: dict[str, Any] = page.evaluate("""() => {
         const text = (n) => n ? n.textContent : null;
         const zones = {}, power = {}, status = {};
         document.querySelectorAll("#board .zone").forEach((z) => {
@@ -98,6 +98,7 @@ def shown_board(page: Any) -> dict[str, Any]:
             status_line: document.getElementById("status").textContent,
         };
     }""")
+    return shown
 
 
 def expected_shown(board: dict[str, Any]) -> dict[str, Any]:
