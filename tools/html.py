@@ -29,7 +29,6 @@ import json
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from copy import deepcopy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -39,9 +38,9 @@ import msgspec
 from eventsource import events as ev
 from eventsource.records import Record
 from projections.state import GameState, copy
-from tools.board import board_data
 from tools.errors import BadInput
 from tools.folding import apply
+from tools.frames import Boards, apply_change, delta
 from tools.trace import Memory, hidden_cards, player_name, seen_line
 
 TEMPLATE = Path(__file__).with_name("viewer.html")
@@ -49,111 +48,7 @@ HEAD_MARK = "/*KIFU-DATA*/null"
 LOG_MARK = "/*KIFU-LOG*/"
 KEYFRAME_EVERY = 256  # a full board every this many records: at most 255 changes to apply to show any record
 HIDDEN_LINE = "(hidden from this player)"
-_TOP = ("seq", "turn", "active", "phase", "step", "priority", "request", "players", "pending", "ended", "winner")
 _encode = msgspec.json.Encoder().encode
-
-
-# -- one board --------------------------------------------------------------------------------------------
-
-
-def _compact_zone(content: Any) -> Any:
-    if isinstance(content, dict):
-        return {"count": content["count"], "visible": [c["obj"] for c in content["visible"]]}
-    return [c["obj"] for c in content]
-
-
-def _frame(data: dict[str, Any], objects: dict[int, list[Any]]) -> dict[str, Any]:
-    status: dict[str, str] = {}
-    power: dict[str, int] = {}
-    for content in data["zones"].values():
-        cards = content["visible"] if isinstance(content, dict) else content
-        for c in cards:
-            objects.setdefault(c["obj"], [c["name"], c["definition"]])
-            marks = [k if v == 1 else f"{k} {v}" for k, v in c["status"].items() if not k.startswith("seen_by_")]
-            if c["under"]:
-                marks.append(f"{c['under']} under")
-            if marks:
-                status[str(c["obj"])] = ", ".join(marks)
-            if c["power"] is not None:
-                power[str(c["obj"])] = c["power"]
-    return {
-        "seq": data["seq"], "turn": data["turn"], "active": data["active"], "phase": data["phase"],
-        "step": data["step"], "priority": data["priority_name"], "request": data["request"],
-        "players": [{"name": p["name"], "stats": p["stats"], "lost": p["lost"]} for p in data["players"]],
-        "zones": {z: _compact_zone(c) for z, c in data["zones"].items()},
-        "status": status, "power": power, "pending": data["pending"], "ended": data["ended"],
-        "winner": data["winner"],
-    }
-
-
-def frame(state: GameState, viewer: int | None, mem: Memory | None,
-          objects: dict[int, list[Any]] | None = None) -> dict[str, Any]:
-    """The board the page shows for ``state`` (as JSON reads it back: status and power keyed by the object id
-    as text); the objects it names are added to ``objects``."""
-    return _frame(board_data(state, viewer, mem), {} if objects is None else objects)
-
-
-# -- what changed from one board to the next -------------------------------------------------------------
-
-
-def _zone_change(old: Any, new: Any) -> dict[str, Any]:
-    """One card out (``{"d": position}``), one card in (``{"i": [position, obj]}``), or the new content."""
-    if isinstance(old, list) and isinstance(new, list) and abs(len(new) - len(old)) == 1:
-        at = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
-        if len(new) < len(old) and old[at + 1:] == new[at:]:
-            return {"d": at}
-        if len(new) > len(old) and new[at + 1:] == old[at:]:
-            return {"i": [at, new[at]]}
-    return {"v": new}
-
-
-def _marks_change(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {k: None for k in old if k not in new}
-    out.update((k, v) for k, v in new.items() if old.get(k) != v)
-    return out
-
-
-def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """What changed from board ``old`` to board ``new`` (None: a zone or mark removed): ``apply_change(old,
-    delta(old, new))`` is ``new``."""
-    out: dict[str, Any] = {}
-    top = {k: new[k] for k in _TOP if new[k] != old[k]}
-    if top:
-        out["t"] = top
-    zones: dict[str, Any] = {z: None for z in old["zones"] if z not in new["zones"]}
-    zones.update((z, _zone_change(old["zones"].get(z), c)) for z, c in new["zones"].items()
-                 if old["zones"].get(z) != c)
-    if zones:
-        out["z"] = zones
-    for key, short in (("status", "s"), ("power", "p")):
-        marks = _marks_change(old[key], new[key])
-        if marks:
-            out[short] = marks
-    return out
-
-
-def apply_change(board: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    """The board after ``change`` (what the page's script does, here for the tests and tools): a full board, or
-    ``board`` with the change applied in place."""
-    if "F" in change:
-        return deepcopy(change["F"])
-    board.update(change.get("t", {}))
-    for z, op in change.get("z", {}).items():
-        if op is None:
-            del board["zones"][z]
-        elif "v" in op:
-            board["zones"][z] = deepcopy(op["v"])
-        elif "d" in op:
-            del board["zones"][z][op["d"]]
-        else:
-            board["zones"][z].insert(op["i"][0], op["i"][1])
-    for key, short in (("status", "s"), ("power", "p")):
-        for k, v in change.get(short, {}).items():
-            if v is None:
-                board[key].pop(k, None)
-            else:
-                board[key][k] = v
-    return board
 
 
 # -- the lines of a page ---------------------------------------------------------------------------------
@@ -186,6 +81,8 @@ def lines(records: Iterable[Record], viewer: int | None, summary: Summary) -> It
     mem = Memory()
     hidden: set[int] = set()
     board: dict[str, Any] | None = None
+    boards = Boards(viewer)
+    summary.objects = boards.objects
     for n, r in enumerate(records):
         before_hidden = hidden
         # The line is read against the state before the event; with a viewer, the cards hidden both before and
@@ -201,7 +98,7 @@ def lines(records: Iterable[Record], viewer: int | None, summary: Summary) -> It
             hidden = hidden_cards(state, viewer)
             text = seen_line(line_state, before_hidden, hidden, event, viewer, mem)
         mem.note(r.seq, event)
-        now = frame(state, viewer, mem, summary.objects)
+        now = boards(state, mem)
         change = {"F": now} if board is None or n % KEYFRAME_EVERY == 0 else delta(board, now)
         board = now
         if n == 0:
@@ -272,7 +169,7 @@ def write_page(records: Iterable[Record], out: BinaryIO, *, game: str, source: s
     packed.write(first)
     for line in made:
         packed.write(line)
-    objects = {str(k): v for k, v in sorted(summary.objects.items())}
+    objects = {str(k): v for k, v in sorted(summary.objects.items())}  # (the boards' own, filled as they were made)
     packed.write(_encode({"objects": objects, "records": summary.records, "last": summary.last}))
     packed.close()
     out.write(after.encode())

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from tests.tools.games import export, sampled_games
 from tools.cli import main
-from tools.html import frame
+from tools.frames import frame
 from tools.loaded import load_log
 from tools.trace import Memory
 
