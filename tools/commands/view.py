@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -16,6 +16,7 @@ from tools.errors import BadInput, note_damage
 from tools.html import write_page
 from tools.logging import get_logger
 from tools.output import regular_target, write_atomically
+from tools.progress import Counter, bar, on_terminal, wanted
 from tools.sources import LogSource, open_log
 
 log = get_logger("kifu.view")
@@ -34,10 +35,10 @@ def view(log_path: str, game: str | None, output: str, player: str | None) -> No
 
     The page has no outside resources (script, style and the game itself are inside it), so it can be
     mailed or archived with the log. With --player the boards and event lines hide what that player could
-    not see, as `kifu at --player` does. The log is read once, as it is stored: the page carries it compressed
-    and builds each board when it is shown, so long games make pages of a few megabytes. FILE is written to a
-    temporary file beside it and renamed when complete; if it exists it must be a regular file (never a
-    device, a directory or a symbolic link).
+    not see, as `kifu at --player` does. The log is read once, as it is stored (a bar shows the progress on a
+    terminal): the page carries it compressed and builds each board when it is shown, so long games make
+    pages of a few megabytes. FILE is written to a temporary file beside it and renamed when complete; if it
+    exists it must be a regular file (never a device, a directory or a symbolic link).
     """
     target = regular_target(Path(output), "kifu view")
     with open_log(log_path, game) as source:
@@ -45,10 +46,13 @@ def view(log_path: str, game: str | None, output: str, player: str | None) -> No
         viewer = resolve_player(names, player)
         written = []
 
+        total = source.length() if on_terminal() else 0
+
         def write(path: Path) -> None:
-            with open(path, "wb") as out:
-                written.append(write_page(_checked(source), out, game=source.game, source=log_path,
-                                          viewer=viewer))
+            with open(path, "wb") as out, bar("writing the page", total, wanted(total)) as advance:
+                counter = Counter(advance)
+                written.append(write_page(_checked(source, counter.tick), out, game=source.game,
+                                          source=log_path, viewer=viewer))
 
         write_atomically(target, write, "kifu view")
     summary = written[0]
@@ -70,9 +74,9 @@ def _player_names(source: LogSource) -> tuple[str, ...]:
     return event.players if isinstance(event, ev.GameStarted) else ()
 
 
-def _checked(source: LogSource) -> Iterator[Record]:
+def _checked(source: LogSource, tick: Callable[[], None]) -> Iterator[Record]:
     """The records as read, checking the hash chain on the way: the page is made from the log as it is, but a
-    broken chain is said (``kifu audit``'s finding, exit 1), never passed over."""
+    broken chain is said (``kifu audit``'s finding, exit 1), never passed over. ``tick`` counts each record."""
     prev, expected, broken = GENESIS, 1, False
     for raw in source.records():
         if not broken and not (raw.seq == expected and raw.game == source.game and _chains(prev, raw)):
@@ -82,6 +86,7 @@ def _checked(source: LogSource) -> Iterator[Record]:
                 note_damage(f"{source.location}: the hash chain breaks at record {found.seq} ({found.problem}): "
                             f"{found.message}; run kifu audit {source.location}")
         prev, expected = raw.hash, expected + 1
+        tick()
         try:
             yield decode(raw)
         except KifuError as exc:
