@@ -72,12 +72,14 @@ class Tally:
 
 
 def play(setup: Setup, store: EventStore, seed: int, tally: Tally,
-         clock: Callable[[], float] = time.process_time) -> None:
+         clock: Callable[[], float] = time.process_time, invariants: str = "decision") -> None:
     """In memory the rules are timed in CPU seconds of this process (what they cost, whatever else the machine
     is doing); with a durable store on the wall clock, since waiting for the disk's flush is the point."""
     profile, players, decks = setup
     t0 = clock()
     engine = Engine.new(profile, players, decks, seed, store=store, game=f"g{seed}")
+    if invariants != "decision":  # what the engine does: check the board each time the rules wait
+        engine.checks = ()
     decide = clock() - t0
     bots = [RandomBot(seed * 7 + i) for i in range(len(players))]
     for _ in range(MAX_DECISIONS):
@@ -113,6 +115,39 @@ def playouts(games: int) -> list[dict[str, Any]]:
                 "events_per_s": tally.events / tally.decide_s,
                 "decisions_per_s_with_bots": tally.decisions / tally.total_s,
             })
+    return rows
+
+
+def invariant_cost(games: int) -> list[dict[str, Any]]:
+    """In-memory playouts with the board invariants (``projections.invariants``) checked never, each time the
+    rules wait for a decision (what the engine does), or after every event (measured only: inside a decision
+    a board passes through states no invariant holds for, so breaches are counted, not raised)."""
+    import projections.state as fold_module
+    from projections.invariants import breaches
+
+    rows: list[dict[str, Any]] = []
+    original = fold_module.evolve
+    for name, sample in samples().items():
+        rates: dict[str, float] = {}
+        for mode in ("off", "decision", "event"):
+            checks = sample(1)[0].invariants()
+
+            def checked(state: Any, seq: int, event: ev.Event, decision: int = 0, checks: Any = checks) -> Any:
+                out = original(state, seq, event, decision)
+                breaches(state, checks)
+                return out
+
+            fold_module.evolve = checked if mode == "event" else original  # type: ignore[assignment]
+            try:
+                tally = Tally()
+                for seed in range(1, games + 1):
+                    play(sample(seed), MemoryStore(), seed, tally, invariants=mode)
+            finally:
+                fold_module.evolve = original  # type: ignore[assignment]
+            rates[mode] = tally.decisions / tally.decide_s
+        rows.append({"game": name, **{f"decisions_per_s_{m}": r for m, r in rates.items()},
+                     "cost_decision": 1 - rates["decision"] / rates["off"],
+                     "cost_event": 1 - rates["event"] / rates["off"]})
     return rows
 
 
@@ -208,6 +243,7 @@ def main(argv: list[str] | None = None) -> None:
     jobs = args.jobs or (os.cpu_count() or 1)
 
     rows = playouts(games)
+    costs = invariant_cost(games)
     spread = parallel(games, jobs) if jobs > 1 else []
     small = matching_cost(10, 19)
     large = matching_cost(200, 19)
@@ -232,6 +268,15 @@ def main(argv: list[str] | None = None) -> None:
             f"{r['decisions_per_s']:,.0f} | {r['events_per_s']:,.0f} | {r['decisions_per_s_with_bots']:,.0f} | "
             f"{target} | {'yes' if ok else 'no'} |"
         )
+    lines += [
+        "",
+        "| game | board invariants: decisions/s unchecked | checked when the rules wait (the engine) | "
+        "checked after every event |",
+        "|---|---|---|---|",
+    ]
+    for c in costs:
+        lines.append(f"| {c['game']} | {c['decisions_per_s_off']:,.0f} | {c['decisions_per_s_decision']:,.0f} "
+                     f"(-{c['cost_decision']:.0%}) | {c['decisions_per_s_event']:,.0f} (-{c['cost_event']:.0%}) |")
     if spread:
         lines += [
             "",
@@ -254,7 +299,8 @@ def main(argv: list[str] | None = None) -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "playouts.md").write_text(text + "\n", encoding="utf-8")
     (RESULTS / "playouts.json").write_text(json.dumps(
-        {"playouts": rows, "parallel": spread, "matching": {"10": small, "200": large, "ratio": ratio}},
+        {"playouts": rows, "invariants": costs, "parallel": spread,
+         "matching": {"10": small, "200": large, "ratio": ratio}},
         indent=2) + "\n")
 
 

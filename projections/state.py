@@ -393,22 +393,10 @@ def _stacked(state: GameState, seq: int, event: ev.Stacked) -> None:
     if lower.zone != UNDER:
         state.zones[lower.zone].remove(below)
     elif lower.on is not None and lower.on in state.objects:
-        was_on = _own(state, state.objects[lower.on])
-        if was_on.id != top and was_on.under == [below] and _stripped_evolution(state, was_on):
-            raise ProjectionError(
-                seq, f"object {below} is put under object {top}, taking the last card from under evolution "
-                f"creature {was_on.id} in {was_on.zone}, which would be left with nothing under it: a card that "
-                "evolves onto an evolution creature goes on top of the whole stack, never between its cards")
-        was_on.under.remove(below)
+        # (an evolution creature left with nothing under it is an impossible board: projections.invariants)
+        _own(state, state.objects[lower.on]).under.remove(below)
     lower.zone, lower.on = UNDER, top
     _own(state, state.objects[top]).under.append(below)
-
-
-def _stripped_evolution(state: GameState, obj: GameObject) -> bool:
-    """An evolution creature lying in a zone, not itself under another card. No rule of any game or version
-    moves the last card from under it to lie under another card while it stays (the impossible
-    board two invasions declared together made when the second was put between the first and the attacker)."""
-    return obj.zone != UNDER and "evolution" in state.cards[obj.card].printed.types
 
 
 def _step_began(state: GameState, seq: int, event: ev.StepBegan) -> None:

@@ -29,6 +29,7 @@ from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
 from eventsource.signing import Signer, sign_heads
 from eventsource.store import EventStore
+from projections.invariants import Invariant, enforce
 from projections.state import GameState, Pending
 from projections.timeline import Timeline
 from statemachine.cards import CardPool
@@ -135,6 +136,8 @@ class Rules(Protocol):
     def hidden_zones(self) -> frozenset[str]: ...
 
 
+    def invariants(self) -> Sequence[Invariant]: ...
+
     def make_policy(self) -> Policy: ...
 
     def make_flow(self) -> Flow: ...
@@ -187,6 +190,7 @@ class Engine:
         # The engine just before the procedure in flight began, kept once a search clone needed it
         # (``statemachine.cloning``, which says how a clone gets each attribute: a new one must be added there).
         self.anchor: Engine | None = None
+        self.checks = profile.invariants()  # what a possible board is, checked when the rules wait (settled)
         self._sync()
 
     # -- creating and loading -------------------------------------------------------------------------
@@ -203,6 +207,7 @@ class Engine:
             engine._append(event)
         engine.flight = profile.begin(engine)
         engine._drive(None)
+        enforce(engine.state, engine.checks)
         engine._commit(0)
         return engine
 
@@ -406,6 +411,9 @@ class Engine:
             else:
                 self.flight = proc
                 self._drive(None)
+            # The rules wait again: the board must be one the game can be in (projections.invariants). A rule
+            # that made an impossible one raises ImpossibleBoard, and the decision appends nothing.
+            enforce(self.state, self.checks)
             if self._expect is None:
                 return self._commit(start)
             self.batch.clear()

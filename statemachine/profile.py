@@ -3,6 +3,7 @@ structure, its resolution policy, its player actions and its state checks."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 
 from eventsource import events as ev
 from eventsource.errors import KifuError
+from projections.invariants import Board, Invariant, invariants
 from projections.state import GameState
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
@@ -48,6 +50,8 @@ class RulesProfile(ABC):
     look_back_own_move_only: bool = True
     # Kinds of zone whose contents nobody sees (a card moved into one goes face down; views hide them).
     hidden_zones: frozenset[str] = frozenset({"deck"})
+    # What a possible board of this game is (``statemachine/games/<game>/invariants.py``); None: the kernel's only.
+    board: ClassVar[Board | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -63,6 +67,12 @@ class RulesProfile(ABC):
         else:
             self.check_pool(pool)
         self.pool = pool
+
+    @classmethod
+    def invariants(cls) -> tuple[Invariant, ...]:
+        """The invariants of a possible board of this game: the kernel's and the game's ``board``, whose steps
+        are this profile's (``projections.invariants``)."""
+        return _invariants(cls)
 
     @classmethod
     def card_pool(cls, version: str) -> CardPool:
@@ -179,3 +189,12 @@ def _shipped_pool(profile: type[RulesProfile], version: str) -> CardPool:
                             profile.trigger_kinds, profile.releases.pool_digests)
     profile.check_pool(pool)
     return pool
+
+
+@cache
+def _invariants(cls: type[RulesProfile]) -> tuple[Invariant, ...]:
+    board = cls.board
+    if board is None:
+        return invariants(None)
+    rule = board.steps.get("", "KIFU-STEP")
+    return invariants(dataclasses.replace(board, steps={**{s.name: rule for s in cls.steps}, **board.steps}))

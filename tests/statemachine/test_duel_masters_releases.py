@@ -11,8 +11,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from projections.state import ProjectionError
+from projections.invariants import ImpossibleBoard
 from statemachine.decisions import Decision
+from statemachine.games.duel_masters import DuelMasters
 from statemachine.scenario import Run, Scenario
 
 MANA = [{"card": "dark_soldier", "zone": "mana"} for _ in range(8)]
@@ -144,7 +145,8 @@ def test_two_invasions_declared_together_stack_one_on_the_other() -> None:
 def test_under_1_0_the_fold_refuses_the_board_the_second_invasion_made() -> None:
     """Rules 1.0 put the second invader on the card under the first, taking it from under the first, an
     evolution creature left in the battle zone with nothing under it: the fold refuses that board."""
-    with pytest.raises(ProjectionError, match="taking the last card from under evolution creature"):
+    with pytest.raises(ImpossibleBoard, match=r"evolution-under \[DM-GAME-EVOLVE\]: evolution creature \d+ in "
+                       r"0\.battle has nothing under it"):
         double_invasion("1.0")
 
 
@@ -166,9 +168,10 @@ def test_an_evolution_summoned_onto_an_evolution_goes_on_top_of_the_whole_stack(
 
 
 def test_the_fold_refuses_a_card_taken_from_under_an_evolution_to_lie_under_another() -> None:
-    """The impossible board itself, folded directly: two evolution creatures, the only card under the first
-    put under the second."""
+    """The impossible board itself, folded directly and checked as a log's fold checks it: two evolution
+    creatures, the only card under the first put under the second."""
     from eventsource import events as ev
+    from projections.invariants import enforce
     from projections.state import fold
 
     def card(oid: int, types: tuple[str, ...]) -> ev.ObjectCreated:
@@ -177,9 +180,11 @@ def test_the_fold_refuses_a_card_taken_from_under_an_evolution_to_lie_under_anot
     board_events: list[ev.Event] = [ev.GameStarted("duel_masters", "1.1", ("a", "b"), 1, "p", "1.0", "d"),
                                     card(1, ("creature",)), card(2, ("creature", "evolution")),
                                     card(3, ("creature", "evolution")), ev.Stacked(2, 1)]
+    checks = DuelMasters.invariants()
     state = fold(board_events)
-    with pytest.raises(ProjectionError, match=r"evolution creature 2 in 0\.battle"):
-        fold([ev.Stacked(3, 1)], state)
+    with pytest.raises(ImpossibleBoard, match=r"evolution creature 2 in 0\.battle has nothing under it") as caught:
+        enforce(fold([ev.Stacked(3, 1)], state), checks)
+    assert (caught.value.seq, caught.value.breach.rule, caught.value.breach.objects) == (6, "DM-GAME-EVOLVE", (2,))
     state = fold(board_events)
-    fold([ev.Stacked(3, 2), ev.Stacked(3, 1)], state)  # the whole stack, base first: a legal board
+    enforce(fold([ev.Stacked(3, 2), ev.Stacked(3, 1)], state), checks)  # the whole stack, base first: legal
     assert state.objects[3].under == [2, 1]

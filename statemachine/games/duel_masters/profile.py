@@ -26,6 +26,7 @@ from statemachine.games.duel_masters.actions import (
 from statemachine.games.duel_masters.board import DECK, HAND, MANA, SHIELDS, zone
 from statemachine.games.duel_masters.combat import attack, can_attack
 from statemachine.games.duel_masters.effects import DM
+from statemachine.games.duel_masters.invariants import BOARD
 from statemachine.games.duel_masters.pending import END_STEP, PendingPool, ending_step
 from statemachine.games.duel_masters.triggers import KINDS
 from statemachine.games.duel_masters.versions import RELEASES, Rules
@@ -62,6 +63,7 @@ class DuelMasters(RulesProfile):
     vocabulary = DM
     trigger_kinds = KINDS
     steps = STEPS
+    board = BOARD  # what a possible board is (invariants.py)
     title = "Duel Masters"
     policy = PendingPool
     hidden_zones = frozenset({DECK, SHIELDS})  # shields are set face down

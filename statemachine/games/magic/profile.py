@@ -18,6 +18,7 @@ from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, mana
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
 from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
+from statemachine.games.magic.invariants import BOARD
 from statemachine.games.magic.stack import Stack
 from statemachine.games.magic.triggers import KINDS
 from statemachine.games.magic.turn import STEPS, enter_step
@@ -54,6 +55,7 @@ class Magic(RulesProfile):
     vocabulary = MTG
     trigger_kinds = KINDS
     steps = STEPS
+    board = BOARD  # what a possible board is (invariants.py)
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
     policy = Stack
     pool_checks = (check_pool,)

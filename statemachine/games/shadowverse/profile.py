@@ -27,6 +27,7 @@ from statemachine.games.shadowverse.actions import (
 from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import fire, instances
+from statemachine.games.shadowverse.invariants import BOARD
 from statemachine.games.shadowverse.queue import OrderedQueue, describe_key
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Rules
@@ -73,6 +74,7 @@ class Shadowverse(RulesProfile):
     vocabulary = SV
     trigger_kinds = KINDS
     steps = STEPS
+    board = BOARD  # what a possible board is (invariants.py)
     title = "Shadowverse"
     describe_key = staticmethod(describe_key)  # the queue's sort key in words (SV-O-10..14)
     policy = OrderedQueue

@@ -19,6 +19,7 @@ from statemachine.games.vision import actions, board, computed  # noqa: F401 - c
 from statemachine.games.vision.board import FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
+from statemachine.games.vision.invariants import BOARD
 from statemachine.games.vision.triggers import KINDS
 from statemachine.games.vision.versions import RELEASES, Rules
 from statemachine.profile import RulesProfile, StepDef
@@ -47,6 +48,7 @@ class Vision(RulesProfile):
     vocabulary = VOP
     trigger_kinds = KINDS
     steps = STEPS
+    board = BOARD  # what a possible board is (invariants.py)
     title = "Vision of Phantasm"
     policy = InterferenceChain
     decisions: ClassVar[dict[str, str]] = {

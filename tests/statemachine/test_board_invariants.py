@@ -1,0 +1,233 @@
+"""Board invariants (``projections.invariants``, each game's ``invariants.py``): random playouts of all four games
+keep every invariant on every board the rules wait on, and the log's fold (checked where each decision begins,
+as an audit folds it) agrees; and every invariant of every game catches a board built to break it."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eventsource.memory import MemoryStore
+from projections.invariants import Breach, Guard, ImpossibleBoard, breaches
+from projections.state import GameState, Modifier, Pending, copy, evolve
+from statemachine.bots import RandomBot
+from statemachine.decisions import Decision, Legal
+from statemachine.engine import Engine
+from statemachine.games import PROFILES, profile, profile_class
+from tests.statemachine import test_duel_masters_playouts as dm_tests
+from tests.statemachine import test_magic_playouts as magic_tests
+from tests.statemachine import test_shadowverse_playouts as sv_tests
+from tests.statemachine import test_vision_playouts as vision_tests
+from tests.statemachine.playouts import GAME, play
+
+GAMES = ("duel_masters", "magic", "vision", "shadowverse")
+DECKS: dict[str, Callable[[random.Random], list[str]]] = {
+    "duel_masters": dm_tests.random_deck,
+    "magic": magic_tests.random_deck,
+    "vision": lambda rng: [rng.choice(vision_tests.CARDS) for _ in range(30)],
+    "shadowverse": lambda rng: [rng.choice(sv_tests.CARDS) for _ in range(30)],
+}
+
+
+def bots(seed: int) -> Callable[[random.Random, Legal], Decision]:
+    players = [RandomBot(seed + i) for i in range(2)]
+
+    def choose(rng: random.Random, legal: Legal) -> Decision:
+        assert legal.player is not None
+        return players[legal.player].choose(legal)
+
+    return choose
+
+
+def no_breach(engine: Engine) -> None:
+    found = breaches(engine.state, engine.profile.invariants())
+    assert not found, f"after record {engine.state.seq}: " + "; ".join(map(str, found))
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16),
+       deck_seed=st.integers(0, 2**16))
+def test_random_playouts_of_every_game_keep_every_invariant(game: str, seed: int, bot_seed: int,
+                                                           deck_seed: int) -> None:
+    rng = random.Random(deck_seed)
+    rules = profile(game)
+    decks = [DECKS[game](rng), DECKS[game](rng)]
+    store = MemoryStore()
+    engine, _ = play(rules, store, seed, bot_seed, decks, choose=bots(bot_seed), limit=400, invariant=no_breach)
+    no_breach(engine)
+    # The log's fold, checked where each decision begins and at its end, gives the same board.
+    state, guard = GameState(), Guard(lambda name: profile_class(name).invariants())
+    for r in store.read(GAME):
+        guard.before(state, r.decision)
+        evolve(state, r.seq, r.event, r.decision)
+    guard.finish(state)
+    assert state == engine.state
+
+
+# -- every invariant can fail: a real board of each game, broken one way per invariant -------------------------
+
+
+def real_board(game: str, decisions: int = 40) -> GameState:
+    demo = importlib.import_module(f"{PROFILES[game][0]}.demo")
+    rules, players, decks = demo.sample_game(3)
+    engine = Engine.new(rules, players, decks, 3, store=MemoryStore())
+    chooser = [RandomBot(3), RandomBot(4)]
+    for _ in range(decisions):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(chooser[legal.player].choose(legal))
+    assert not engine.state.ended
+    return copy(engine.state)
+
+
+def in_zone(state: GameState, kind: str, player: int = 0) -> int:
+    return state.zones[f"{player}.{kind}"][0]
+
+
+def put(state: GameState, oid: int, zone: str) -> None:
+    """Move an object as the fold would, without the rules: off its list, onto another."""
+    obj = state.objects[oid]
+    state.zones[obj.zone].remove(oid)
+    state.zones.setdefault(zone, []).append(oid)
+    obj.zone = zone
+
+
+def waiting(state: GameState, holder: str, source: int, key: tuple[int, ...] = ()) -> int:
+    eid = state.next_effect
+    card = state.objects[source].card if source in state.objects else -1
+    state.pending[eid] = Pending(eid, "x", 0, source, card, 0, "after", state.seq, holder=holder, label="x", key=key)
+    state.next_effect += 1
+    return eid
+
+
+HOLDER = {"duel_masters": "pool", "magic": "stack", "vision": "chain", "shadowverse": "queue"}
+HAND_STATUS = {"duel_masters": "tapped", "magic": "tapped", "vision": "tapped", "shadowverse": "damage"}
+BAD_STAT = {"duel_masters": ("charged", 2), "magic": ("mana.G", -1), "vision": ("node_set", 2),
+            "shadowverse": ("ep", 4)}
+Breaker = Callable[[str, GameState], None]
+
+
+def _two_zones(game: str, s: GameState) -> None:
+    s.zones["0.hand"].append(in_zone(s, "deck"))  # a card in the deck, listed in the hand too
+
+
+def _under_but_elsewhere(game: str, s: GameState) -> None:
+    s.objects[in_zone(s, "hand")].under.append(in_zone(s, "deck"))
+
+
+def _pending_from_nothing(game: str, s: GameState) -> None:
+    waiting(s, HOLDER[game], 10**6)
+
+
+def _modifier_on_nothing(game: str, s: GameState) -> None:
+    s.modifiers[s.next_effect] = Modifier(s.next_effect, -1, "power", 10**6, 1000, "", "end_of_turn", s.seq)
+    s.next_effect += 1
+
+
+def _stack_spell_of_nothing(game: str, s: GameState) -> None:
+    put(s, in_zone(s, "hand"), "stack")  # a card on the stack that no spell is
+
+
+def _chain_card_of_nothing(game: str, s: GameState) -> None:
+    put(s, in_zone(s, "hand"), "chain")
+
+
+def _evolution_alone(game: str, s: GameState) -> None:
+    oid = in_zone(s, "deck")
+    put(s, oid, "0.battle")
+    facts = s.cards[s.objects[oid].card]
+    printed = msgspec.structs.replace(facts.printed, types=("creature", "evolution"))
+    s.cards[s.objects[oid].card] = msgspec.structs.replace(facts, printed=printed)
+
+
+def _field_of_six(game: str, s: GameState) -> None:
+    for oid in list(s.zones["0.deck"][: 6 - len(s.zones.get("0.field", []))]):
+        put(s, oid, "0.field")
+
+
+def _same_queue_place(game: str, s: GameState) -> None:
+    src = in_zone(s, "hand")
+    waiting(s, "queue", src, (1, 0))
+    waiting(s, "queue", src, (1, 0))
+
+
+def _waits_nowhere(s: GameState) -> None:
+    waiting(s, "nowhere", in_zone(s, "hand"))
+
+
+def _set_stat(key: str, value: int, player: int = 0) -> Breaker:
+    def breaker(game: str, s: GameState) -> None:
+        s.players[player].stats[key] = value
+
+    return breaker
+
+
+BREAKERS: dict[str, Breaker] = {
+    "one-zone": _two_zones,
+    "under": _under_but_elsewhere,
+    "pending-live": _pending_from_nothing,
+    "turn": lambda game, s: setattr(s, "active", 2),
+    "modifier-target": _modifier_on_nothing,
+    "known-zone": lambda game, s: put(s, in_zone(s, "hand"), "0.nowhere"),
+    "holder": lambda game, s: _waits_nowhere(s),
+    "step": lambda game, s: setattr(s, "step", "nap"),
+    "stat-range": lambda game, s: _set_stat(*BAD_STAT[game])(game, s),
+    "status-place": lambda game, s: s.objects[in_zone(s, "hand")].status.__setitem__(HAND_STATUS[game], 1),
+    "evolution-under": _evolution_alone,
+    "stack-objects": _stack_spell_of_nothing,
+    "chain-links": _chain_card_of_nothing,
+    "life": _set_stat("damage", 20, 1),
+    "zone-size": _field_of_six,
+    "leader-alive": _set_stat("life", 0, 1),
+    "queue-order": _same_queue_place,
+}
+
+
+@pytest.mark.parametrize(("game", "name"), [(g, i.name) for g in GAMES for i in profile_class(g).invariants()])
+def test_each_invariant_catches_a_board_built_to_break_it(game: str, name: str) -> None:
+    board = real_board(game)
+    rules = profile_class(game).invariants()
+    assert breaches(board, rules) == [], "the real board is possible"
+    BREAKERS[name](game, board)
+    found = breaches(board, rules)
+    assert name in {b.invariant for b in found}, found
+    mine = next(b for b in found if b.invariant == name)
+    assert mine.rule and mine.message and name in str(mine) and mine.rule in str(mine)
+
+
+def test_every_game_declares_its_own_invariants_with_rule_ids() -> None:
+    kernel = {"one-zone", "under", "pending-live", "turn", "modifier-target", "known-zone", "holder", "step"}
+    for game in GAMES:
+        checks = profile_class(game).invariants()
+        names = {c.name for c in checks}
+        assert kernel <= names and len(names) > len(kernel) + 1, (game, names)
+        assert all(c.rule and c.says for c in checks)
+    assert "evolution-under" in {c.name for c in profile_class("duel_masters").invariants()}
+    assert "zone-size" in {c.name for c in profile_class("shadowverse").invariants()}
+
+
+def test_a_breach_names_the_invariant_its_rule_and_the_objects() -> None:
+    board = real_board("shadowverse")
+    _field_of_six("shadowverse", board)
+    found = [b for b in breaches(board, profile_class("shadowverse").invariants()) if b.invariant == "zone-size"]
+    assert found == [Breach("zone-size", "SV-GAME-PLAY", tuple(board.zones["0.field"]),
+                            "0.field holds 6 objects, more than 5")]
+    assert str(found[0]) == "invariant zone-size [SV-GAME-PLAY]: 0.field holds 6 objects, more than 5"
+
+
+def test_the_guard_refuses_the_board_a_decision_began_on_naming_the_record() -> None:
+    board = real_board("magic", 10)
+    _stack_spell_of_nothing("magic", board)
+    guard = Guard(lambda name: profile_class(name).invariants())
+    guard.before(board, board.decision)  # the same decision goes on: nothing checked yet
+    with pytest.raises(ImpossibleBoard, match=rf"record {board.seq}: the board after it is impossible: "
+                       r"invariant stack-objects \[MTG-P-22\]: object \d+ lies on the stack") as caught:
+        guard.before(board, board.decision + 1)
+    assert caught.value.seq == board.seq and caught.value.breach.invariant == "stack-objects"
