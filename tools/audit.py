@@ -22,10 +22,10 @@ from msgspec import Struct
 from eventsource import integrity
 from eventsource.records import RawRecord
 from eventsource.signing import PublicKey
-from eventsource.upcast import decode_body
+from projections.invariants import ImpossibleBoard
 from projections.state import GameState
 from tools.findings import AuditFinding, CheckResult
-from tools.folding import Inconsistent, apply
+from tools.folding import CheckedFold, Inconsistent, located
 from tools.progress import Counter
 from tools.sources import LineProblem, LogSource
 
@@ -92,10 +92,17 @@ def check_integrity(
     if problems:
         p, seq = problems[0], read + 1
         claim = f" (it claims to be record {p.claimed_seq})" if p.claimed_seq not in (None, seq) else ""
-        found = AuditFinding("integrity", p.kind, seq, p.line - 1, f"line {p.line}{claim}: {p.message}")
+        found = AuditFinding("integrity", p.kind, seq, p.line - 1, f"line {p.line}{claim}: {p.message}",
+                             field=_field_named(p.message))
         return _found(found), integrity.Verified(read, b"")
     assert isinstance(result, integrity.Verified)
     return CheckResult("integrity", "ok", f"{result.records} records, head {result.head.hex()}"), result
+
+
+def _field_named(message: str) -> str:
+    """The field a line's problem names (``... - at `$.event.old``` -> ``event.old``), "" when none."""
+    _, at, path = message.rpartition(" - at `$")
+    return path.rstrip("`").lstrip(".") if at else ""
 
 
 def _found(finding: AuditFinding) -> CheckResult:
@@ -103,14 +110,20 @@ def _found(finding: AuditFinding) -> CheckResult:
 
 
 def check_fold(source: LogSource, counter: Counter | None = None) -> CheckResult:
-    """Every record applies to the state before it: the log describes a game that could exist."""
-    state = GameState()
+    """Every record applies to the state before it, and every board the rules waited on is one the game can be
+    in (``projections.invariants``): the log describes a game that could exist."""
+    folding = CheckedFold()
     try:
         for raw in _counted(source.records(), counter):
-            apply(state, raw.seq, decode_body(raw.v, raw.body), raw.decision)
+            folding.apply(raw)
+        folding.finish()
     except Inconsistent as exc:
         return _found(AuditFinding("fold", "inconsistent", exc.seq, exc.seq - 1, exc.reason))
-    return CheckResult("fold", "ok", _state_summary(state), ended=state.ended)
+    except ImpossibleBoard as exc:
+        seq, b = located(source.records(), exc, folding.state.decision), exc.breach
+        return _found(AuditFinding("fold", "impossible", seq, seq - 1, f"the board after it is impossible: "
+                                   f"invariant {b.invariant}: {b.message}", rule=b.rule, invariant=b.invariant))
+    return CheckResult("fold", "ok", _state_summary(folding.state), ended=folding.state.ended)
 
 
 def _state_summary(state: GameState) -> str:

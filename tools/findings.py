@@ -21,6 +21,7 @@ class AuditFinding(Struct, frozen=True):
     rule: str = ""  # the SPEC rule a decision broke (legality)
     decision: int | None = None  # the decision number it belongs to (rules, legality)
     field: str = ""  # the field of the record that differs (rules): printed.cost, cause, card_pool_digest, ...
+    invariant: str = ""  # the board invariant an impossible board breaks (fold; projections.invariants)
 
     def __str__(self) -> str:
         rule = f" [{self.rule}]" if self.rule else ""

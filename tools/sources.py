@@ -98,14 +98,21 @@ def scan_file(path: Path) -> Iterator[RawRecord | LineProblem]:
 
 
 def first_game_in(path: Path) -> str:
-    """The game an export holds, from its first line; CorruptLog if that line is not a kifu record."""
+    """The game an export holds, from its first line; CorruptLog if that line is not a kifu record.
+
+    A first line that is no sound record (a field of the wrong type, a number where a record is expected) but
+    is followed by record 2 of a game is that game's damaged first record: the audit reports it, located."""
     handle = _open(path)
     with handle:
         first = handle.readline(MAX_LINE)
+        second = handle.readline(MAX_LINE) if first.endswith(b"\n") else b""
     if not first:
         raise CorruptLog(f"{path} is empty: no records")
     envelope = _claimed(first.rstrip(b"\n"))
     if envelope is None:
+        following = _claimed(second.rstrip(b"\n")) if second.endswith(b"\n") else None
+        if following is not None and following.seq == 2:
+            return following.game
         raise CorruptLog(f"{path} is not a kifu log: its first line is not a record")
     return envelope.game
 

@@ -187,6 +187,7 @@ BREAKERS: dict[str, Breaker] = {
     "zone-size": _field_of_six,
     "leader-alive": _set_stat("life", 0, 1),
     "queue-order": _same_queue_place,
+    "passes": lambda game, s: setattr(s, "passes", [0, 1, 0]),
 }
 
 

@@ -33,14 +33,14 @@ def sample_events() -> list[NewEvent]:
         (ev.CostPaid(0, "mana", 6), 7, 7),
         (ev.ZoneChanged(1, 4, 1, "0.hand", 0, "0.battle", 0, "summon"), 7, 7),
         (ev.Triggered(1, "when_summoned", 4, 1, 0, 9, ev.AFTER), 7, 9),  # 10
-        (ev.EffectPending(1, "0.pending", 0, "destroy a creature"), 7, 10),
+        (ev.EffectPending(1, "pool", 0, "destroy a creature"), 7, 10),
         (ev.ChoiceRequested(0, "target", (2,), 1, 1, effect=1), 7, 11),
         (ev.ChoiceMade(0, "target", (2,)), 13, 12),  # 13
         (ev.EffectResolving(1), 13, 13),
         (ev.ZoneChanged(2, 5, 2, "1.battle", 0, "1.graveyard", 0, "destroyed"), 13, 14),  # 15
         (ev.Triggered(2, "when_destroyed", 2, 2, 1, 15, ev.BEFORE), 13, 15),
         (ev.EffectResolved(1), 13, 14),
-        (ev.EffectPending(2, "1.pending", 1, "return a creature to hand"), 13, 16),
+        (ev.EffectPending(2, "pool", 1, "return a creature to hand"), 13, 16),
         (ev.EffectFizzled(2, "no creature in the graveyard to return"), 13, 18),
         (ev.TurnBegan(2, 1), 0, 0),  # 20
         (ev.StepBegan("main"), 0, 20),

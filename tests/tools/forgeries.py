@@ -36,6 +36,8 @@ class Expected:
     field: str = ""  # the field it names (a prefix: "printed" matches printed.cost); "" = not checked
     check: str = "rules"
     at_least: bool = False  # the record is not known in advance, only that it is ``seq`` or later
+    invariant: str = ""  # for an impossible board (check fold, kind impossible): the invariant it breaks
+    rule: str = ""  # and the rule it names
 
 
 Forged = tuple[list[Record], Expected]

@@ -142,6 +142,41 @@ def test_a_log_that_chains_but_does_not_fold(tmp_path: Path) -> None:
     assert "finding: inconsistent at record 24 (position 23): object 99 is not in the game" in out
 
 
+def retyped(line: bytes, field: str, value: object) -> bytes:
+    """One field of an export line given a value of the wrong type (a number where an object is expected)."""
+    data = json.loads(line)
+    data[field] = value
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+@pytest.mark.parametrize(("index", "field", "value", "kind"), [
+    (0, "event", 5, "altered"), (0, "seq", "1", "malformed"), (0, "game", 5, "malformed"), (0, "body", 5, "altered"),
+    (6, "event", 5, "altered"), (6, "decision", None, "altered"), (22, "event", [1, 2], "altered"),
+])
+def test_a_record_field_of_the_wrong_type_is_a_located_finding(tmp_path: Path, lines: list[bytes], index: int,
+                                                               field: str, value: object, kind: str) -> None:
+    """A field of the wrong type in any record, the first included, is a finding naming the record and the
+    field (exit 1), not input that cannot be read (exit 2)."""
+    lines[index] = retyped(lines[index], field, value)
+    code, report = audit_json(str(write(tmp_path, lines)))
+    assert code == 1, report
+    finding = report["findings"][0]
+    assert (finding["check"], finding["kind"], finding["seq"], finding["field"]) == ("integrity", kind, index + 1,
+                                                                                     field)
+    assert f"at `$.{field}`" in finding["message"]
+
+
+@pytest.mark.parametrize("whole", [b"5\n", b"[]\n", b'"record"\n'])
+def test_a_first_record_that_is_no_object_is_a_located_finding(tmp_path: Path, lines: list[bytes],
+                                                               whole: bytes) -> None:
+    """The first line a number (or any JSON that is not a record) before record 2 of a game: that game's first
+    record is damaged, a finding at record 1."""
+    lines[0] = whole
+    code, out, _ = audit(str(write(tmp_path, lines)))
+    assert code == 1
+    assert "finding: malformed at record 1 (position 0): line 1: not a kifu record: Expected `object`" in out
+
+
 def test_altered_store_record(db: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE events SET cause = 3 WHERE seq = 12")

@@ -34,7 +34,7 @@ EXPECTED = [
     f"      9  {BOLSHACK}: Alice's hand[0] → Alice's battle[0] (#1 → #4), summon",
     f"     10  trigger #1: when_summoned of {BOLSHACK}#4 (Alice), caused by record 9 (ZoneChanged), "
     "checked in the state after it",
-    f"     11  pending #1 destroy a creature from {BOLSHACK}#4 in Alice's pending, held by Alice",
+    f"     11  pending #1 destroy a creature from {BOLSHACK}#4 in pool, held by Alice",
     f"     12  Alice to choose target (1) from 2 for #1 destroy a creature from {BOLSHACK}#4",
     "     13  Alice: target 2",
     f"     15  {HULCUS}: Bob's battle[0] → Bob's graveyard[0] (#2 → #5), destroyed",

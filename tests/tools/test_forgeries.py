@@ -184,10 +184,11 @@ def missing_choice(game: str) -> Forged:
 
 
 def missing_decision(game: str) -> Forged:
-    """A whole decision taken out, its ChoiceMade and every consequence."""
+    """A whole decision taken out, its ChoiceMade and every consequence: here one player's pass, so the other
+    passes twice in succession, a board no game has (the fold finds it before the rules run)."""
     records = log(game)
     r = first(records, ev.ChoiceMade, after=len(records) // 2)
-    return removed_span(records, r.seq), Expected("divergent", r.seq, "")
+    return removed_span(records, r.seq), impossible(r.seq + 1, "passes", "VOP-I-11")
 
 
 def other_seat(game: str) -> Forged:
@@ -245,6 +246,76 @@ def player_added(game: str) -> Forged:
     return replace(records, 1, players=(*started.players, "Mallory")), Expected("divergent", 1, "players")
 
 
+# -- impossible boards: every record applies, but the board the rules wait on is none a game can be in --------
+
+
+def impossible(seq: int, invariant: str, rule: str) -> Expected:
+    return Expected("impossible", seq, check="fold", invariant=invariant, rule=rule)
+
+
+def stat_set(game: str, key: str, value: int, invariant: str, rule: str) -> Forged:
+    """A player's number set out of its range (a life total, evolve points, a charge count)."""
+    records = log(game)
+    r = first(records, ev.PlayerStat, after=opening_end(records),
+              where=lambda e: isinstance(e, ev.PlayerStat) and e.key == key)
+    return replace(records, r.seq, value=value), impossible(r.seq, invariant, rule)
+
+
+def evolution_left_alone(game: str) -> Forged:
+    """A creature that was put onto another (a NEO creature evolving) printed as an evolution creature, and the
+    record that put the other under it replaced by a harmless one: an evolution creature stands in the battle
+    zone with nothing under it from the move that put it there."""
+    records = log(game)
+    stacked = first(records, ev.Stacked, after=500)
+    assert isinstance(stacked.event, ev.Stacked)
+    entered = first(records, ev.ZoneChanged,
+                    where=lambda e: isinstance(e, ev.ZoneChanged) and e.new == stacked.event.top)  # type: ignore[union-attr]
+    assert isinstance(entered.event, ev.ZoneChanged)
+    made = first(records, ev.ObjectCreated,
+                 where=lambda e: isinstance(e, ev.ObjectCreated) and e.card == entered.event.card)  # type: ignore[union-attr]
+    assert isinstance(made.event, ev.ObjectCreated)
+    printed = msgspec.structs.replace(made.event.printed, types=("creature", "evolution"))
+    out = change_event(replace(records, made.seq, printed=printed), stacked.seq, ev.RandomDrawn("nothing", 1, 0))
+    return out, impossible(entered.seq, "evolution-under", "DM-GAME-EVOLVE")
+
+
+def tapped_in_deck(game: str, rule: str) -> Forged:
+    """A tap moved onto a card lying in its deck, where nothing is tapped."""
+    records = log(game)
+    r = first(records, ev.StatusSet, after=opening_end(records),
+              where=lambda e: isinstance(e, ev.StatusSet) and e.key == "tapped" and e.value == 1)
+    deck_card = unused_card(records).event
+    assert isinstance(deck_card, ev.ObjectCreated)
+    return replace(records, r.seq, obj=deck_card.obj), impossible(r.seq, "status-place", rule)
+
+
+def stack_object_renamed(game: str) -> Forged:
+    """A spell on the stack made to name another object as its card: a stack item for a spell that is not
+    there, and a card on the stack that no spell is."""
+    records = log(game)
+    r = first(records, ev.EffectPending, after=opening_end(records),
+              where=lambda e: isinstance(e, ev.EffectPending) and e.holder == "stack" and e.key[2] == -1)
+    assert isinstance(r.event, ev.EffectPending)
+    key = (r.event.key[0], r.event.key[1] + 1000, *r.event.key[2:])
+    return replace(records, r.seq, key=key), impossible(r.seq, "stack-objects", "MTG-P-22")
+
+
+def effect_held_elsewhere(game: str, holder: str, rule: str) -> Forged:
+    """An effect put where no effect of the game waits (a chain link put in a pool)."""
+    records = log(game)
+    r = first(records, ev.EffectPending, after=opening_end(records))
+    return replace(records, r.seq, holder=holder), impossible(r.seq, "holder", rule)
+
+
+def moved_from_elsewhere(game: str) -> Forged:
+    """A card moved out of a zone it is not in (it would lie in two zones): the fold refuses the record."""
+    records = log(game)
+    r = first(records, ev.ZoneChanged, after=opening_end(records))
+    assert isinstance(r.event, ev.ZoneChanged)
+    other = "1.graveyard" if r.event.src != "1.graveyard" else "0.graveyard"
+    return replace(records, r.seq, src=other), Expected("inconsistent", r.seq, check="fold")
+
+
 def _last_loss(records: list[Record]) -> int:
     return first(records, ev.PlayerLost).seq
 
@@ -291,6 +362,23 @@ CORPUS: dict[str, Callable[[], Forged]] = {
     "a card created at another position": lambda: card_changed("duel_masters", "position", lambda e: e.position + 1),
     "a card's number changed": lambda: card_changed("magic", "card", lambda e: e.card + 1000),
     "a player added": lambda: player_added("magic"),
+    "a leader's defense set to 0, the game going on (Shadowverse)": lambda: stat_set(
+        "shadowverse", "life", 0, "leader-alive", "SV-O-71"),
+    "evolve points set above their range (Shadowverse)": lambda: stat_set(
+        "shadowverse", "ep", 5, "stat-range", "SV-GAME-EVOLVE"),
+    "damage on a player set to a lost game's, the game going on (Vision)": lambda: stat_set(
+        "vision", "damage", 25, "life", "VOP-GAME-LIFE"),
+    "damage on a player set negative (Vision)": lambda: stat_set("vision", "damage", -3, "stat-range",
+                                                                 "VOP-GAME-LIFE"),
+    "a second charge in one turn (Duel Masters)": lambda: stat_set("duel_masters", "charged", 2, "stat-range",
+                                                                   "DM-GAME-CHARGE"),
+    "an evolution creature with nothing under it (Duel Masters)": lambda: evolution_left_alone("duel_masters"),
+    "a spell on the stack naming an object that is not there (Magic)": lambda: stack_object_renamed("magic"),
+    "a chain link held in a pool (Vision)": lambda: effect_held_elsewhere("vision", "pool", "VOP-I-13"),
+    "maximum PP set above 10 (Shadowverse)": lambda: stat_set("shadowverse", "max_pp", 11, "stat-range", "SV-O-55"),
+    "a card moved out of a zone it is not in (Magic)": lambda: moved_from_elsewhere("magic"),
+    "a card in the deck tapped (Duel Masters)": lambda: tapped_in_deck("duel_masters", "DM-GAME-MANA"),
+    "a card in the deck tapped (Magic)": lambda: tapped_in_deck("magic", "MTG-C-06"),
 }
 
 
@@ -319,6 +407,9 @@ def test_each_forgery_is_caught_with_the_finding_a_judge_needs(name: str, tmp_pa
     assert got["kind"] == expected.kind, got
     assert got["seq"] >= expected.seq if expected.at_least else got["seq"] == expected.seq, got
     assert got["field"].startswith(expected.field), got
+    if expected.invariant:  # an impossible board: the finding names the invariant and the rule that breaks
+        assert (got["invariant"], got["rule"]) == (expected.invariant, expected.rule), got
+        assert f"invariant {expected.invariant}" in got["message"], got
     if expected.field:
         assert expected.field.split(".")[0] in got["message"] or expected.field in json.dumps(got), got
 

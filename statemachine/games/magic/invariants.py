@@ -7,7 +7,7 @@ while its spell does; nobody holds priority at 0 life (state-based actions come 
 
 from __future__ import annotations
 
-from projections.invariants import Board, Found, Invariant, Marked, Range
+from projections.invariants import Board, Found, Invariant, Marked, Range, passes_in_succession
 from projections.state import GameState
 from statemachine.games.magic.board import BATTLEFIELD, DECK, EXILE, GRAVEYARD, HAND, LANDS_PLAYED, STACK
 
@@ -57,7 +57,7 @@ BOARD = Board(
               "sick": Marked("CR 302.6", (BATTLEFIELD,), 0, 1),
               "attacking": Marked("CR 506.4", (BATTLEFIELD,), 0, 1),
               "blocking": Marked("CR 506.4", (BATTLEFIELD,), 0)},  # the value is the attacker blocked
-    extra=(Invariant("stack-objects", "MTG-P-22", "each stack object has a place of its own; a spell's card lies "
-                     "on the stack", _stack_objects),
-           ),
+    extra=(passes_in_succession("MTG-P-19"),
+           Invariant("stack-objects", "MTG-P-22", "each stack object has a place of its own; a spell's card lies "
+                     "on the stack", _stack_objects)),
 )

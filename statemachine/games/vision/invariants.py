@@ -7,7 +7,7 @@ its own place, and a card in the chain zone is an announced action waiting there
 
 from __future__ import annotations
 
-from projections.invariants import Board, Found, Invariant, Marked, Range
+from projections.invariants import Board, Found, Invariant, Marked, Range, passes_in_succession
 from projections.state import GameState
 from statemachine.games.vision.board import CHAIN, DECK, DISCARD, FIELD, HAND, LIFE, NODE
 
@@ -50,7 +50,8 @@ BOARD = Board(
     stats={"damage": Range("VOP-GAME-LIFE", 0), "node_set": Range("VOP-GAME-NODE", 0, 1)},
     statuses={"tapped": Marked("VOP-GAME-COST", (NODE, FIELD), 0, 1),
               "damage": Marked("VOP-GAME-LIFE", (FIELD,), 0)},
-    extra=(Invariant("chain-links", "VOP-I-13", "each chain link has its own place; a card in the chain zone "
+    extra=(passes_in_succession("VOP-I-11"),
+           Invariant("chain-links", "VOP-I-13", "each chain link has its own place; a card in the chain zone "
                      "is a waiting link's", _chain_links),
            Invariant("life", "VOP-GAME-LIFE", "a game that goes on has no player at LIFE damage", _lost_at_life)),
 )
