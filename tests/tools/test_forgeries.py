@@ -368,8 +368,8 @@ CORPUS: dict[str, Callable[[], Forged]] = {
         "shadowverse", "ep", 5, "stat-range", "SV-GAME-EVOLVE"),
     "damage on a player set to a lost game's, the game going on (Vision)": lambda: stat_set(
         "vision", "damage", 25, "life", "VOP-GAME-LIFE"),
-    "damage on a player set negative (Vision)": lambda: stat_set("vision", "damage", -3, "stat-range",
-                                                                 "VOP-GAME-LIFE"),
+    "a second node set in one turn (Vision)": lambda: stat_set("vision", "node_set", 2, "stat-range",
+                                                               "VOP-GAME-NODE"),
     "a second charge in one turn (Duel Masters)": lambda: stat_set("duel_masters", "charged", 2, "stat-range",
                                                                    "DM-GAME-CHARGE"),
     "an evolution creature with nothing under it (Duel Masters)": lambda: evolution_left_alone("duel_masters"),

@@ -47,7 +47,8 @@ BOARD = Board(
            DISCARD: "VOP-I-16", CHAIN: "VOP-I-09"},
     holders={CHAIN: "VOP-I-13", "": "VOP-I-15"},
     steps={"": "VOP-GAME-TIMING"},
-    stats={"damage": Range("VOP-GAME-LIFE", 0), "node_set": Range("VOP-GAME-NODE", 0, 1)},
+    # (damage taken has no floor: set_life makes a player's life points X by setting the damage to 20 - X)
+    stats={"node_set": Range("VOP-GAME-NODE", 0, 1)},
     statuses={"tapped": Marked("VOP-GAME-COST", (NODE, FIELD), 0, 1),
               "damage": Marked("VOP-GAME-LIFE", (FIELD,), 0)},
     extra=(passes_in_succession("VOP-I-11"),
