@@ -233,6 +233,7 @@ class Engine:
             engine._append(event)
         engine._sync()
         engine._drive(None)
+        enforce(engine.state, engine.checks)  # a given board the game cannot be in is refused, named
         engine._commit(0)
         return engine
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,8 +27,10 @@ from tests.statemachine import test_magic_playouts as magic_tests
 from tests.statemachine import test_shadowverse_playouts as sv_tests
 from tests.statemachine import test_vision_playouts as vision_tests
 from tests.statemachine.playouts import GAME, play
+from tools.cli import main
 
 GAMES = ("duel_masters", "magic", "vision", "shadowverse")
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
 DECKS: dict[str, Callable[[random.Random], list[str]]] = {
     "duel_masters": dm_tests.random_deck,
     "magic": magic_tests.random_deck,
@@ -232,3 +236,22 @@ def test_the_guard_refuses_the_board_a_decision_began_on_naming_the_record() -> 
                        r"invariant stack-objects \[MTG-P-22\]: object \d+ lies on the stack") as caught:
         guard.before(board, board.decision + 1)
     assert caught.value.seq == board.seq and caught.value.breach.invariant == "stack-objects"
+
+
+@pytest.mark.parametrize(("scenario", "handle", "rule"), [
+    ("duel_masters/DM-W-S01.toml", "spark", "DM-GAME-MANA"),
+    ("magic/MTG-AMT-S01.toml", "plow", "MTG-C-06"),
+])
+def test_a_scenario_that_sets_up_an_impossible_board_is_refused_naming_the_invariant(
+        scenario: str, handle: str, rule: str, tmp_path: Path) -> None:
+    """A judge's reconstruction is held to the same board invariants: a card in the hand set up tapped is no
+    board of the game, refused before anything is played (exit 2), naming the invariant and its rule."""
+    source = (SCENARIOS / scenario).read_text(encoding="utf-8")
+    card = f'{{ handle = "{handle}",'
+    line = next(x for x in source.splitlines() if card in x and 'zone = "hand" }' in x)
+    broken = tmp_path / Path(scenario).name
+    broken.write_text(source.replace(line, line.replace('zone = "hand" }', 'zone = "hand", tapped = true }')),
+                      encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", str(broken)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"invariant status-place [{rule}]" in result.output and "in 0.hand is marked tapped" in result.output
