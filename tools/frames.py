@@ -129,6 +129,8 @@ class Boards:
         known = tuple(state.objects)
         if known != self.known:  # (whether the objects under one still exist: the count of them is shown)
             self.known, self.known_version = known, self.known_version + 1
+            if len(self.faces) > 2 * len(known) + 64:  # the faces of objects gone are not kept
+                self.faces = {oid: face for oid, face in self.faces.items() if oid in state.objects}
         mods: dict[int, list[Modifier]] = {}
         for m in state.modifiers.values():
             mods.setdefault(m.target, []).append(m)

@@ -9,8 +9,7 @@ import click
 
 from eventsource import events as ev
 from eventsource import integrity
-from eventsource.errors import KifuError
-from eventsource.records import GENESIS, RawRecord, Record, decode, record_hash
+from eventsource.records import GENESIS, RawRecord, Record, record_hash
 from tools.commands.options import game_option, player_option, resolve_player
 from tools.errors import BadInput, note_damage
 from tools.html import write_page
@@ -18,6 +17,7 @@ from tools.logging import get_logger
 from tools.output import regular_target, write_atomically
 from tools.progress import Counter, bar, on_terminal, wanted
 from tools.sources import LogSource, open_log
+from tools.streamed import decoded
 
 log = get_logger("kifu.view")
 
@@ -67,10 +67,7 @@ def _player_names(source: LogSource) -> tuple[str, ...]:
     first = next(iter(source.records()), None)  # (the reader is dropped, and closed, at once)
     if first is None:
         raise BadInput(f"{source.location}: game {source.game!r} has no records")
-    try:
-        event = decode(first).event
-    except KifuError as exc:
-        raise BadInput(f"{source.location}: {exc}") from exc
+    event = decoded(source.location, first).event
     return event.players if isinstance(event, ev.GameStarted) else ()
 
 
@@ -87,10 +84,7 @@ def _checked(source: LogSource, tick: Callable[[], None]) -> Iterator[Record]:
                             f"{found.message}; run kifu audit {source.location}")
         prev, expected = raw.hash, expected + 1
         tick()
-        try:
-            yield decode(raw)
-        except KifuError as exc:
-            raise BadInput(f"{source.location}: {exc}") from exc
+        yield decoded(source.location, raw)
 
 
 def _chains(prev: bytes, raw: RawRecord) -> bool:
