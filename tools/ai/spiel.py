@@ -1,0 +1,250 @@
+"""kifu's games as OpenSpiel games: ``kifu_duel_masters``, ``kifu_magic``, ``kifu_shadowverse``, ``kifu_vision``.
+
+Importing this module registers them with ``pyspiel.register_game`` (the ``ai`` extra)::
+
+    import pyspiel
+    import tools.ai.spiel  # noqa: F401 - registers the games
+    game = pyspiel.load_game("kifu_duel_masters", {"seed": 7})
+
+Each is the game's sample match (``demo.sample_game``), two players, dealt from the game parameter ``seed`` (load
+the game with another seed for another deal); ``version`` picks an installed rules version ("" = the newest).
+
+**Sampled stochastic, not explicit chance nodes.** kifu draws every shuffle and random choice from the game's
+recorded seed in the middle of a rules procedure (``Engine.shuffle``, ``Engine.random_below``), and a shuffle of a
+40-card deck has 40! outcomes: no chance node could list them, and stopping a procedure at each draw would change
+the engine the log is verified against. So the games are ``SAMPLED_STOCHASTIC``: a state carries its seed, a clone
+plays the same future, and ``resample_from_infostate`` draws the seed again with the hidden cards, so a search
+that determinizes never sees the real future.
+
+Actions are ``tools.ai.actions``' numbering. Information states and observations are built from what the player
+has seen (``tools.ai.match.Sight``, ``projections.views``), never from hidden state: the observation is the board
+as the player sees it now (``player_view``), the open request as they see it and their picks so far; the
+information state adds a digest of the whole log as they saw it (perfect recall). The tensors count, per zone of
+each side, its cards and the cards of each definition the player can see there, the players' figures (life,
+mana, ...) and whose turn it is; the information-state tensor adds the cards the player knows to lie where they
+cannot see them. ``serialize`` writes the match's log (kifu's exchange format) and ``deserialize`` folds it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from projections.state import snapshot
+from projections.views import player_view, zone_kind
+from statemachine.games import profile
+from tools.ai.actions import numbering
+from tools.ai.match import Match
+from tools.ai.resample import resample
+
+GAMES = ("duel_masters", "magic", "shadowverse", "vision")
+MAX_GAME_LENGTH = 100_000  # actions; random play ends a game in a few hundred (Magic: about 1,500)
+# The zone kinds each side's tensor rows describe (one more row counts any other kind), and zones of nobody.
+ZONE_KINDS = {
+    "duel_masters": ("hand", "deck", "battle", "mana", "shields", "graveyard"),
+    "magic": ("hand", "deck", "battlefield", "graveyard", "exile"),
+    "shadowverse": ("hand", "deck", "field", "cemetery", "casting", "banished", "limbo"),
+    "vision": ("hand", "deck", "field", "node", "discard"),
+}
+SHARED_ZONES = {"duel_masters": (), "magic": ("stack",), "shadowverse": (), "vision": ("chain",)}
+STAT_BUCKETS = 8  # each player's figures, by a stable hash of their names
+SCALE = 40.0
+
+
+def short_name(game: str) -> str:
+    return f"kifu_{game}"
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name(game),
+        long_name=f"kifu {profile(game).title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"seed": 0, "version": ""},
+    )
+
+
+class KifuGame(pyspiel.Game):  # type: ignore[misc]
+    """One kifu game as an OpenSpiel game (``game``: a ``statemachine.games`` name)."""
+
+    game_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.kifu = self.game_name
+        self.version: str | None = str(params.get("version", "")) or None
+        self.seed = int(params.get("seed", 0))
+        prof = profile(self.kifu, self.version)
+        self.definitions = sorted(prof.pool.cards)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=numbering(self.kifu).num_distinct_actions, max_chance_outcomes=0, num_players=2,
+            min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(_game_type(self.kifu), info, {"seed": self.seed, "version": self.version or ""})
+
+    def new_initial_state(self) -> KifuState:
+        return KifuState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KifuObserver:
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return KifuObserver(self, recall)
+
+
+class KifuState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress: a ``tools.ai.match.Match``, dealt when first used (a clone's deal is never made)."""
+
+    def __init__(self, game: KifuGame, match: Match | None = None) -> None:
+        super().__init__(game)
+        # Plain attributes only: OpenSpiel's own clone deep-copies them and its serialize pickles them.
+        self._kifu, self._version, self._seed = game.kifu, game.version, game.seed
+        self._match = match
+
+    @property
+    def match(self) -> Match:
+        """The match, to read (a state not played yet reads its game's first deal, shared)."""
+        return self._match if self._match is not None else _dealt(self._kifu, self._version, self._seed)
+
+    def _own(self) -> Match:
+        """The match, to play on: a state not played yet takes its own copy of the deal first."""
+        if self._match is None:
+            self._match = _dealt(self._kifu, self._version, self._seed).clone()
+        return self._match
+
+    def current_player(self) -> int:
+        m = self.match
+        if m.ended:
+            return int(pyspiel.PlayerId.TERMINAL)
+        player = m.current_player()
+        assert player is not None
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.match.legal_actions() if player == self.match.current_player() else []
+
+    def _apply_action(self, action: int) -> None:
+        self._own().apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.match.numbering.action_name(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.match.ended
+
+    def returns(self) -> list[float]:
+        return self.match.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KifuState:
+        """A state ``player_id`` cannot tell from this one, its hidden cards and seed drawn again
+        (``tools.ai.resample``) from a generator seeded by ``probability_sampler()``."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        return KifuState(self.get_game(), resample(self.match, player_id, rng))
+
+    def __str__(self) -> str:
+        m = self.match
+        st = m.engine.state
+        digest = hashlib.blake2b(snapshot(st), digest_size=8).hexdigest()
+        return (f"{m.engine.profile.name} record {st.seq}, turn {st.turn}, step {st.step}, "
+                f"{'ended' if st.ended else f'player {m.current_player()} to act'}, picked {list(m.picked)}, "
+                f"state {digest}")
+
+
+class KifuObserver:
+    """Observations and information states (``recall``) of one game, as OpenSpiel's Python observers are."""
+
+    def __init__(self, game: KifuGame, recall: bool) -> None:
+        self.kifu, self.recall = game.kifu, recall
+        self.kinds = ZONE_KINDS[game.kifu]
+        self.shared = SHARED_ZONES[game.kifu]
+        self.index = {d: i for i, d in enumerate(game.definitions)}
+        width = 1 + len(game.definitions)
+        pieces: list[tuple[str, tuple[int, ...]]] = [
+            ("zones", (2, len(self.kinds) + 1, width)),
+            ("shared", (max(len(self.shared), 1), width)),
+            ("stats", (2, STAT_BUCKETS)),
+            ("turn", (5,)),
+        ]
+        if recall:
+            pieces.append(("known", (width,)))
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {}
+        at = 0
+        for name, shape in pieces:
+            n = int(np.prod(shape))
+            self.dict[name] = self.tensor[at:at + n].reshape(shape)
+            at += n
+
+    def set_from(self, state: KifuState, player: int) -> None:
+        self.tensor.fill(0)
+        m = state.match
+        st = m.engine.state
+        view = player_view(st, player, hidden=m.engine.profile.hidden_zones)
+        for name, content in view["zones"].items():
+            owner, kind = zone_kind(name)
+            shown = content if isinstance(content, list) else content["visible"]
+            count = len(content) if isinstance(content, list) else content["count"]
+            if owner is None:
+                if kind not in self.shared:
+                    continue
+                row = self.dict["shared"][self.shared.index(kind)]
+            else:
+                side = 0 if owner == player else 1
+                k = self.kinds.index(kind) if kind in self.kinds else len(self.kinds)
+                row = self.dict["zones"][side, k]
+            row[0] += count / SCALE
+            for obj in shown:
+                if obj["definition"] in self.index:
+                    row[1 + self.index[obj["definition"]]] += 1
+        for p, figures in enumerate(view["players"]):
+            side = 0 if p == player else 1
+            for key, value in figures["stats"].items():
+                bucket = hashlib.blake2b(key.encode(), digest_size=1).digest()[0] % STAT_BUCKETS
+                self.dict["stats"][side, bucket] += value / SCALE
+        legal = m.legal()
+        self.dict["turn"][:] = (st.turn / SCALE, st.active == player, st.priority == player,
+                                legal.player == player, st.ended)
+        if self.recall:
+            known = self.dict["known"]
+            for oid in m.sight.known[player]:
+                if oid in st.objects:
+                    known[0] += 1 / SCALE
+                    d = st.facts(oid).definition
+                    if d in self.index:
+                        known[1 + self.index[d]] += 1
+
+    def string_from(self, state: KifuState, player: int) -> str:
+        m = state.match
+        return m.information_state(player) if self.recall else m.view(player)
+
+
+@lru_cache(maxsize=64)
+def _dealt(kifu: str, version: str | None, seed: int) -> Match:
+    """The first deal of a game, read by every initial state (OpenSpiel makes one for each clone, and one each
+    time it asks a tensor's shape) and copied by the first that plays."""
+    return Match.new(kifu, seed, version)
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for game in GAMES:
+        if short_name(game) in registered:
+            continue
+        cls = type(f"Kifu_{game}", (KifuGame,), {"game_name": game})
+        pyspiel.register_game(_game_type(game), cls)
+
+
+_register()
