@@ -122,7 +122,7 @@ def summary(name: str, records: list[dict[str, Any]]) -> dict[str, Any]:
     searches = sum(r["searches"] for r in records)
     timed = [r["cpu_s"] for r in records if "cpu_s" in r]
     return {
-        "game": name, "games": games, "simulations": sorted({r["simulations"] for r in records}), **count,
+        "game": name, "games": games, "simulations": records[0]["simulations"], **count,
         "win_rate": count["win"] / games, "win_rate_95": [round(low, 3), round(high, 3)],
         "cpu_s_per_game": round(sum(timed) / len(timed), 2) if timed else None,
         "ms_per_search": round(1000 * sum(r["search_s"] for r in records) / max(searches, 1), 1),
@@ -136,9 +136,8 @@ def report(rows: list[dict[str, Any]]) -> str:
              "ms/search |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["win_rate_95"]
-        sims = ", ".join(map(str, r["simulations"]))
-        lines.append(f"| {r['game']} | {r['games']} | {sims} | {r['win']} | {r['loss']} | "
-                     f"{r['unfinished']} | {r['win_rate']:.0%} ({lo:.0%}–{hi:.0%}) | {r['cpu_s_per_game']} | "
+        lines.append(f"| {r['game']} | {r['games']} | {r['simulations']} | {r['win']} | {r['loss']} | "
+                     f"{r['unfinished']} | {r['win_rate']:.0%} ({lo:.0%}–{hi:.0%}) | {r['cpu_s_per_game'] or '—'} | "
                      f"{r['ms_per_search']} |")
     return "\n".join(lines) + "\n"
 
@@ -161,9 +160,10 @@ def main() -> None:
     rows = []
     for g in GAMES:
         path = out / f"ismcts-{g}.jsonl"
-        if path.exists():
-            records = {r["index"]: r for r in map(json.loads, path.read_text().splitlines())}
-            rows.append(summary(g, [records[i] for i in sorted(records)]))
+        if path.exists():  # one row per number of simulations tried
+            records = {(r["simulations"], r["index"]): r for r in map(json.loads, path.read_text().splitlines())}
+            for sims in sorted({k[0] for k in records}, reverse=True):
+                rows.append(summary(g, [records[k] for k in sorted(records) if k[0] == sims]))
     (out / "ismcts.json").write_text(json.dumps(rows, indent=2) + "\n")
     (out / "ismcts.md").write_text(report(rows))
     print(report(rows))
