@@ -7,35 +7,56 @@ cannot be used. Bad input never shows a traceback: :class:`KifuGroup` turns the 
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, Final
 
 import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.commands import (
-    audit,
-    demo,
-    explain,
-    inspect,
-    keys,
-    replay,
-    scenario,
-    schema,
-    store,
-    synth,
-    verify,
-    view,
-    vocabulary,
-    whatif,
-)
 from tools.safe import install, visible
+
+# Every command and where it lives (module, function). A command's
+# module is imported only when that command runs (or --help lists them all): ``kifu at`` on a long store
+# answers in a fraction of a second, and importing every command's dependencies would cost more than that.
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "games": ("store", "games"),
+    "export": ("store", "export"),
+    "import": ("store", "import_"),
+    "audit": ("audit", "audit"),
+    "replay": ("replay", "replay"),
+    "verify": ("verify", "verify"),
+    "at": ("inspect", "at"),
+    "diff": ("inspect", "diff"),
+    "fork": ("whatif", "fork"),
+    "decide": ("whatif", "decide"),
+    "why": ("explain", "why"),
+    "why-not": ("explain", "why_not"),
+    "view": ("view", "view"),
+    "demo": ("demo", "demo"),
+    "keys": ("keys", "keys"),
+    "schema": ("schema", "schema"),
+    "synth": ("synth", "synth"),
+    "scenario": ("scenario", "scenario"),
+    "vocabulary": ("vocabulary", "vocabulary"),
+}
 
 
 class KifuGroup(click.Group):
-    """A group whose commands turn bad input into ``error: ...`` and exit 2."""
+    """A group whose commands turn bad input into ``error: ...`` and exit 2, and whose commands are imported
+    when used (``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attribute = COMMANDS[cmd_name]
+            command: click.Command = getattr(importlib.import_module(f"tools.commands.{module}"), attribute)
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -71,30 +92,6 @@ def main(log_json: bool, verbose: int) -> None:
     """
     kifu_logging.configure(json=log_json, verbosity=verbose)
     sys.stdout = install(sys.stdout)  # text from logs is shown, never obeyed by the terminal (tools.safe)
-
-
-for command in (
-    store.games,
-    store.export,
-    store.import_,
-    audit.audit,
-    replay.replay,
-    verify.verify,
-    inspect.at,
-    inspect.diff,
-    whatif.fork,
-    whatif.decide,
-    explain.why,
-    explain.why_not,
-    view.view,
-    demo.demo,
-    keys.keys,
-    schema.schema,
-    synth.synth,
-    scenario.scenario,
-    vocabulary.vocabulary,
-):
-    main.add_command(command)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 On a terminal the logs are rendered for people (structlog's console renderer); ``--log-json`` renders one JSON
 object per line for machines. Without ``-v`` only warnings and errors are shown, except with ``--log-json``,
 whose readers usually want the informational events as well.
+
+structlog (with the console renderer and what it imports) costs a tenth of a second to import, more than a
+whole ``kifu at`` on a long store, so it is imported only when a message at a shown level is logged:
+``configure`` records the settings, and ``get_logger`` gives a proxy that drops the levels not shown.
 """
 
 from __future__ import annotations
@@ -11,17 +15,26 @@ import logging as stdlib_logging
 import sys
 from typing import Any, TextIO
 
-import structlog
-from structlog.typing import Processor
-
 LEVELS = (stdlib_logging.WARNING, stdlib_logging.INFO, stdlib_logging.DEBUG)
+_METHOD_LEVELS = {"debug": stdlib_logging.DEBUG, "info": stdlib_logging.INFO, "msg": stdlib_logging.INFO,
+                  "warning": stdlib_logging.WARNING, "warn": stdlib_logging.WARNING,
+                  "error": stdlib_logging.ERROR, "exception": stdlib_logging.ERROR,
+                  "critical": stdlib_logging.CRITICAL}
+
+
+class _Settings:
+    json = False
+    level = stdlib_logging.WARNING
+    applied = False  # whether structlog was configured with these settings
 
 
 class _StderrLoggerFactory:
     """Resolves ``sys.stderr`` when a logger is made, not when logging is configured (so a test runner's or a
     progress bar's replacement stream is honoured)."""
 
-    def __call__(self, *args: Any) -> structlog.PrintLogger:
+    def __call__(self, *args: Any) -> Any:
+        import structlog
+
         stream: TextIO = sys.stderr
         return structlog.PrintLogger(stream)
 
@@ -33,24 +46,53 @@ def level_for(verbosity: int, json: bool) -> int:
 
 
 def configure(*, json: bool = False, verbosity: int = 0) -> None:
-    """Set up structlog for one run of the command line."""
+    """Set up logging for one run of the command line (structlog itself is set up when first needed)."""
+    _Settings.json, _Settings.level, _Settings.applied = json, level_for(verbosity, json), False
+
+
+def _apply() -> None:
+    import structlog
+    from structlog.typing import Processor
+
     processors: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
-    if json:
+    if _Settings.json:
         processors += [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
     else:
         processors.append(structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()))
     structlog.configure(
         processors=processors,
-        wrapper_class=structlog.make_filtering_bound_logger(level_for(verbosity, json)),
+        wrapper_class=structlog.make_filtering_bound_logger(_Settings.level),
         logger_factory=_StderrLoggerFactory(),
         cache_logger_on_first_use=False,
     )
+    _Settings.applied = True
+
+
+def _ignore(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+class _LazyLogger:
+    """A logger that imports structlog only for a message that will be shown."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        level = _METHOD_LEVELS.get(attr)
+        if level is not None and level < _Settings.level:
+            return _ignore
+        if not _Settings.applied:
+            _apply()
+        import structlog
+
+        return getattr(structlog.get_logger(component=self._name), attr)
 
 
 def get_logger(name: str) -> Any:
     """A structlog logger bound to ``name`` (typed ``Any`` as structlog's own ``get_logger`` is)."""
-    return structlog.get_logger(component=name)
+    return _LazyLogger(name)

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from eventsource import events as ev
 from tests.tools.conftest import BOLSHACK, GAME, build_store
-from tools.cli import main
+from tools.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +99,7 @@ def test_demo_passes_on_its_exit_code(monkeypatch: pytest.MonkeyPatch, tmp_path:
 # -- every command -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_has_help(command: str) -> None:
     result = invoke(command, "--help")
     assert result.exit_code == 0
