@@ -54,6 +54,8 @@ class GroupCommitSQLiteStore(SQLiteStore):
     many appends one transaction takes (and so the latency of the last of them).
     """
 
+    snapshot_every = 0  # a snapshot would be a write outside the writer thread (kifu snapshot keeps them later)
+
     def __init__(self, path: str | Path = "kifu.db", *, timeout: float = 30.0, max_group: int = 256) -> None:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []

@@ -91,6 +91,8 @@ def _redact(url: str) -> str:
 
 
 class PostgresStore(EventStore):
+    snapshot_every = 256  # projections.timeline.SNAPSHOT_EVERY
+
     def __init__(self, url: str, *, read_only: bool = False, connect_timeout: int = 10) -> None:
         self.url = url
         self.read_only = read_only
@@ -261,6 +263,20 @@ class PostgresStore(EventStore):
                 "ON CONFLICT (game, seq) DO UPDATE SET state = EXCLUDED.state",
                 (gid, seq, state),
             )
+
+    def save_snapshots(self, game: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        if self.read_only or not snapshots:
+            return
+        with self._errors():
+            gid = self._game_id(game)
+            if gid is None:
+                return
+            with self._db.transaction(), self._db.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO kifu_snapshots(game, seq, state) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (game, seq) DO UPDATE SET state = EXCLUDED.state",
+                    [(gid, seq, state) for seq, state in snapshots],
+                )
 
     def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
         with self._errors():

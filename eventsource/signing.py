@@ -23,13 +23,15 @@ import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from msgspec import Struct
+
+# ``cryptography`` is imported where keys are used: a store's reader needs ``Signature`` and nothing of it, and
+# importing it costs a command that answers from a few records of a long log a good part of its time.
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from eventsource.errors import KifuError
 from eventsource.records import RawRecord
@@ -62,6 +64,8 @@ def message(key: bytes, game: str, seq: int, head: bytes, end: bool) -> bytes:
 
 
 def key_id(public: Ed25519PublicKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return hashlib.sha256(raw).digest()[:KEY_ID_SIZE]
 
@@ -77,6 +81,8 @@ class Signer:
 
     @classmethod
     def generate(cls) -> Signer:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return cls(Ed25519PrivateKey.generate())
 
     def public(self) -> PublicKey:
@@ -87,6 +93,8 @@ class Signer:
         return Signature(game, seq, head, self.key, end, sig)
 
     def private_pem(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
         return self._private.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
@@ -106,6 +114,8 @@ class PublicKey:
 
     def verifies(self, s: Signature) -> bool:
         """Whether ``s`` is this key's signature over its own game, seq, head and end."""
+        from cryptography.exceptions import InvalidSignature
+
         if s.key != self.key or len(s.sig) != SIGNATURE_SIZE:
             return False
         try:
@@ -115,6 +125,8 @@ class PublicKey:
         return True
 
     def pem(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
         return self._public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
     def __repr__(self) -> str:
@@ -144,6 +156,9 @@ def _read(path: str | Path, what: str) -> bytes:
 
 def load_public(path: str | Path) -> PublicKey:
     """The public key in a PEM file; a private key is refused (a judge needs only the public one)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     data = _read(path, "public")
     if b"PRIVATE KEY" in data:
         raise BadKey(f"{path} holds a private key; give the public key (the .pub file kifu keys new wrote)")
@@ -158,6 +173,9 @@ def load_public(path: str | Path) -> PublicKey:
 
 def load_private(path: str | Path) -> Signer:
     """The private key in a PEM file (unencrypted PKCS#8, as ``kifu keys new`` writes it)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     data = _read(path, "private")
     try:
         private = serialization.load_pem_private_key(data, password=None)

@@ -77,6 +77,8 @@ _OPTIONAL = frozenset({"snapshots", "signatures"})  # created if missing (a cach
 
 
 class SQLiteStore(EventStore):
+    snapshot_every = 256  # projections.timeline.SNAPSHOT_EVERY
+
     def __init__(self, path: str | Path = "kifu.db", *, timeout: float = 30.0) -> None:
         self.path = str(path)
         try:
@@ -256,6 +258,28 @@ class SQLiteStore(EventStore):
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"game {game!r}: the store is damaged after record {last}: {exc}", seq=last + 1) from exc
 
+    def read_span(self, game: str, start: int, stop: int) -> Iterator[RawRecord]:
+        # Each row's types checked as it is read, not the whole game's in one pass (which costs a long log more
+        # than the few records a time-travel question reads).
+        gid = self._game_id(game)
+        if gid is None:
+            return
+        rows = self._db.execute(
+            "SELECT seq, decision, cause, v, body, hash FROM events WHERE game = ? AND seq >= ? AND seq <= ? "
+            "ORDER BY seq", (gid, start, stop),
+        )
+        last = start - 1
+        try:
+            for seq, decision, cause, v, body, h in rows:
+                if not (type(seq) is int and type(decision) is int and type(cause) is int and type(v) is int
+                        and type(body) is bytes and type(h) is bytes):
+                    self._check_types(gid, game)  # names the column(s)
+                    raise CorruptLog(f"game {game!r}: the store is damaged after record {last}", seq=last + 1)
+                yield RawRecord(game, seq, decision, cause, v, body, h)
+                last = seq
+        except sqlite3.DatabaseError as exc:
+            raise CorruptLog(f"game {game!r}: the store is damaged after record {last}: {exc}", seq=last + 1) from exc
+
     def read_bodies(
         self, game: str, start: int = 1, stop: int | None = None
     ) -> Iterator[tuple[int, int, int, bytes]]:
@@ -321,6 +345,20 @@ class SQLiteStore(EventStore):
         self._db.execute(
             "INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)", (gid, seq, state)
         )
+
+    def save_snapshots(self, game: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        gid = self._game_id(game)
+        if gid is None or not snapshots:
+            return
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")  # one flush for them all
+        try:
+            db.executemany("INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)",
+                           [(gid, seq, state) for seq, state in snapshots])
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
         gid = self._game_id(game)

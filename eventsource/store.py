@@ -34,6 +34,10 @@ class GameInfo(Struct, frozen=True):
 class EventStore(ABC):
     """An append-only log of many games."""
 
+    # How often a writer that holds the state (``Engine``) leaves a snapshot of it in the store, in records
+    # (``projections.timeline``); 0: never (a store in memory gains nothing from them).
+    snapshot_every: int = 0
+
     # -- what a backend provides ----------------------------------------------------------------------
 
     @abstractmethod
@@ -65,6 +69,11 @@ class EventStore(ABC):
     @abstractmethod
     def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
         """The newest snapshot taken at a sequence number ``<= at_most``."""
+
+    def save_snapshots(self, game: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        """Several ``(seq, state)`` snapshots at once (a backend may store them in one transaction)."""
+        for seq, state in snapshots:
+            self.save_snapshot(game, seq, state)
 
     def close(self) -> None:  # noqa: B027 - optional for backends without resources
         pass
@@ -130,6 +139,11 @@ class EventStore(ABC):
         if len({s.seq for s in signatures}) != len(signatures):
             raise CorruptLog("a head carries two signatures", seq=signatures[0].seq)
         self._write(game, expected, records, signatures)
+
+    def read_span(self, game: str, start: int, stop: int) -> Iterator[RawRecord]:
+        """Records ``start..stop`` exactly as stored, for a reader of a few records of a long log (time travel):
+        a backend that checks a whole game's rows before a read (SQLite's types) checks only these here."""
+        return self.read_raw(game, start, stop)
 
     def read_bodies(
         self, game: str, start: int = 1, stop: int | None = None

@@ -31,7 +31,7 @@ from eventsource.signing import Signer, sign_heads
 from eventsource.store import EventStore
 from projections.invariants import Invariant, enforce, not_kept_by_fold
 from projections.state import GameState, Pending
-from projections.timeline import Timeline
+from projections.timeline import Timeline, pack
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.forks import forked_records
@@ -549,6 +549,12 @@ class Engine:
             self.batch = []
             return []
         raws = self.store.append(self.game, self.batch, expected=expected, signer=self.signer, end=self.state.ended)
+        every = self.store.snapshot_every
+        if raws and every and raws[-1].seq // every > expected // every:
+            # A snapshot of the state just committed, keyed to its head, every ``every`` records or so: time
+            # travel on a long store reads it and the records after it, never the whole log (a cache: a crash
+            # before it is stored loses nothing).
+            self.store.save_snapshot(self.game, raws[-1].seq, pack(self.state, raws[-1].hash))
         out = [Record(r.game, r.seq, r.decision, r.cause, b.event, r.hash, r.v) for r, b in zip(raws, self.batch,
                                                                                               strict=True)]
         self.batch.clear()

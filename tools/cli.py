@@ -39,6 +39,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "keys": ("keys", "keys"),
     "schema": ("schema", "schema"),
     "synth": ("synth", "synth"),
+    "snapshot": ("snapshot", "snapshot"),
     "scenario": ("scenario", "scenario"),
     "vocabulary": ("vocabulary", "vocabulary"),
 }

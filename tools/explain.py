@@ -17,8 +17,8 @@ from projections.characteristics import ObjectView, last_known, view
 from projections.state import GameState
 from projections.views import zone_kind
 from tools.errors import BadInput
-from tools.loaded import LoadedLog
 from tools.trace import obj_name, player_name, zone_name
+from tools.travel import PointLog
 
 
 def effect_of(event: ev.Event) -> int | None:
@@ -41,10 +41,11 @@ class EffectHistory:
     choices: list[Record] | None = None
 
 
-def history(log: LoadedLog, eid: int) -> EffectHistory:
+def history(log: PointLog, eid: int, n: int) -> EffectHistory:
+    """The records of effect ``eid`` (which record ``n`` names): where it triggered, waited, its choices, its end."""
     h = EffectHistory(eid, choices=[])
     assert h.choices is not None
-    for r in log.records:
+    for r in log.effect_records(eid, n):
         e = r.event
         if effect_of(e) != eid:
             continue
@@ -102,7 +103,7 @@ def condition_values(profile: Any, state: GameState, pend: Any, conditions: Any)
 
 def _ability(profile: Any, state: GameState, source_card: int, ability: str) -> tuple[Any, Any] | None:
     facts = state.cards.get(source_card)
-    card = profile.pool.cards.get(facts.definition) if facts is not None else None
+    card = profile.pool.cards.get(facts.definition) if facts is not None and profile is not None else None
     if card is None:
         return None
     for a in card.abilities:
@@ -118,24 +119,27 @@ def trigger_text(t: Any) -> str:
     return ", ".join(parts)
 
 
-def why(log: LoadedLog, n: int) -> list[str]:
+def why(log: PointLog, n: int) -> list[str]:
     rec = log.record(n)
     eid = effect_of(rec.event)
     if eid is None:
         raise BadInput(f"record {n} is {ev.kind_of(rec.event)}; kifu why explains a trigger, a pending effect, its "
                        "choices, its resolution or its fizzle (records naming an effect)")
-    h = history(log, eid)
-    profile = log.profile()
+    h = history(log, eid, n)
+    profile = rules_of(log)
     lines = [log.line(n), ""]
     first = h.triggered or h.pending
     pend_state = log.state_at(h.pending.seq if h.pending else (first.seq if first else n))
     pend = pend_state.pending.get(eid)
     label = pend.label or pend.ability if pend is not None else f"effect #{eid}"
     lines.append(f"effect #{eid}: {label}")
+    if profile is None:
+        lines.append(f"(the rules of {log.profile_name()!r} are not installed here: what the log says is shown, "
+                     "not the ability's trigger or its conditions)")
     if h.triggered is None:
         put = h.pending or rec
         lines.append(f"it did not trigger: it was put in place by record {put.seq} as part of decision {put.decision}"
-                     + (f" ({log.line(dm.seq)})" if (dm := log.decision_record(put.decision)) else ""))
+                     + (f" ({log.line(dm.seq)})" if (dm := log.decision_record(put.decision, put.seq)) else ""))
     else:
         t = h.triggered.event
         assert isinstance(t, ev.Triggered)
@@ -147,7 +151,7 @@ def why(log: LoadedLog, n: int) -> list[str]:
         lines.append(f"ability {t.ability} of {obj_name(after, log.memory, t.source)}, controlled by {owner}")
         lines.append(f"caused by {log.line(t.by)}")
         cause_rec = log.record(t.by)
-        if cause_rec.decision and (dm := log.decision_record(cause_rec.decision)) is not None:
+        if cause_rec.decision and (dm := log.decision_record(cause_rec.decision, cause_rec.seq)) is not None:
             lines.append(f"  which belongs to decision {cause_rec.decision}: {log.line(dm.seq)}")
         which = "just before" if t.checked == ev.BEFORE else "just after"
         point = t.by - 1 if t.checked == ev.BEFORE else t.by
@@ -201,7 +205,7 @@ def why(log: LoadedLog, n: int) -> list[str]:
 # -- why not --------------------------------------------------------------------------------------------------
 
 
-def find_objects(log: LoadedLog, states: list[GameState], card: str) -> list[int]:
+def find_objects(log: PointLog, states: list[GameState], card: str) -> list[int]:
     """Objects meant by CARD: ``#12`` or ``12`` (an object id), or a definition id or a card name."""
     text = card.lstrip("#")
     if text.isdigit():
@@ -220,14 +224,13 @@ def find_objects(log: LoadedLog, states: list[GameState], card: str) -> list[int
     return found
 
 
-def _group(log: LoadedLog, n: int) -> list[Record]:
+def _group(log: PointLog, n: int) -> list[Record]:
     """The simultaneous events record ``n`` belongs to: the run of moves around it with the same cause."""
     rec = log.record(n)
     group = [rec]
     for step in (-1, 1):
         seq = n + step
-        while seq in log.by_seq:
-            r = log.by_seq[seq]
+        while (r := log.get(seq)) is not None:
             if r.cause != rec.cause or r.decision != rec.decision or isinstance(
                     r.event, ev.Triggered | ev.EffectPending | ev.ChoiceMade | ev.ChoiceRequested):
                 break
@@ -236,20 +239,21 @@ def _group(log: LoadedLog, n: int) -> list[Record]:
     return sorted(group, key=lambda r: r.seq)
 
 
-def why_not(log: LoadedLog, n: int, card: str, ability_id: str | None = None) -> list[str]:
+def why_not(log: PointLog, n: int, card: str, ability_id: str | None = None) -> list[str]:
     rec = log.record(n)
-    profile = log.profile()
+    profile = rules_of(log)
     before, after = log.state_at(n - 1), log.state_at(n)
     lines = [log.line(n)]
     oids = find_objects(log, [before, after], card)
     if rec.decision == 0 and len(oids) > 8:
         oids = oids[:8]
+    triggered = {(r.event.source, r.event.ability) for r in log.triggered_by(n) if isinstance(r.event, ev.Triggered)}
+    if profile is None:
+        return lines + _without_rules(log, n, oids, ability_id, before, after, triggered)
     kinds = profile.trigger_kinds
-    triggered = {(r.event.source, r.event.ability) for r in log.records
-                 if isinstance(r.event, ev.Triggered) and r.event.by == n}
     leavers = {r.event.old for r in _group(log, n) if isinstance(r.event, ev.ZoneChanged)}
     if len(oids) > 1:  # several copies: explain those where an ability could work, count the others
-        wheres = {a.trigger.where for d in {log.memory.card_of.get(o) for o in oids} if d is not None
+        wheres = {a.trigger.where for d in {_card_of(log, before, after, o) for o in oids} if d is not None
                   for a in _abilities_of(profile, after if d in after.cards else before, d) if a.trigger}
         near = [o for o in oids if _zone_of(before, after, o) in wheres]
         far = [o for o in oids if o not in near]
@@ -282,10 +286,59 @@ def why_not(log: LoadedLog, n: int, card: str, ability_id: str | None = None) ->
     return lines
 
 
+def rules_of(log: PointLog) -> Any:
+    """The rules profile the log names, or None when kifu has no such game (a log of another program's game:
+    what the log itself says can still be shown)."""
+    from statemachine.games import UnknownProfile
+
+    try:
+        return log.profile()
+    except UnknownProfile:
+        return None
+
+
+def _without_rules(log: PointLog, n: int, oids: list[int], ability_id: str | None, before: GameState,
+                   after: GameState, triggered: set[tuple[int, str]]) -> list[str]:
+    """why-not for a game whose rules are not installed: which abilities did trigger on record n (the log says),
+    and that the others cannot be checked."""
+    lines: list[str] = []
+    lacking: list[str] = []
+    for oid in oids:
+        state = before if oid in before.objects or oid in before.last_known else after
+        obj = state.objects.get(oid) or (state.last_known[oid].obj if oid in state.last_known else None)
+        if obj is None:
+            continue
+        facts = state.cards[obj.card]
+        lines += ["", f"{facts.printed.name}#{oid} ({facts.definition})"]
+        abilities = [a for a in facts.printed.abilities if ability_id in (None, a)]
+        if not abilities:
+            lacking.append(f"{facts.printed.name} ({facts.definition}) has {', '.join(facts.printed.abilities)}")
+        for a in abilities:
+            if (oid, a) in triggered:
+                trig = next(r for r in log.triggered_by(n) if isinstance(r.event, ev.Triggered)
+                            and r.event.source == oid and r.event.ability == a)
+                lines.append(f"  {a}: it DID trigger: {log.line(trig.seq)} (kifu why {log.location} {trig.seq})")
+            else:
+                lines.append(f"  {a}: it did not trigger on record {n}; why cannot be checked: the rules of "
+                             f"{log.profile_name()!r} are not installed here")
+    if ability_id is not None and oids and len(lacking) == len(oids):
+        raise BadInput(f"no ability {ability_id!r} on that card: {'; '.join(sorted(set(lacking)))}")
+    return lines
+
+
 def _abilities_of(profile: Any, state: GameState, card: int) -> list[Any]:
     facts = state.cards.get(card)
     cdef = profile.pool.cards.get(facts.definition) if facts is not None else None
     return list(cdef.abilities) if cdef is not None else []
+
+
+def _card_of(log: PointLog, before: GameState, after: GameState, oid: int) -> int | None:
+    """The card object ``oid`` is (or was), from the states around the record, else from the records read."""
+    for state in (before, after):
+        obj = state.objects.get(oid) or (state.last_known[oid].obj if oid in state.last_known else None)
+        if obj is not None:
+            return obj.card
+    return log.memory.card_of.get(oid)
 
 
 def _zone_of(before: GameState, after: GameState, oid: int) -> str:
@@ -296,14 +349,14 @@ def _zone_of(before: GameState, after: GameState, oid: int) -> str:
     return zone_kind(obj.zone)[1]
 
 
-def _why_not_one(log: LoadedLog, n: int, event: ev.Event, oid: int, ability: Any, kinds: dict[str, Any],
+def _why_not_one(log: PointLog, n: int, event: ev.Event, oid: int, ability: Any, kinds: dict[str, Any],
                  before: GameState, after: GameState, leavers: set[int], triggered: set[tuple[int, str]],
                  profile: Any) -> str:
     t = ability.trigger
     if t is None:
         return f"it is not a triggered ability (it is {ability.kind}): it never triggers"
     if (oid, ability.id) in triggered:
-        trig = next(r for r in log.records if isinstance(r.event, ev.Triggered) and r.event.by == n
+        trig = next(r for r in log.triggered_by(n) if isinstance(r.event, ev.Triggered)
                     and r.event.source == oid and r.event.ability == ability.id)
         return f"it DID trigger: {log.line(trig.seq)} (kifu why {log.location} {trig.seq})"
     kind = kinds.get(t.on)
@@ -345,7 +398,7 @@ def _why_not_one(log: LoadedLog, n: int, event: ev.Event, oid: int, ability: Any
     return "; ".join(messages) if messages else "nothing in the event concerns it"
 
 
-def _why_not_subject(log: LoadedLog, n: int, event: ev.Event, oid: int, sid: int, kind: Any, t: Any, holder: Any,
+def _why_not_subject(log: PointLog, n: int, event: ev.Event, oid: int, sid: int, kind: Any, t: Any, holder: Any,
                      state: GameState, after: GameState, is_before: bool) -> str:
     """Why the ability of ``holder`` (object ``oid``) did not trigger on the event's subject ``sid``."""
     name = obj_name(after, log.memory, sid)

@@ -109,12 +109,27 @@ class LoadedLog:
         cards = [r.event for r in leading_cards(self.records) if isinstance(r.event, ev.ObjectCreated)]
         return [sum(1 for c in cards if c.owner == p) for p in range(seats)]
 
-    def decision_record(self, decision: int) -> Record | None:
-        """The ``ChoiceMade`` that began decision number ``decision`` (None for the set-up, decision 0)."""
+    def get(self, seq: int) -> Record | None:
+        return self.by_seq.get(seq)
+
+    def decision_record(self, decision: int, near: int | None = None) -> Record | None:
+        """The ``ChoiceMade`` that began decision number ``decision`` (None for the set-up, decision 0).
+        (``near``, a record of that decision, is where ``tools.travel.StoreLog`` starts looking.)"""
         for r in self.records:
             if r.decision == decision and isinstance(r.event, ev.ChoiceMade):
                 return r
         return None
+
+    def triggered_by(self, n: int) -> list[Record]:
+        """The ``Triggered`` records caused by record ``n``."""
+        return [r for r in self.records if isinstance(r.event, ev.Triggered) and r.event.by == n]
+
+    def effect_records(self, eid: int, n: int) -> list[Record]:
+        """Records that may name effect ``eid`` (here: all of them)."""
+        return self.records
+
+    def raws_from(self, start: int) -> Iterator[RawRecord]:
+        return iter(self.raws[max(0, start - 1) :])
 
     # -- time travel ---------------------------------------------------------------------------------------
 

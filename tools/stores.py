@@ -88,6 +88,9 @@ class ReadOnlySQLiteStore(SQLiteStore):
     def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         pass  # snapshots are a cache; a read-only session simply does not keep them
 
+    def save_snapshots(self, game: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        pass
+
 
 def _open_sqlite(location: str, write: bool) -> EventStore:
     path = sqlite_path(location)

@@ -6,7 +6,7 @@ import click
 
 from tools.explain import why as explain_why
 from tools.explain import why_not as explain_why_not
-from tools.loaded import load_log
+from tools.travel import open_at_points
 
 
 @click.command("why")
@@ -21,7 +21,9 @@ def why(log_path: str, n: int, game: str | None) -> None:
     were checked, the ability's conditions evaluated when it triggered and when it resolved, when it became
     pending, the choices made for it, and when and how it resolved or fizzled.
     """
-    for line in explain_why(load_log(log_path, game), n):
+    with open_at_points(log_path, game) as log:
+        lines = explain_why(log, n)
+    for line in lines:
         click.echo(line)
 
 
@@ -40,5 +42,7 @@ def why_not(log_path: str, n: int, card: str, ability: str | None, game: str | N
     abilities ignored there, does the event concern the right card and controller, does the filter hold —
     and the first check that fails is the answer.
     """
-    for line in explain_why_not(load_log(log_path, game), n, card, ability):
+    with open_at_points(log_path, game) as log:
+        lines = explain_why_not(log, n, card, ability)
+    for line in lines:
         click.echo(line)

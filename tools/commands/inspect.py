@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 
 import click
 
@@ -11,7 +12,7 @@ from projections.diff import diff_states
 from tools.board import board_data, board_lines
 from tools.commands.options import player_option, resolve_player
 from tools.difftext import diff_json, diff_lines
-from tools.loaded import LoadedLog, load_log
+from tools.travel import PointLog, open_at_points
 
 
 @click.command("at")
@@ -28,10 +29,10 @@ def at(log_path: str, n: int, game: str | None, player: str | None, full: bool, 
     N = 0 is before anything. With --player P only what player P could see at that point is shown: the
     opponent's hand, every deck and face-down cards become counts, as projections.views hides them.
     """
-    log = load_log(log_path, game)
-    state = log.state_at(log.check_point(n))
-    viewer = resolve_player([p.name for p in state.players] or _started_names(log), player)
-    data = board_data(state, viewer, log.memory if viewer is None else None)
+    with open_at_points(log_path, game) as log:
+        state = log.state_at(log.check_point(n))
+        viewer = resolve_player([p.name for p in state.players] or _started_names(log), player)
+        data = board_data(state, viewer, log.memory if viewer is None else None)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
@@ -68,9 +69,14 @@ def diff(log_path: str, a: int, b: int, game: str | None, other: str | None, oth
     With --other (or --other-game), A is a point of LOG and B a point of LOG2: a what-if fork against its
     original (kifu fork), after any number of records of each. The records both logs share are said first.
     """
-    log = load_log(log_path, game)
     two = other is not None or other_game is not None
-    log2 = load_log(other or log_path, other_game) if two else log
+    with ExitStack() as stack:
+        log = stack.enter_context(open_at_points(log_path, game))
+        log2 = stack.enter_context(open_at_points(other or log_path, other_game)) if two else log
+        _diff(log, log2, a, b, two, as_json)
+
+
+def _diff(log: PointLog, log2: PointLog, a: int, b: int, two: bool, as_json: bool) -> None:
     before, after = log.state_at(log.check_point(a)), log2.state_at(log2.check_point(b))
     d = diff_states(before, after)
     shared = shared_records(log, log2) if two else None
@@ -89,24 +95,25 @@ def diff(log_path: str, a: int, b: int, game: str | None, other: str | None, oth
         click.echo(line)
 
 
-def shared_records(one: LoadedLog, two: LoadedLog) -> int:
-    """How many records from the start two logs have in common (the same events, decisions and causes)."""
+def shared_records(one: PointLog, two: PointLog) -> int:
+    """How many records from the start two logs have in common (the same events, decisions and causes): they
+    are compared one by one, as they stream (time grows with what they share, memory does not)."""
     n = 0
-    for x, y in zip(one.raws, two.raws, strict=False):
+    for x, y in zip(one.raws_from(1), two.raws_from(1), strict=False):
         if (x.seq, x.decision, x.cause, x.v, x.body) != (y.seq, y.decision, y.cause, y.v, y.body):
             break
         n += 1
     return n
 
 
-def parting_lines(one: LoadedLog, two: LoadedLog, shared: int) -> list[str]:
+def parting_lines(one: PointLog, two: PointLog, shared: int) -> list[str]:
     if shared == 0:
         return ["the two logs have no record in common (not a fork of one another)"]
     parts = [f"  {log.game!r} {_went_on(log, shared + 1)}" for log in (one, two) if shared < log.last]
     return [f"the two logs share records 1 to {shared}" + (", then:" if parts else ""), *parts]
 
 
-def _went_on(log: LoadedLog, seq: int) -> str:
+def _went_on(log: PointLog, seq: int) -> str:
     event = log.record(seq).event
     if isinstance(event, ev.Forked) and seq < log.last:
         return f"has its branch point (record {seq}), then {log.line(seq + 1)}"

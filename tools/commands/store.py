@@ -12,6 +12,7 @@ from eventsource import exchange
 from eventsource.records import GENESIS, RawRecord
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
+from projections.timeline import Keeper
 from tools import errors
 from tools.audit import check_integrity
 from tools.commands.options import db_option, game_option, head_option
@@ -135,6 +136,9 @@ def import_(file: str, db: str, head: bytes | None) -> None:
                 f"game {source.game!r} already exists in {db} ({existing} records); nothing was appended"
             )
         store.append_raw(source.game, records, expected=0, signatures=signatures)
+        keeper = Keeper(store, source.game)  # snapshots for time travel on the imported game
+        keeper.stored(records)
+        keeper.close()
     log.info("imported", game=source.game, records=len(records), signatures=len(signatures), db=db)
     last = verified.head.hex()
     signed = f", {len(signatures)} signatures" if signatures else ""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import click
 
+from eventsource.records import NewEvent
+from projections.timeline import Keeper
 from tools.commands.options import db_option
 from tools.errors import BadInput
 from tools.progress import bar, on_terminal
@@ -33,18 +35,20 @@ def synth(db: str, n: int, seed: int, name: str | None) -> None:
         if store.head(game):
             raise BadInput(f"game {game!r} already exists in {db}; choose another --as or --seed")
         written = 0
+        keeper = Keeper(store, game)  # a snapshot every 256 records, as the engine leaves them
         with bar("generating", n, on_terminal() and n > 50_000) as advance:
-            chunk = []
+            chunk: list[NewEvent] = []
             for batch in synthetic.batches(seed, n):
                 chunk.extend(batch)
                 if len(chunk) >= CHUNK:
-                    store.append(game, chunk)
+                    keeper.stored(store.append(game, chunk), [e.event for e in chunk])
                     written += len(chunk)
                     advance(len(chunk))
                     chunk = []
             if chunk:
-                store.append(game, chunk)
+                keeper.stored(store.append(game, chunk), [e.event for e in chunk])
                 written += len(chunk)
                 advance(len(chunk))
+        keeper.close()
         head = store._head(game)[1]
     click.echo(f"wrote game {game}: {written} events, head {head.hex()}, into {db}")
