@@ -57,6 +57,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.playouts
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.concurrent
+	$(BIN)/python -m bench.commands
 
 clean:
 	rm -rf $(VENV) kifu.db kifu.db-wal kifu.db-shm

@@ -307,11 +307,15 @@ class StoreLog:
         """Records that may name effect ``eid``, which record ``n`` names: from when it began (the pending
         effect says) to when it ended, or to the end of the log if it is still pending there."""
         pend = self.state_at(n - 1).pending.get(eid) or self.state_at(n).pending.get(eid)
-        start = pend.since if pend is not None else n
-        if pend is None:  # not pending around ``n``: it began and ended in record n's decision, or before
-            start = self._decision_start(n)
-        still = eid in self.state_at(self.last).pending
-        for r in self.forward(start):
+        if pend is None:  # not pending around ``n``: what record n's decision holds of it is what there is
+            decision = self.record(n).decision
+            for r in self.forward(self._decision_start(n)):
+                if r.seq > n and r.decision != decision:
+                    return
+                yield r
+            return
+        still = eid in self.state_at(self.last).pending  # (then it is read to the end: its life is that long)
+        for r in self.forward(pend.since):
             yield r
             if r.seq >= n and not still and isinstance(r.event, ev.EffectResolved | ev.EffectFizzled) \
                     and r.event.effect == eid:

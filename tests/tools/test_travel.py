@@ -211,3 +211,18 @@ def test_why_and_why_not_on_a_game_whose_rules_are_not_installed_say_what_the_lo
     assert why_not.exit_code == 0
     assert f"{trig.event.ability}: it DID trigger: record {trig.seq}" in why_not.output
     assert invoke("why-not", str(long_db), str(trig.event.by), source, "no_such_ability").exit_code == 2
+
+
+def test_a_postgresql_store_is_read_at_points_the_same_way(demo: tuple[Path, Path], postgres_url: str) -> None:
+    _, out = demo
+    assert invoke("import", str(out), "--db", postgres_url).exit_code == 0  # import keeps snapshots
+    with open_store(postgres_url) as store:
+        assert store.load_snapshot("demo-duel-masters", 946) is not None
+        log = StoreLog(postgres_url, store, pick_game(store, None, postgres_url))
+        reads = counting(store)
+        state = log.state_at(700)
+        assert len(reads) <= SNAPSHOT_EVERY + 2
+        assert snapshot(state) == snapshot(load_log(str(out)).state_at(700))
+    for args in (["at", "700"], ["why", "268"], ["why-not", "455", "jababa_hat"], ["diff", "300", "700"]):
+        a, b = invoke(args[0], postgres_url, *args[1:]), invoke(args[0], str(out), *args[1:])
+        assert (a.exit_code, a.output.replace(postgres_url, "LOG")) == (b.exit_code, b.output.replace(str(out), "LOG"))

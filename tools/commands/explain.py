@@ -20,6 +20,11 @@ def why(log_path: str, n: int, game: str | None) -> None:
     before its event for leave and destroy triggers, just after otherwise), the source and subject as they
     were checked, the ability's conditions evaluated when it triggered and when it resolved, when it became
     pending, the choices made for it, and when and how it resolved or fizzled.
+
+    On a store, only the records of the effect's life and the states it was checked in are read (each from the
+    nearest snapshot); the hash chain is checked over them and at the store's head (damage: a warning, exit 1;
+    the whole chain is kifu audit's). An exported file is read whole. A game whose rules are not installed is
+    explained from what the log says.
     """
     with open_at_points(log_path, game) as log:
         lines = explain_why(log, n)
@@ -41,6 +46,10 @@ def why_not(log_path: str, n: int, card: str, ability: str | None, game: str | N
     for, in which state (before or after), was the card in the zone the ability works from, were its
     abilities ignored there, does the event concern the right card and controller, does the filter hold —
     and the first check that fails is the answer.
+
+    On a store, only the states around record N and the records of its decision are read, the hash chain checked
+    over them and at the store's head (as for kifu why). For a game whose rules are not installed it says which
+    abilities did trigger and that the others cannot be checked.
     """
     with open_at_points(log_path, game) as log:
         lines = explain_why_not(log, n, card, ability)

@@ -28,6 +28,12 @@ def at(log_path: str, n: int, game: str | None, player: str | None, full: bool, 
 
     N = 0 is before anything. With --player P only what player P could see at that point is shown: the
     opponent's hand, every deck and face-down cards become counts, as projections.views hides them.
+
+    On a store, only what the answer needs is read: the nearest snapshot at or before the point (kept in the
+    store as the log grows; kifu snapshot adds them to an older store) and the records after it. The hash chain
+    is checked over the records read and at the store's head; damage there is a warning and exit 1; the whole
+    chain is kifu audit's to check. An exported file is read whole (kifu import it for fast answers on a long
+    log).
     """
     with open_at_points(log_path, game) as log:
         state = log.state_at(log.check_point(n))
@@ -67,7 +73,14 @@ def diff(log_path: str, a: int, b: int, game: str | None, other: str | None, oth
     change even though the card became a new object.
 
     With --other (or --other-game), A is a point of LOG and B a point of LOG2: a what-if fork against its
-    original (kifu fork), after any number of records of each. The records both logs share are said first.
+    original (kifu fork), after any number of records of each. The records both logs share are said first
+    (compared one by one as they stream: that part takes time as long as what they share).
+
+    On a store, only what the answer needs is read: the nearest snapshot at or before each point (kept in the
+    store as the log grows; kifu snapshot adds them to an older store) and the records after it. The hash chain
+    is checked over the records read and at the store's head; damage there is a warning and exit 1; the whole
+    chain is kifu audit's to check. An exported file is read whole (kifu import it for fast answers on a long
+    log).
     """
     two = other is not None or other_game is not None
     with ExitStack() as stack:
