@@ -14,6 +14,7 @@ the same transaction, and the head after the game ended as the game's signed end
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
@@ -552,9 +553,10 @@ class Engine:
         every = self.store.snapshot_every
         if raws and every and raws[-1].seq // every > expected // every:
             # A snapshot of the state just committed, keyed to its head, every ``every`` records or so: time
-            # travel on a long store reads it and the records after it, never the whole log (a cache: a crash
-            # before it is stored loses nothing).
-            self.store.save_snapshot(self.game, raws[-1].seq, pack(self.state, raws[-1].hash))
+            # travel on a long store reads it and the records after it, never the whole log. It is a cache:
+            # the decision is committed whether or not it can be kept (a crash, a full disk lose nothing).
+            with contextlib.suppress(Exception):  # never fail a committed decision over a cache
+                self.store.save_snapshot(self.game, raws[-1].seq, pack(self.state, raws[-1].hash))
         out = [Record(r.game, r.seq, r.decision, r.cause, b.event, r.hash, r.v) for r, b in zip(raws, self.batch,
                                                                                               strict=True)]
         self.batch.clear()
