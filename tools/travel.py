@@ -33,7 +33,7 @@ from eventsource.errors import CorruptLog, KifuError
 from eventsource.records import GENESIS, RawRecord, Record, decode, record_hash
 from eventsource.store import EventStore, GameInfo
 from projections.state import GameState, copy, evolve
-from projections.timeline import SNAPSHOT_EVERY, usable
+from projections.timeline import SNAPSHOT_EVERY, pack, unpack, usable
 from tools.errors import BadInput, note_damage
 from tools.stores import is_store_location, open_store, pick_game
 from tools.trace import Memory, render
@@ -102,7 +102,7 @@ class StoreLog:
         self.location, self.store, self.game, self.info = location, store, info.game, info
         self._records: OrderedDict[int, Record] = OrderedDict()
         self._states: OrderedDict[int, GameState] = OrderedDict()
-        self._kept: dict[int, GameState] = {}  # snapshots made by this command, for a store without them
+        self._kept: dict[int, bytes] = {}  # snapshots made by this command (packed), for a store without them
         self._memory = _Memory(self)
         self._damaged = False
         self.record(self.last)  # the head, checked against the record before it
@@ -144,8 +144,9 @@ class StoreLog:
 
     # -- reading, with the chain checked ------------------------------------------------------------------
 
-    def _raws(self, start: int, stop: int) -> Iterator[tuple[RawRecord, Record]]:
-        """Records ``start..stop``, each checked against the hash of the one before (read with them)."""
+    def _raws(self, start: int, stop: int, *, note: bool = True) -> Iterator[tuple[RawRecord, Record]]:
+        """Records ``start..stop``, each checked against the hash of the one before (read with them), and noted
+        in the trace's memory unless ``note`` is false (a long fold: that memory would grow with the log)."""
         first = max(1, start - 1)
         prev = GENESIS if first == start else None
         expected = first
@@ -166,7 +167,8 @@ class StoreLog:
                 rec = decode(raw)
             except KifuError as exc:
                 raise BadInput(f"{self.location}: {exc}") from exc
-            self._memory.note(rec.seq, rec.event)
+            if note:
+                self._memory.note(rec.seq, rec.event)
             yield raw, rec
         if expected <= stop:
             self._name_damage()
@@ -256,7 +258,7 @@ class StoreLog:
         if answered is not None:
             return copy(self._states[answered])
         if kept is not None:
-            return copy(self._kept[kept])
+            return unpack(self._kept[kept])
         return best
 
     def _stream_fold(self, state: GameState, n: int) -> None:
@@ -265,10 +267,10 @@ class StoreLog:
             print(f"note: {self.location} has no usable snapshot of game {self.game!r} between record "
                   f"{state.seq} and {n}: folding {n - state.seq} records (kifu snapshot --db {self.location} "
                   "stores snapshots, so the next question is answered at once)", file=sys.stderr)
-        for _, rec in self._raws(state.seq + 1, n):
+        for _, rec in self._raws(state.seq + 1, n, note=False):
             evolve(state, rec.seq, rec.event, rec.decision)
             if rec.seq % SNAPSHOT_EVERY == 0:
-                self._kept[rec.seq] = copy(state)
+                self._kept[rec.seq] = pack(state)  # (compressed: a few KB each, whatever the log's length)
 
     # -- readable lines ------------------------------------------------------------------------------------
 
