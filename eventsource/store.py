@@ -37,6 +37,9 @@ class EventStore(ABC):
     # How often a writer that holds the state (``Engine``) leaves a snapshot of it in the store, in records
     # (``projections.timeline``); 0: never (a store in memory gains nothing from them).
     snapshot_every: int = 0
+    # Whether this store's snapshots were made by this very process from the records it holds (a walk's window
+    # in memory), so that they need no key: a stored snapshot is used only if keyed to its record's hash.
+    snapshots_trusted: bool = False
 
     # -- what a backend provides ----------------------------------------------------------------------
 

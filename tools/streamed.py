@@ -226,6 +226,8 @@ class Window:
 class WindowStore(MemoryStore):
     """A log up to some point, holding only a snapshot and the records after it (read-only)."""
 
+    snapshots_trusted = True  # its one snapshot is the walk's own fold (it holds no record to key it to)
+
     def __init__(self, game: str, base: tuple[int, bytes] | None, raws: list[RawRecord]) -> None:
         super().__init__()
         self.game, self.base, self.kept = game, base, raws
