@@ -18,7 +18,7 @@ from projections.state import GameState
 from projections.views import zone_kind
 from tools.errors import BadInput
 from tools.loaded import LoadedLog
-from tools.trace import obj_name, player_name, zone_name
+from tools.trace import names, obj_name, player_name, zone_name
 
 
 def effect_of(event: ev.Event) -> int | None:
@@ -130,7 +130,7 @@ def why(log: LoadedLog, n: int) -> list[str]:
     first = h.triggered or h.pending
     pend_state = log.state_at(h.pending.seq if h.pending else (first.seq if first else n))
     pend = pend_state.pending.get(eid)
-    label = pend.label or pend.ability if pend is not None else f"effect #{eid}"
+    label = names(pend_state, log.memory).label(pend) if pend is not None else f"effect #{eid}"
     lines.append(f"effect #{eid}: {label}")
     if h.triggered is None:
         put = h.pending or rec

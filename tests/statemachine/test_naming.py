@@ -16,7 +16,8 @@ import msgspec
 import pytest
 
 from statemachine.decisions import Decision, IllegalDecision
-from statemachine.naming import Names
+from statemachine.games import PROFILES, profile_class
+from statemachine.naming import ARG_KINDS, Names
 from statemachine.scenario import Run, Scenario
 from statemachine.scenario.model import Failure
 
@@ -222,3 +223,11 @@ def test_a_duel_masters_scenario_failure_names_a_wrong_rejection_by_handle() -> 
     effect = next(p.effect for p in run.engine.state.pending.values() if p.source == hulcus)
     assert f"decision P1 resolve {effect} (#{effect} 1ドロー from @hulcus (#{hulcus})) was rejected naming " in text
     assert ", expected DM-W-99: " in text
+
+
+@pytest.mark.parametrize("game", sorted(PROFILES))
+def test_every_game_declares_only_kinds_names_know(game: str) -> None:
+    cls = profile_class(game)
+    for action, kinds in cls.action_args.items():
+        assert action in cls.decisions and kinds and set(kinds) <= set(ARG_KINDS), (game, action, kinds)
+    assert set(cls.option_kinds.values()) <= set(ARG_KINDS), game

@@ -99,8 +99,8 @@ def test_a_seat_trace_names_no_hidden_option(sample: tuple[str, Path, LoadedLog]
 def test_magic_waiting_triggers_show_their_labels_in_the_trace_and_in_kifu_at(
         sample: tuple[str, Path, LoadedLog]) -> None:
     """MTG-P-08: a triggered ability waits, on no stack and with no label recorded, until a player would
-    receive priority; the trace and ``kifu at`` name it by its ability's label, as other games' pending
-    rows are named (Duel Masters' pool is checked the same way)."""
+    receive priority; the trace, ``kifu at``, ``why`` and ``diff`` name it by its ability's label, as other
+    games' pending rows are named (the other games' triggers are checked the same way)."""
     game, path, log = sample
     lines = trace_lines(run("replay", str(path)))
     cls = profile_class(game)
@@ -119,6 +119,8 @@ def test_magic_waiting_triggers_show_their_labels_in_the_trace_and_in_kifu_at(
         if state.pending[r.event.effect].holder == "" and checked < 3:
             board = run("at", str(path), str(r.seq))
             assert re.search(rf"^  #{r.event.effect} {re.escape(label)} · ", board, re.M), board
+            assert f"effect #{r.event.effect}: {label}\n" in run("why", str(path), str(r.seq))
+            assert f"  #{r.event.effect} {label} (" in run("diff", str(path), str(r.seq - 1), str(r.seq))
             checked += 1
     if game == "magic":
         assert checked, "no trigger waited in the magic sample"
