@@ -8,7 +8,7 @@ functions here take them as ``hidden``, every deck by default.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import msgspec
 
@@ -33,8 +33,24 @@ def can_see(state: GameState, player: int | None, oid: int, zone: str | None = N
     if player is None:
         return True
     obj = state.objects.get(oid)
-    if obj is None:
-        return False
+    return obj is not None and sees(obj, player, zone, hidden=hidden)
+
+
+class Placed(Protocol):
+    """An object where it is (``GameObject``) or as a view shows it (``ObjectView``, a look-back one too)."""
+
+    @property
+    def zone(self) -> str: ...
+
+    @property
+    def face_down(self) -> bool: ...
+
+    @property
+    def status(self) -> dict[str, int]: ...
+
+
+def sees(obj: Placed, player: int, zone: str | None = None, *, hidden: frozenset[str] = SECRET_ZONES) -> bool:
+    """Whether ``player`` may see the identity of ``obj`` (an object in play, or as it was before it left)."""
     owner, kind = zone_kind(zone or obj.zone)
     if kind in hidden or obj.face_down:
         return bool(obj.status.get(f"seen_by_{player}"))
@@ -46,14 +62,7 @@ def can_see(state: GameState, player: int | None, oid: int, zone: str | None = N
 def can_see_view(seen: ObjectView, player: int | None, *, hidden: frozenset[str] = SECRET_ZONES) -> bool:
     """Whether ``player`` may see an object as ``seen`` shows it: where it is, or, for a look-back view, where it
     was just before it left (``projections.characteristics.last_known``)."""
-    if player is None:
-        return True
-    owner, kind = zone_kind(seen.zone)
-    if kind in hidden or seen.face_down:
-        return bool(seen.status.get(f"seen_by_{player}"))
-    if kind in PRIVATE_ZONES:
-        return owner == player or bool(seen.status.get(f"seen_by_{player}"))
-    return True
+    return player is None or sees(seen, player, hidden=hidden)
 
 
 def player_view(state: GameState, player: int | None, *, hidden: frozenset[str] = SECRET_ZONES) -> dict[str, Any]:

@@ -6,6 +6,8 @@ nothing else. An illegal decision raises ``IllegalDecision`` naming the rule (a 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from msgspec import Struct
 
 from eventsource.errors import KifuError
@@ -24,6 +26,10 @@ class Decision(Struct, frozen=True):
         return f"P{self.player} {self.action}{' ' + ' '.join(map(str, self.args)) if self.args else ''}"
 
 
+def _as_list(options: Sequence[Arg]) -> str:
+    return str(list(options))
+
+
 class Request(Struct, frozen=True):
     """A choice the rules need from a player in the middle of a procedure (a target, a "may", an order)."""
 
@@ -39,15 +45,16 @@ class Request(Struct, frozen=True):
     weights: tuple[int, ...] = ()  # with max_total: each option's weight (a cost) and the most they may add to
     max_total: int | None = None
 
-    def accepts(self, chosen: tuple[Arg, ...]) -> str | None:
-        """Why ``chosen`` does not answer this request, or None if it does."""
+    def accepts(self, chosen: tuple[Arg, ...], listed: Callable[[Sequence[Arg]], str] = _as_list) -> str | None:
+        """Why ``chosen`` does not answer this request, or None if it does. ``listed`` shows a list of options
+        (the engine passes one that names their ids, ``statemachine.naming``)."""
         if not self.minimum <= len(chosen) <= self.maximum:
-            return f"choose between {self.minimum} and {self.maximum} of {list(self.options)}, not {len(chosen)}"
+            return f"choose between {self.minimum} and {self.maximum} of {listed(self.options)}, not {len(chosen)}"
         if len(set(chosen)) != len(chosen):
             return "the same option was chosen twice"
         bad = [c for c in chosen if c not in self.options]
         if bad:
-            return f"{bad} are not among the options {list(self.options)}"
+            return f"{listed(bad)} are not among the options {listed(self.options)}"
         if self.max_total is not None and self.weights:
             total = sum(self.weights[self.options.index(c)] for c in chosen)
             if total > self.max_total:
@@ -63,6 +70,13 @@ class IllegalDecision(KifuError):
         self.decision = decision
         self.rule = rule
         self.reason = reason
+        self.named = str(decision)  # the decision with the names of its ids, as its player knows them
+
+    def name(self, named: str) -> None:
+        """Show the decision as ``named`` in the message: the engine names the ids of every refusal it raises
+        (``statemachine.naming``)."""
+        self.named = named
+        self.args = (f"illegal decision {named}: {self.reason} [{self.rule}]",)
 
 
 def object_arg(decision: Decision, i: int) -> int:

@@ -36,6 +36,7 @@ from projections.timeline import Timeline, pack
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.forks import forked_records
+from statemachine.naming import Names
 from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
@@ -136,6 +137,11 @@ class Rules(Protocol):
     @property
     def hidden_zones(self) -> frozenset[str]: ...
 
+    @property
+    def action_args(self) -> dict[str, tuple[str, ...]]: ...
+
+    @property
+    def option_kinds(self) -> dict[str, str]: ...
 
     def invariants(self) -> Sequence[Invariant]: ...
 
@@ -377,10 +383,22 @@ class Engine:
         return self.profile.actions(self)
 
     def decide(self, decision: Decision) -> list[Record]:
-        """Run one decision. Its events are appended in one transaction, or none at all.
+        """Run one decision. Its events are appended in one transaction, or none at all. A refusal names the
+        ids of the decision as its player knows them (``statemachine.naming``).
 
         Returns the records appended; none on a ``BranchLog`` (a search clone's log), which seals them when
         they are read."""
+        try:
+            return self._decide(decision)
+        except IllegalDecision as refused:
+            refused.name(self.names(decision.player).decision(decision))
+            raise
+
+    def names(self, viewer: int | None = None) -> Names:
+        """Names for the ids of the state now, as ``viewer`` (None: everyone's cards) may know them."""
+        return Names(self.state, viewer=viewer, game=self.profile, pool=self.profile.pool)
+
+    def _decide(self, decision: Decision) -> list[Record]:
         if self.state.ended:
             raise IllegalDecision(decision, "KIFU-END", "the game is over")
         if not 0 <= decision.player < len(self.state.players):
@@ -396,7 +414,8 @@ class Engine:
             if decision.action != req.action:
                 rule, why = self.policy.misplaced(self, decision, req)
                 raise IllegalDecision(decision, rule, why)
-            refusal = req.accepts(decision.args)
+            refusal = req.accepts(decision.args, lambda options: "[" + ", ".join(
+                self.names(decision.player).options(req.kind, options)) + "]")
             if refusal:
                 rule, why = self.policy.refused(self, decision, req, refusal)
                 raise IllegalDecision(decision, rule, why)

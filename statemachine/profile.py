@@ -97,6 +97,12 @@ class RulesProfile(ABC):
     # checks that every decision the engine lists as legal is one of these.
     decisions: ClassVar[dict[str, str]] = {}
     players_per_game: int = 2  # every seed assumes two players (SPEC Part 4 #2)
+    # What the arguments of an action and the options of a request are, so that requests, refusals and traces
+    # can name them beside their ids (``statemachine.naming``): an integer is an object id (a negative one a
+    # player) unless said here to be an "effect" id or a plain "value". Per action, one kind per argument (the
+    # last repeats); per request kind, the kind of its options.
+    action_args: ClassVar[dict[str, tuple[str, ...]]] = {}
+    option_kinds: ClassVar[dict[str, str]] = {}
 
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]:

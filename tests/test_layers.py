@@ -31,7 +31,8 @@ GAMES = ("statemachine", "games")
 KERNEL: tuple[frozenset[str], ...] = (
     frozenset({"decisions", "cards", "releases", "amounts"}),  # what is decided, what a card is, which version,
     # the amounts card data computes
-    frozenset({"triggers", "vocabulary"}),  # when abilities trigger, the names cards are built from
+    frozenset({"triggers", "vocabulary", "naming"}),  # when abilities trigger, the names cards are built from,
+    # the names shown beside ids
     frozenset({"loader", "rederive", "forks"}),  # card files into a checked pool; a log's opening derived from
     # its inputs; a what-if fork's first records
     frozenset({"engine"}),  # the loop: decide -> procedure -> emit -> fold -> triggers -> policy -> commit

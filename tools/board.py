@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from projections.state import GameState, Pending
-from projections.views import can_see, player_view, zone_kind
+from projections.views import player_view, zone_kind
 from statemachine.games import hidden_zones
-from tools.trace import Memory, obj_name, player_name
+from tools.trace import Memory, names, player_name
 
 ZONE_ORDER = ("battle", "field", "board", "mana", "hand", "shields", "graveyard", "cemetery", "deck")
 LISTED_ALWAYS = 12  # objects listed in a zone before "and N more" (unless everything is asked for)
@@ -26,28 +26,29 @@ def pending_order(p: Pending) -> tuple[str, tuple[int, ...], int, int]:
 
 
 def pending_data(state: GameState, mem: Memory | None, player: int | None) -> list[dict[str, Any]]:
+    nm = names(state, mem, player)
     out = []
     for p in sorted(state.pending.values(), key=pending_order):
-        source = obj_name(state, mem, p.source) if p.source >= 0 else None
-        if source is not None and p.source in state.objects and not can_see(state, player, p.source,
-                                                                            hidden=hidden_zones(state.profile)):
-            source = "a hidden card"
         out.append({
-            "effect": p.effect, "label": p.label or p.ability, "ability": p.ability, "holder": p.holder or "",
+            "effect": p.effect, "label": nm.label(p), "ability": p.ability, "holder": p.holder or "",
             "controller": p.controller, "controller_name": player_name(state, p.controller),
-            "source": p.source, "source_name": source, "resolving": p.resolving,
-            "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
-            "key": list(p.key), "targets": list(p.targets),
+            "source": p.source, "source_name": nm.obj(p.source) if p.source >= 0 else None,
+            "resolving": p.resolving, "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
+            "key": list(p.key), "targets": list(p.targets), "target_names": [nm.target(t) for t in p.targets],
         })
     return out
 
 
-def request_data(state: GameState) -> dict[str, Any] | None:
+def request_data(state: GameState, mem: Memory | None, player: int | None) -> dict[str, Any] | None:
+    """The open request, its options named as ``player`` (None: a judge) may know them."""
     req = state.request
     if req is None:
         return None
+    nm = names(state, mem, player)
     return {"player": req.player, "player_name": player_name(state, req.player), "kind": req.kind,
-            "options": list(req.options), "minimum": req.minimum, "maximum": req.maximum, "effect": req.effect}
+            "options": list(req.options), "option_names": nm.options(req.kind, req.options),
+            "minimum": req.minimum, "maximum": req.maximum, "effect": req.effect,
+            "effect_name": nm.effect(req.effect) if req.effect is not None else None}
 
 
 def board_data(state: GameState, player: int | None = None, mem: Memory | None = None) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def board_data(state: GameState, player: int | None = None, mem: Memory | None =
     data["decision"] = state.decision
     data["active_name"] = player_name(state, state.active) if state.players else None
     data["priority_name"] = player_name(state, state.priority) if state.priority is not None else None
-    data["request"] = request_data(state)
+    data["request"] = request_data(state, mem, player)
     data["pending"] = pending_data(state, mem, player)
     data["viewer"] = player
     return data
@@ -108,9 +109,9 @@ def header_lines(data: dict[str, Any]) -> list[str]:
         count = str(req["minimum"]) if req["minimum"] == req["maximum"] else f"{req['minimum']}..{req['maximum']}"
         wait = f"{req['player_name']} to choose {req['kind']} ({count})"
         if req["options"]:
-            wait += " from " + ", ".join(map(str, req["options"]))
+            wait += " from " + ", ".join(req["option_names"])
         if req["effect"] is not None:
-            wait += f" for effect #{req['effect']}"
+            wait += f" for effect {req['effect_name']}"
     else:
         wait = "a player's action (nothing is being asked)"
     lines.append(f"priority: {who} · the rules wait for: {wait}")
@@ -135,7 +136,7 @@ def pending_lines(data: dict[str, Any]) -> list[str]:
             if p["key"]:
                 text += f" · key {p['key']}"
             if p["targets"]:
-                text += f" · targets {p['targets']}"
+                text += f" · targets {', '.join(p['target_names'])}"
             text += " · RESOLVING" if p["resolving"] else ""
             lines.append(text)
     return lines

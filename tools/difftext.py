@@ -6,9 +6,9 @@ from typing import Any
 
 import msgspec
 
-from projections.diff import Move, StateDiff
+from projections.diff import Move, PendingChange, StateDiff
 from projections.state import GameState
-from tools.trace import ARROW, Memory, card_name, player_name, zone_name
+from tools.trace import ARROW, Memory, card_name, names, player_name, zone_name
 
 
 def _place(st: GameState, zone: str | None, obj: int | None) -> str:
@@ -18,6 +18,16 @@ def _place(st: GameState, zone: str | None, obj: int | None) -> str:
 def _move(before: GameState, after: GameState, m: Move) -> str:
     name = card_name(after, m.card) if m.card in after.cards else card_name(before, m.card)
     return f"{name}: {_place(before, m.src, m.old)} {ARROW} {_place(after, m.dst, m.new)}"
+
+
+def _label(before: GameState, after: GameState, p: PendingChange, mem: Memory | None) -> str:
+    """A pending effect's label; one still waiting with none recorded (a Magic trigger not yet on the stack) by
+    its ability's label."""
+    for st in (after, before):
+        pend = st.pending.get(p.effect)
+        if pend is not None and (pend.label or pend.ability) == p.label:
+            return names(st, mem).label(pend)
+    return p.label
 
 
 def diff_lines(d: StateDiff, before: GameState, after: GameState, mem: Memory | None = None) -> list[str]:
@@ -54,7 +64,8 @@ def diff_lines(d: StateDiff, before: GameState, after: GameState, mem: Memory | 
         lines.append("pending:")
         for p in d.pending:
             where = f" in {p.holder}" if p.holder else ""
-            lines.append(f"  #{p.effect} {p.label} ({player_name(after, p.controller)}){where}: {p.change}")
+            label = _label(before, after, p, mem)
+            lines.append(f"  #{p.effect} {label} ({player_name(after, p.controller)}){where}: {p.change}")
     return lines
 
 

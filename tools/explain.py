@@ -17,7 +17,7 @@ from projections.characteristics import ObjectView, last_known, view
 from projections.state import GameState
 from projections.views import zone_kind
 from tools.errors import BadInput
-from tools.trace import obj_name, player_name, zone_name
+from tools.trace import names, obj_name, player_name, zone_name
 from tools.travel import PointLog
 
 
@@ -131,7 +131,7 @@ def why(log: PointLog, n: int) -> list[str]:
     first = h.triggered or h.pending
     pend_state = log.state_at(h.pending.seq if h.pending else (first.seq if first else n))
     pend = pend_state.pending.get(eid)
-    label = pend.label or pend.ability if pend is not None else f"effect #{eid}"
+    label = names(pend_state, log.memory).label(pend) if pend is not None else f"effect #{eid}"
     lines.append(f"effect #{eid}: {label}")
     if profile is None:
         lines.append(f"(the rules of {log.profile_name()!r} are not installed here: what the log says is shown, "

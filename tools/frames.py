@@ -108,7 +108,7 @@ class Boards:
         return {
             "seq": state.seq, "turn": state.turn, "active": state.active, "phase": state.phase, "step": state.step,
             "priority": player_name(state, state.priority) if state.priority is not None else None,
-            "request": request_data(state),
+            "request": request_data(state, mem, self.viewer),
             "players": [{"name": p.name, "stats": dict(sorted(p.stats.items())), "lost": p.lost}
                         for p in state.players],
             "zones": zones, "status": status, "power": power, "pending": pending_data(state, mem, self.viewer),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 import msgspec
 
@@ -23,7 +24,10 @@ from eventsource.records import GENESIS, RawRecord, record_hash
 from eventsource.upcast import decode_body
 from projections.state import CardFacts, GameState, copy
 from projections.views import HIDDEN, can_see, redact_event
+from statemachine.cards import CardPool
 from statemachine.games import hidden_zones, profile_class
+from statemachine.naming import Declared, Names
+from statemachine.profile import RulesProfile
 from tools.errors import BadInput
 from tools.folding import apply
 
@@ -83,12 +87,38 @@ class Memory:
         return ev.KIND_OF_TAG[self.kinds[seq]] if 0 < seq < len(self.kinds) and self.kinds[seq] else None
 
 
+@cache
+def _game(name: str) -> type[RulesProfile] | None:
+    try:
+        return profile_class(name)
+    except KifuError:  # a game not installed here: its ids are named as objects
+        return None
+
+
+@cache
+def _declared(name: str) -> Declared | None:
+    game = _game(name)
+    return Declared(game.action_args, game.option_kinds, game.hidden_zones) if game is not None else None
+
+
+@cache
+def _pool(name: str, version: str) -> CardPool | None:
+    game = _game(name)
+    try:
+        return game.card_pool(version) if game is not None else None
+    except KifuError:  # a card pool not installed here: effects are named without their labels
+        return None
+
+
+def names(st: GameState, mem: Memory | None = None, viewer: int | None = None) -> Names:
+    """The shared namer (``statemachine.naming``) for ``st`` and its game, remembering what ``mem`` remembers;
+    the card pool is read only if a label is wanted."""
+    return Names(st, viewer=viewer, game=_declared(st.profile), pool=lambda: _pool(st.profile, st.card_pool_version),
+                 card_of=mem.card_of if mem is not None else None)
+
+
 def player_name(st: GameState, p: int | None) -> str:
-    if p is None:
-        return "nobody"
-    if 0 <= p < len(st.players):
-        return st.players[p].name
-    return f"player {p}"
+    return Names(st).player(p)  # players and cards need nothing of the game
 
 
 def zone_name(st: GameState, zone: str) -> str:
@@ -103,33 +133,19 @@ def at(st: GameState, zone: str, pos: int) -> str:
 
 
 def card_name(st: GameState, card: int) -> str:
-    facts = st.cards.get(card)
-    return facts.printed.name if facts is not None else f"card {card}"
+    return Names(st).card(card)
 
 
 def obj_name(st: GameState, mem: Memory | None, oid: int) -> str:
-    obj = st.objects.get(oid)
-    if obj is not None:
-        return f"{card_name(st, obj.card)}#{oid}"
-    lk = st.last_known.get(oid)
-    if lk is not None:
-        return f"{card_name(st, lk.obj.card)}#{oid}"
-    card = mem.card_of.get(oid) if mem is not None else None
-    return f"{card_name(st, card)}#{oid}" if card is not None else f"#{oid}"
+    return names(st, mem).obj(oid)
 
 
 def target_name(st: GameState, mem: Memory | None, target: int) -> str:
-    return player_name(st, -1 - target) if target < 0 else obj_name(st, mem, target)
+    return names(st, mem).target(target)
 
 
 def effect_name(st: GameState, mem: Memory | None, eid: int) -> str:
-    pend = st.pending.get(eid)
-    if pend is None:
-        return f"#{eid}"
-    text = f"#{eid} {pend.label or pend.ability}"
-    if pend.source >= 0:
-        text += f" from {obj_name(st, mem, pend.source)}"
-    return text
+    return names(st, mem).effect(eid)
 
 
 def _names(st: GameState, mem: Memory | None, oids: Iterable[int]) -> str:
@@ -203,8 +219,10 @@ def _effect_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
             cause = f"record {event.by}"
             if mem is not None and (kind := mem.kind_at(event.by)) is not None:
                 cause += f" ({kind})"
+            label = names(st, mem).ability_label(event.source_card, event.ability)
+            what = f"{label} ({event.ability})" if label else event.ability
             text = (
-                f"trigger #{event.effect}: {event.ability} of {obj_name(st, mem, event.source)} "
+                f"trigger #{event.effect}: {what} of {obj_name(st, mem, event.source)} "
                 f"({player_name(st, event.controller)}), caused by {cause}, "
                 f"checked in the state {event.checked} it"
             )
@@ -259,14 +277,14 @@ def _choice_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
             count = str(low) if low == high else f"{low}..{high}"
             text = f"{player_name(st, event.player)} to choose {event.kind} ({count})"
             if event.options:
-                text += f" from {_values(event.options)}"
+                text += f" from {', '.join(names(st, mem).options(event.kind, event.options))}"
             if event.effect is not None:
                 text += f" for {effect_name(st, mem, event.effect)}"
             return text
         case ev.ChoiceMade():
             # A player's decision, as the player gave it: "Alice: summon 1", "Bob: choose yes".
             text = f"{player_name(st, event.player)}: {event.action}"
-            return text + (f" {_values(event.args)}" if event.args else "")
+            return text + (f" {', '.join(names(st, mem).args(event.action, event.args))}" if event.args else "")
         case ev.CostPaid():
             text = f"{player_name(st, event.player)} paid {event.cost}"
             if event.amount:

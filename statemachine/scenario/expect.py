@@ -17,6 +17,7 @@ from projections.state import GameState
 from projections.timeline import Timeline
 from statemachine.decisions import Arg
 from statemachine.engine import Engine
+from statemachine.naming import Names
 from statemachine.scenario.model import Scenario, ScenarioError
 
 
@@ -41,6 +42,8 @@ class Run(Protocol):
     def resolved_rows(self, new: list[Record]) -> list[dict[str, Any]]: ...
 
     def event_row(self, r: Record) -> dict[str, Any]: ...
+
+    def names(self) -> Names: ...
 
 
 Check = Callable[[Run, Any, list[Record]], "str | None"]
@@ -254,8 +257,12 @@ def _request(run: Run, want: Any, new: list[Record]) -> str | None:
     for k, v in want.items():
         got: Any = getattr(req, k)
         if k == "options":
-            got, v = sorted(map(str, got)), sorted(str(run.arg(x)) for x in v)
-        if got != v:
+            wanted = [run.arg(x) for x in v]
+            if sorted(map(str, got)) != sorted(map(str, wanted)):
+                nm = run.names()
+                return (f"request options are [{', '.join(nm.options(req.kind, got))}], expected "
+                        f"[{', '.join(nm.options(req.kind, wanted))}]")
+        elif got != v:
             return f"request {k} is {got!r}, expected {v!r}"
     return None
 

@@ -24,6 +24,7 @@ from statemachine.engine import Engine
 from statemachine.games import UnknownProfile
 from statemachine.games import profile as load_profile
 from statemachine.loader import CardFileError, parse_cards
+from statemachine.naming import Names
 from statemachine.profile import RulesProfile
 from statemachine.releases import UnknownVersion
 from statemachine.scenario.expect import EXPECTATIONS, check_file
@@ -174,17 +175,25 @@ class Run:
         if step.do is None:
             return
         d = Decision(step.do.player, step.do.action, tuple(self.arg(a) for a in step.do.args))
+        named = self.names().decision(d)
         try:
             self.engine.decide(d)
         except IllegalDecision as exc:
+            refusal = f"{exc.reason} [{exc.rule}]"
             if not step.reject:
-                raise Failure(n, f"decision {d} was rejected: {exc}", self.context()) from exc
+                raise Failure(n, f"decision {named} was rejected: {refusal}", self.context()) from exc
             if exc.rule != step.reject:
-                raise Failure(n, f"rejected naming {exc.rule}, expected {step.reject}: {exc}", self.context()) from exc
+                raise Failure(n, f"decision {named} was rejected naming {exc.rule}, expected {step.reject}: "
+                                 f"{refusal}", self.context()) from exc
         else:
             if step.reject:
-                raise Failure(n, f"decision {d} was accepted; expected a rejection naming {step.reject}",
+                raise Failure(n, f"decision {named} was accepted; expected a rejection naming {step.reject}",
                               self.context())
+
+    def names(self) -> Names:
+        """Names for ids in messages: the scenario's handles (``@rias (#12)``), read in the state now."""
+        return Names(self.engine.state, game=self.engine.profile, pool=self.engine.profile.pool,
+                     card_of=self.card_of, handle=lambda c: "@" + self.handle_of_card(c))
 
     # -- what expectations read -----------------------------------------------------------------------------
 
@@ -257,7 +266,8 @@ class Run:
         lines.append("  pending: " + (", ".join(f"{r['label']} ({r['source']}, {r['side']})"
                                                 for r in self.pending_rows()) or "none"))
         req = self.engine.request
-        lines.append(f"  waiting for: {req.player} to {req.kind} among {list(req.options)}" if req else
+        options = ", ".join(self.names().options(req.kind, req.options)) if req else ""
+        lines.append(f"  waiting for: {req.player} to {req.kind} among [{options}]" if req else
                      f"  waiting for: {self.engine.legal().player} to act")
         for z in sorted(st.zones):
             if st.zones[z]:

@@ -9,13 +9,18 @@ the battle zone into a hand); a shuffle makes every card of that deck unknown ag
   (so no deck order), no face-down card before it is revealed;
 - every ``Revealed`` event names who saw the card, so the log proves who knew what, when;
 - a computed amount that read cards a player may not see (``SecretAmountComputed``) shows that player neither its
-  value nor the objects it read (its board-level cases: tests/statemachine/test_amounts.py).
+  value nor the objects it read (its board-level cases: tests/statemachine/test_amounts.py);
+- no text a player is shown names an object they may not know (``statemachine.naming``): the request they must
+  answer and the decisions they may make (``kifu decide``), the refusal of a decision naming every object, the
+  board with its open request and pending effects (``kifu at --player``). A name is shown beside its id as
+  ``name#id``; a hidden object keeps its bare id (their trace: tests/tools/test_readable.py).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from typing import Any
 
 import pytest
@@ -26,9 +31,12 @@ from projections.state import GameState, evolve
 from projections.state import copy as copy_state
 from projections.views import player_view, redact_event, zone_kind
 from statemachine.bots import RandomBot
+from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, hidden_zones
 from tests.hardening.conftest import tried
+from tools.board import board_data, header_lines, pending_lines
+from tools.commands.whatif import listing_lines
 
 GAMES = [g for g in sorted(PROFILES) if importlib.util.find_spec(f"statemachine.games.{g}.demo") is not None]
 SEEDS = range(6)
@@ -66,6 +74,40 @@ class Knowledge:
                     pass
 
 
+def secret_objects(state: GameState, player: int, known: set[int]) -> set[int]:
+    """The objects, in play or as they last were (look-back), whose identity ``player`` may not know."""
+    out = {o for o in state.objects if o not in known and hidden_to(state, player, o)}
+    for o, lk in state.last_known.items():
+        owner, kind = zone_kind(lk.obj.zone)
+        if o not in known and (kind in hidden_zones(state.profile) or lk.obj.face_down
+                               or (kind == "hand" and owner != player)):
+            out.add(o)
+    return out
+
+
+def named_secrets(state: GameState, text: str, secret: set[int]) -> list[str]:
+    """Every ``name#id`` in ``text`` that names a secret object."""
+    found = []
+    for o in secret:
+        card = state.objects[o].card if o in state.objects else state.last_known[o].obj.card
+        named = f"{state.cards[card].printed.name}#{o}"
+        if re.search(re.escape(named) + r"(?!\d)", text):
+            found.append(named)
+    return found
+
+
+def seat_texts(engine: Engine) -> tuple[int, str]:
+    """What the player the rules wait for is shown now: the listing of ``kifu decide`` (the request and the
+    legal decisions) and the refusal of a decision naming every object there is."""
+    legal = engine.legal()
+    assert legal.player is not None
+    texts = listing_lines(engine, legal, "--db x g")
+    every = tuple(sorted({*engine.state.objects, *engine.state.last_known}))
+    with pytest.raises(IllegalDecision) as refused:
+        engine.decide(Decision(legal.player, "peek", every))
+    return legal.player, "\n".join([*texts, str(refused.value), refused.value.named])
+
+
 def shown_objects(view: dict[str, Any]) -> set[int]:
     out: set[int] = set()
     for content in view["zones"].values():
@@ -85,10 +127,12 @@ def sample(game: str, seed: int) -> tuple[Engine, list[RandomBot]]:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_no_player_view_shows_what_its_player_may_not_know(game: str, seed: int) -> None:
     engine, bots = sample(game, seed)
+    shown: dict[int, tuple[int, str]] = {}  # record -> (the deciding player, what they were shown there)
     for _ in range(DECISIONS):
         legal = engine.legal()
         if legal.player is None:
             break
+        shown[engine.state.seq] = seat_texts(engine)
         engine.decide(bots[legal.player].choose(legal))
     # Walk the log: after every record, every player's view against the model of what that player knows.
     state, before = GameState(), GameState()
@@ -125,5 +169,14 @@ def test_no_player_view_shows_what_its_player_may_not_know(game: str, seed: int)
             if isinstance(redacted, ev.Shuffled):
                 assert redacted.order == (), f"record {r.seq}: a shuffle's order is shown to player {p}"
             tried("hidden information: view checked")
+            if (r.seq in shown and shown[r.seq][0] == p) or state.request is not None or state.pending:
+                secret = secret_objects(state, p, knowledge.known[p])
+                board = board_data(state, p)
+                text = "\n".join([*header_lines(board), *pending_lines(board),
+                                   shown[r.seq][1] if r.seq in shown and shown[r.seq][0] == p else ""])
+                leaked_names = named_secrets(state, text, secret)
+                assert not leaked_names, (f"{game} seed {seed}, record {r.seq}: player {p} is shown the names of "
+                                          f"hidden objects {leaked_names}:\n{text}")
+                tried("hidden information: seat text checked")
         before = copy_state(state)
     assert state.seq > 0

@@ -35,8 +35,8 @@ EXPECTED = [
     f"     10  trigger #1: when_summoned of {BOLSHACK}#4 (Alice), caused by record 9 (ZoneChanged), "
     "checked in the state after it",
     f"     11  pending #1 destroy a creature from {BOLSHACK}#4 in pool, held by Alice",
-    f"     12  Alice to choose target (1) from 2 for #1 destroy a creature from {BOLSHACK}#4",
-    "     13  Alice: target 2",
+    f"     12  Alice to choose target (1) from {HULCUS}#2 for #1 destroy a creature from {BOLSHACK}#4",
+    f"     13  Alice: target {HULCUS}#2",
     f"     15  {HULCUS}: Bob's battle[0] → Bob's graveyard[0] (#2 → #5), destroyed",
     f"     16  trigger #2: when_destroyed of {HULCUS}#2 (Bob), caused by record 15 (ZoneChanged), "
     "checked in the state before it",

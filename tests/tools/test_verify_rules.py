@@ -66,7 +66,7 @@ def test_sylvia_at_0_ep_diverges_under_1_1_by_the_unpaid_ep_change(tmp_path: Pat
     assert code == 1
     assert "under shadowverse rules 1.1" in out and "the log's rules: shadowverse 1.0" in out
     assert "1.1  SV-O-98: An effect whose EP cost cannot be paid does nothing more" in out  # the changelog
-    assert f"DIVERGENT at record {hit}, in decision 1 (record 15: Alice: play 1)" in out
+    assert f"DIVERGENT at record {hit}, in decision 1 (record 15: Alice: play シルヴィア#1)" in out
     assert f"the log has (1.0):  record {hit}: Bob: life = {life - 2}" in out
     assert f"1.1 gives:  record {hit}: resolved #1 EP消費 from シルヴィア#8" in out
     assert ("because of: 1.1 SV-O-98 (switch unpaid_ep_stops = True): on 1.0's rules this change alone gives the "
@@ -122,4 +122,4 @@ def test_the_guides_example_diverges_where_the_guide_says() -> None:
     assert result.divergence is not None and result.divergence.seq == damage_record(EXAMPLE)
     assert [c.what for c in result.responsible] == ["switch unpaid_ep_stops = True"]
     guide = (EXAMPLE.parents[1] / "judges.md").read_text(encoding="utf-8")
-    assert f"DIVERGENT at record {result.divergence.seq}, in decision 1 (record 15: Alice: play 1)" in guide
+    assert f"DIVERGENT at record {result.divergence.seq}, in decision 1 (record 15: Alice: play シルヴィア#1)" in guide

@@ -19,10 +19,9 @@ from tools.errors import BadInput
 from tools.loaded import LoadedLog, load_log
 from tools.logging import get_logger
 from tools.stores import open_store, pick_game
-from tools.trace import Memory, effect_name, obj_name, player_name
+from tools.trace import Memory, names, player_name
 
 log = get_logger("kifu.whatif")
-RESOLVE = "resolve"  # the action that picks the next pending effect: its arguments are effect ids
 
 
 def _profile(store: EventStore, game: str) -> object:
@@ -38,25 +37,16 @@ def _profile(store: EventStore, game: str) -> object:
         raise BadInput(str(exc)) from exc
 
 
-def _named(engine: Engine, mem: Memory | None, action: str, arg: Arg) -> str | None:
-    """What an id argument names: a pending effect for ``resolve`` (the next to resolve), else an object."""
-    st = engine.state
-    if not isinstance(arg, int):
-        return None
-    if action == RESOLVE:
-        return effect_name(st, mem, arg) if arg in st.pending else None
-    return obj_name(st, mem, arg) if arg in st.objects else None
-
-
 def decision_text(engine: Engine, d: Decision, mem: Memory | None = None) -> str:
-    """``ACTION ARGS`` as typed on the command line, then what its ids name."""
+    """``ACTION ARGS`` as typed on the command line, then what its ids name, as the deciding player knows them."""
     typed = " ".join([d.action, *map(str, d.args)])
-    named = [n for a in d.args if (n := _named(engine, mem, d.action, a)) is not None]
+    named = names(engine.state, mem, d.player).named_args(d)
     return typed + (f"   ({', '.join(named)})" if named else "")
 
 
 def listing_lines(engine: Engine, legal: Legal, where: str, mem: Memory | None = None) -> list[str]:
-    """The legal decisions as ``kifu decide`` numbers them."""
+    """The legal decisions as ``kifu decide`` numbers them: the request a player must answer, named as that
+    player knows the game (an opponent's face-down shield or hand card keeps its bare id)."""
     st = engine.state
     head = f"record {st.seq}, turn {st.turn}" + (f", {st.step}" if st.step else "")
     if st.ended:
@@ -68,7 +58,7 @@ def listing_lines(engine: Engine, legal: Legal, where: str, mem: Memory | None =
              + (f", {n} legal decision{'s' if n != 1 else ''}" if n else "")]
     req = legal.request
     if req is not None:
-        options = ", ".join(_named(engine, mem, req.action, o) or str(o) for o in req.options)
+        options = ", ".join(names(st, mem, legal.player).options(req.kind, req.options))
         rule = f" [{req.rule}]" if req.rule else ""
         lines.append(f"  asked: {req.prompt or req.kind}{rule}: choose {req.minimum} to {req.maximum} of {options}")
         if req.maximum > 1:
@@ -155,7 +145,7 @@ def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | 
         try:
             engine.decide(chosen)
         except IllegalDecision as refused:
-            click.echo(f"refused: {chosen}: {refused.reason} [{refused.rule}]; nothing was appended", err=True)
+            click.echo(f"refused: {refused.named}: {refused.reason} [{refused.rule}]; nothing was appended", err=True)
             raise click.exceptions.Exit(errors.BAD_INPUT) from None
         after = load_log(db, info.game)
     log.info("decided", store=db, game=info.game, decision=str(chosen), records=after.last - start)

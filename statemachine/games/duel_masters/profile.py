@@ -76,6 +76,8 @@ class DuelMasters(RulesProfile):
         "resolve": "`[effect]`: the pending ability to resolve next (answers `resolve_next`, DM-W-09)",
         "choose": "`[option, ...]`: answer any other request",
     }
+    action_args: ClassVar[dict[str, tuple[str, ...]]] = {"cast": ("object", "value"), "resolve": ("effect",)}
+    option_kinds: ClassVar[dict[str, str]] = {"resolve_next": "effect", "icons": "value"}
 
     def opening(self, engine: Engine) -> None:
         """Shuffle, set five shields, draw five; the first player starts (player 0)."""

@@ -67,6 +67,8 @@ class Magic(RulesProfile):
         "play": "`[land]`: play a land (main phase, empty stack, once a turn)",
         "choose": "`[option, ...]`: answer any other request",
     }
+    action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value"), "mana": ("object", "value")}
+    option_kinds: ClassVar[dict[str, str]] = {"stack_order": "effect", "x": "value", "mana_color": "value"}
     look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
     def conditions_checked_on_trigger(self) -> bool:

@@ -86,6 +86,7 @@ class Shadowverse(RulesProfile):
         "end_turn": "`[]`: end your turn",
         "choose": "`[option, ...]`: answer a request",
     }
+    option_kinds: ClassVar[dict[str, str]] = {"choice": "value"}
 
     def opening(self, engine: Engine) -> None:
         """SV-O-46: seat 0 goes first. Shuffle, life 20, deal 3; the mulligan opens turn 1 (SV-O-47)."""

@@ -60,6 +60,8 @@ class Vision(RulesProfile):
         "defend": "`[character]`: defend against the attack with a character (or play one with 奇襲 and 速攻)",
         "choose": "`[option, ...]`: answer a request",
     }
+    action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value")}
+    option_kinds: ClassVar[dict[str, str]] = {"x": "value"}
 
     def opening(self, engine: Engine) -> None:
         shuffle_decks(engine)
