@@ -42,6 +42,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "snapshot": ("snapshot", "snapshot"),
     "scenario": ("scenario", "scenario"),
     "vocabulary": ("vocabulary", "vocabulary"),
+    "debug": ("debug", "debug"),
+    "query": ("debug", "query"),
 }
 
 

@@ -95,3 +95,5 @@ class Result(Struct, frozen=True):
     path: str
     ok: bool
     message: str = ""
+    step: int = 0  # the step whose expectation failed (0: none, or the set-up)
+    seq: int = 0  # the last record of the scenario's log when it stopped

@@ -18,6 +18,7 @@ import msgspec
 from eventsource import events as ev
 from eventsource.memory import MemoryStore
 from eventsource.records import Record
+from eventsource.store import EventStore
 from projections.state import GameState, Pending, ProjectionError
 from statemachine.decisions import Arg, Decision, IllegalDecision
 from statemachine.engine import Engine
@@ -57,9 +58,10 @@ def load(path: str | Path) -> Scenario:
 class Run:
     """One scenario being run: the engine, the handles, and the events seen so far."""
 
-    def __init__(self, sc: Scenario, path: str, *, version: str | None = None) -> None:
+    def __init__(self, sc: Scenario, path: str, *, version: str | None = None, store: EventStore | None = None
+                 ) -> None:
         """``version``: the rules version to run under; None: the one the file names (``rules``), else the
-        newest."""
+        newest. ``store``: where its log is kept (under the scenario's id); None: in memory, then gone."""
         self.sc, self.path = sc, path
         try:
             base = load_profile(sc.game, version or sc.rules or None)
@@ -77,7 +79,7 @@ class Run:
         self.card_of: dict[int, int] = {}  # object id -> card id, for every object ever
         self.source_of: dict[int, str] = {}  # effect -> its source as named while it waited (a spell has no trigger)
         try:
-            self.engine: Engine = Engine.from_setup(self.profile, board.events, MemoryStore(), sc.id)
+            self.engine: Engine = Engine.from_setup(self.profile, board.events, store or MemoryStore(), sc.id)
         except ProjectionError as exc:
             raise ScenarioError(f"{path}: the setup is not a consistent board: {exc}") from exc
         self.seen = 0
@@ -276,16 +278,18 @@ class Run:
         return "\n".join(lines)
 
 
-def run_file(path: str | Path) -> Result:
+def run_file(path: str | Path, store: EventStore | None = None) -> Result:
+    """Run one scenario file; with ``store``, its log is kept there under the scenario's id (``kifu scenario run
+    --db``, ``kifu debug SCENARIO``), and a failure names the record its state was at."""
     sc = load(path)
-    run = Run(sc, str(path))  # a scenario that cannot be set up is bad input: ScenarioError propagates
+    run = Run(sc, str(path), store=store)  # a scenario that cannot be set up is bad input: ScenarioError propagates
     try:
         run.run()
     except Failure as f:
-        return Result(sc.id, str(path), False, str(f))
+        return Result(sc.id, str(path), False, str(f), step=f.step, seq=run.engine.state.seq)
     except ScenarioError as exc:
-        return Result(sc.id, str(path), False, str(exc))
-    return Result(sc.id, str(path), True)
+        return Result(sc.id, str(path), False, str(exc), seq=run.engine.state.seq)
+    return Result(sc.id, str(path), True, seq=run.engine.state.seq)
 
 
 def files(paths: Iterable[str | Path]) -> Iterator[Path]:

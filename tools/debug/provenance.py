@@ -1,0 +1,206 @@
+"""Where a value came from: the record that set it, the rule behind that record, and the chain of causes back to
+the player's decision that started it (or to the set-up).
+
+A value is named by a small path (``Path``): a field of an object (its zone, power, toughness, controller, a
+status), a player's counter, a pending effect, or the open request. Its origin is the last record at or before
+the point after which the value became what it is: found by folding the log forward over windows of ``SPAN``
+records, from the window that holds the point back towards the record that made the object (an object's values
+begin when it came to be: each zone change makes a new object). So the answer is the fold's own, record by record.
+
+Values a continuous effect changes also name each effect in force on the object and its source; a value read
+from the card as it was just before it left its zone (look-back) is answered from the state just before it left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from eventsource import events as ev
+from projections.characteristics import view
+from projections.state import GameState, copy, evolve
+from projections.views import can_see, redact_event
+from statemachine.games import hidden_zones
+from tools.debug.rules import rule_of
+from tools.errors import BadInput
+from tools.trace import names, render
+from tools.travel import SPAN, PointLog
+
+FIELDS: Final = ("zone", "power", "toughness", "controller", "status", "under")
+MAX_CAUSES: Final = 64  # a cause chain longer than this is cut (a log's chains are a few records long)
+
+
+@dataclass(frozen=True)
+class Path:
+    """A value at a point: ``kind`` object (``obj``, ``field``, ``key``), player (``player``, ``key``), pending
+    (``effect``) or request."""
+
+    kind: str
+    obj: int = 0
+    field: str = ""
+    key: str = ""
+    player: int = 0
+    effect: int = 0
+
+    def read(self, state: GameState) -> Any:
+        match self.kind:
+            case "object":
+                if self.obj not in state.objects:
+                    return None
+                v = view(state, self.obj)
+                match self.field:
+                    case "zone":
+                        return v.zone
+                    case "power":
+                        return v.chars.power
+                    case "toughness":
+                        return v.chars.toughness
+                    case "controller":
+                        return v.controller
+                    case "status":
+                        return v.status.get(self.key, 0)
+                    case "under":
+                        return tuple(v.under_cards)
+            case "player":
+                if self.player >= len(state.players):
+                    return None
+                return state.players[self.player].stats.get(self.key)
+            case "pending":
+                p = state.pending.get(self.effect)
+                return None if p is None else (p.holder, p.resolving, p.targets)
+            case "request":
+                r = state.request
+                return None if r is None else (r.player, r.kind, r.options)
+        raise BadInput(f"no value of kind {self.kind!r} (object, player, pending or request)")
+
+
+def parse_path(raw: dict[str, Any]) -> Path:
+    """A path from a client (the page, a notebook), checked: every field typed and known."""
+    kind = raw.get("kind")
+    try:
+        match kind:
+            case "object":
+                fld = str(raw["field"])
+                if fld not in FIELDS:
+                    raise BadInput(f"no object field {fld!r}: the fields are {', '.join(FIELDS)}")
+                return Path("object", obj=int(raw["obj"]), field=fld, key=str(raw.get("key", "")))
+            case "player":
+                return Path("player", player=int(raw["player"]), key=str(raw["key"]))
+            case "pending":
+                return Path("pending", effect=int(raw["effect"]))
+            case "request":
+                return Path("request")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadInput(f"a value path of kind {kind!r} is missing or mistypes a field: {exc}") from None
+    raise BadInput(f"no value of kind {kind!r} (object, player, pending or request)")
+
+
+class Lines:
+    """Records as one viewer may read them: the judge reads every record; a seat reads each as
+    ``projections.views.redact_event`` leaves it, and a record it did not see as not seen."""
+
+    def __init__(self, log: PointLog, viewer: int | None) -> None:
+        self.log, self.viewer = log, viewer
+
+    def line(self, seq: int) -> str:
+        if self.viewer is None:
+            return self.log.line(seq)
+        rec = self.log.record(seq)
+        before = self.log.state_at(seq - 1)
+        seen = redact_event(rec.event, self.viewer, before, hidden=hidden_zones(before.profile))
+        if seen is None:
+            return f"record {seq}: (a record {before.players[self.viewer].name} did not see)"
+        return f"record {seq}: {render(before, seen, None)}"
+
+    def entry(self, seq: int) -> dict[str, Any]:
+        rec = self.log.record(seq)
+        return {"seq": seq, "line": self.line(seq), "kind": ev.kind_of(rec.event), "decision": rec.decision,
+                "cause": rec.cause, "rule": rule_of(self.log, rec)}
+
+
+def causes(log: PointLog, seq: int, lines: Lines) -> list[dict[str, Any]]:
+    """Record ``seq`` and the records that caused it (the envelope's ``cause``), back to the player's decision
+    that began them (its ``ChoiceMade``; a decision's own cause is only the point it was made at, so the chain
+    stops there) or to the set-up: each as an entry (its line, kind, rule)."""
+    out = [lines.entry(seq)]
+    rec = log.record(seq)
+    seen = {seq}
+    while (not isinstance(rec.event, ev.ChoiceMade) and rec.cause and rec.cause not in seen
+           and len(out) < MAX_CAUSES):
+        seen.add(rec.cause)
+        rec = log.record(rec.cause)
+        out.append(lines.entry(rec.seq))
+    if not isinstance(rec.event, ev.ChoiceMade) and rec.decision:
+        decision = log.decision_record(rec.decision, near=rec.seq)
+        if decision is not None and decision.seq not in seen:
+            out.append(lines.entry(decision.seq))
+    return out
+
+
+def _lower_bound(state: GameState, path: Path) -> int:
+    """The first record a value can have been set at: an object's values begin when it came to be."""
+    if path.kind == "object" and path.obj in state.objects:
+        return max(1, state.objects[path.obj].since)
+    if path.kind == "pending" and path.effect in state.pending:
+        return max(1, state.pending[path.effect].since)
+    return 1
+
+
+def origin(log: PointLog, n: int, path: Path) -> int | None:
+    """The last record at or before point ``n`` after which ``path`` read as it reads at ``n`` (None: it has read
+    so since before the first record)."""
+    state_n = log.state_at(n)
+    want = path.read(state_n)
+    low = _lower_bound(state_n, path)
+    stop = n
+    while stop >= low:
+        start = max(low, stop - SPAN + 1)
+        state = copy(log.state_at(start - 1))
+        last_change = None
+        prev = path.read(state)
+        for seq in range(start, stop + 1):
+            rec = log.record(seq)
+            evolve(state, rec.seq, rec.event, rec.decision)
+            now = path.read(state)
+            if now != prev:
+                last_change = seq
+            prev = now
+        if last_change is not None:
+            return last_change
+        stop = start - 1
+    return low if low > 1 and want is not None else None
+
+
+def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dict[str, Any]:
+    """The answer to "where did this come from?" for ``path`` at point ``n``, as ``viewer`` may know it."""
+    state = log.state_at(n)
+    hidden = hidden_zones(state.profile)
+    if path.kind == "object" and viewer is not None and not can_see(state, viewer, path.obj, hidden=hidden):
+        raise BadInput(f"object #{path.obj} is hidden from {state.players[viewer].name} at record {n}")
+    lines = Lines(log, viewer)
+    value = path.read(state)
+    answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value)}
+    if value is None and path.kind == "object" and path.obj in state.last_known:
+        left = state.last_known[path.obj].left_at  # the card left: the value just before, then what moved it
+        answer["look_back"] = {"left_at": left, "point_before": left - 1,
+                               "value": _plain(path.read(log.state_at(left - 1)))}
+        answer["set_by"] = causes(log, left, lines)
+        return answer
+    seq = origin(log, n, path)
+    answer["set_by"] = causes(log, seq, lines) if seq is not None else []
+    if seq is None:
+        answer["note"] = "it has been so since before the first record"
+    if path.kind == "object" and path.field in ("power", "toughness") and path.obj in state.objects:
+        nm = names(state, log.memory if viewer is None else None, viewer)
+        answer["continuous"] = [
+            {"effect": m.effect, "kind": m.kind, "amount": m.amount, "until": m.until, "since": m.since,
+             "source": m.source, "source_name": nm.obj(m.source) if m.source >= 0 else None}
+            for m in sorted(state.modifiers.values(), key=lambda m: (m.since, m.effect)) if m.target == path.obj]
+    return answer
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
