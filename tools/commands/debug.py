@@ -40,6 +40,7 @@ def debug(target: str, game: str | None, port: int, no_browser: bool, forks: str
     source = run_scenario(path, folder, 1, db) if path.suffix == ".toml" else Source(target, game)
     session = Session(source, forks or str(folder / "forks.db"))
     session.info()  # (opens the log: a log that cannot be read is refused before anything listens)
+    session.close()  # (the server reopens it on its own thread)
     serve(session, port=port, open_browser=not no_browser)
 
 

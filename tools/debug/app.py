@@ -10,11 +10,13 @@ cookie and redirects to ``/`` so the token leaves the address bar; a client of t
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
@@ -25,6 +27,8 @@ from tools.debug.search import Progress
 from tools.debug.session import Session
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
 
+T = TypeVar("T")
+PATH_HELP: Final = "the value: kind object (obj, field, key), player (player, key), pending (effect) or request"
 STATIC: Final = Path(__file__).with_name("static")
 COOKIE: Final = "kifu_debug"
 MAX_BODY: Final = 16 * 1024  # bytes: every request body is a few small fields
@@ -81,6 +85,7 @@ def _refuse(status: int, message: str) -> Response:
 
 def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
     """The app for ``session``; ``hosts`` are the Host values it answers (``127.0.0.1:PORT``, ``localhost:PORT``)."""
+    worker = Worker()
     api = FastAPI(title="kifu debug", version="1", docs_url=None, redoc_url=None,
                   description="Step through a recorded game, ask where a value came from, search, and fork.")
 
@@ -100,40 +105,40 @@ def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
         return FileResponse(path)
 
     @api.get("/api/info", summary="The log being debugged: its game, length, players, branches, scenario")
-    def info(game: Game = None) -> dict[str, Any]:
-        return session.info(game)
+    async def info(game: Game = None) -> dict[str, Any]:
+        return await worker.call(session.info, game)
 
     @api.get("/api/point/{n}", summary="The state just after record N: board, pending, priority, open request")
-    def point(n: int, game: Game = None, seat: Seat = None) -> dict[str, Any]:
-        return session.point(n, game, seat)
+    async def point(n: int, game: Game = None, seat: Seat = None) -> dict[str, Any]:
+        return await worker.call(session.point, n, game, seat)
 
     @api.get("/api/records", summary="Records as the timeline lists them (at most 200 at a time)")
-    def records(start: Annotated[int, Query(ge=1)] = 1, count: Annotated[int, Query(ge=1, le=200)] = 100,
-                game: Game = None, seat: Seat = None) -> list[dict[str, Any]]:
-        return session.records(start, count, game, seat)
+    async def records(start: Annotated[int, Query(ge=1)] = 1, count: Annotated[int, Query(ge=1, le=200)] = 100,
+                      game: Game = None, seat: Seat = None) -> list[dict[str, Any]]:
+        return await worker.call(session.records, start, count, game, seat)
 
     @api.get("/api/step", summary="The point one event, decision or turn away")
-    def step(at: Point, by: Literal["event", "decision", "turn"] = "event",
-             direction: Literal["next", "prev"] = "next", game: Game = None) -> dict[str, int]:
-        return {"point": session.step(at, by, direction, game)}
+    async def step(at: Point, by: Literal["event", "decision", "turn"] = "event",
+                   direction: Literal["next", "prev"] = "next", game: Game = None) -> dict[str, int]:
+        return {"point": await worker.call(session.step, at, by, direction, game)}
 
     @api.post("/api/origin", summary="Where a value came from: the record, its rule, the causes back to a decision")
-    def origin(at: Point, path: Annotated[dict[str, Any], Body(description="the value: kind object (obj, field, key), "
-                                                               "player (player, key), pending (effect) or request")],
-               game: Game = None, seat: Seat = None) -> dict[str, Any]:
-        return session.origin(at, path, game, seat)
+    async def origin(at: Point, path: Annotated[dict[str, Any], Body(description=PATH_HELP)], game: Game = None,
+                     seat: Seat = None) -> dict[str, Any]:
+        return await worker.call(session.origin, at, path, game, seat)
 
     @api.get("/api/why/{n}", summary="Why the trigger of record N fired, resolved or fizzled (kifu why)")
-    def why(n: int, game: Game = None) -> dict[str, list[str]]:
-        return {"lines": session.why(n, game)}
+    async def why(n: int, game: Game = None) -> dict[str, list[str]]:
+        return {"lines": await worker.call(session.why, n, game)}
 
     @api.get("/api/why-not/{n}", summary="Why CARD's ability did not trigger at record N (kifu why-not)")
-    def why_not(n: int, card: Annotated[str, Query(max_length=200)],
-                ability: Annotated[str | None, Query(max_length=200)] = None, game: Game = None) -> dict[str, Any]:
-        return {"lines": session.why_not(n, card, ability, game)}
+    async def why_not(n: int, card: Annotated[str, Query(max_length=200)],
+                      ability: Annotated[str | None, Query(max_length=200)] = None, game: Game = None
+                      ) -> dict[str, Any]:
+        return {"lines": await worker.call(session.why_not, n, card, ability, game)}
 
     @api.get("/api/search", summary="The next or previous record where a condition holds (NDJSON with progress)")
-    def search(condition: Annotated[str, Query(max_length=MAX_TEXT)], at: Point,
+    async def search(condition: Annotated[str, Query(max_length=MAX_TEXT)], at: Point,
                direction: Literal["next", "prev"] = "next", game: Game = None, seat: Seat = None) -> Response:
         def lines() -> Iterator[dict[str, Any]]:
             found = None
@@ -144,36 +149,36 @@ def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
                     found = item
             yield {"match": None if found is None else {"seq": found.seq, "before": list(found.before),
                                                          "after": list(found.after)}}
-        return _streamed(lines)
+        return worker.streamed(lines)
 
     @api.get("/api/query", summary="A value at every record where it changed (NDJSON with progress)")
-    def query(expression: Annotated[str, Query(max_length=MAX_TEXT)], game: Game = None,
+    async def query(expression: Annotated[str, Query(max_length=MAX_TEXT)], game: Game = None,
               seat: Seat = None) -> Response:
         def lines() -> Iterator[dict[str, Any]]:
             for item in session.query(expression, game, seat):
                 yield {"progress": item.seq} if isinstance(item, Progress) else {"seq": item[0], "value": item[1]}
-        return _streamed(lines)
+        return worker.streamed(lines)
 
     @api.get("/api/legal/{n}", summary="The decisions the rules accept at point N (a point where they wait)")
-    def legal(n: int, game: Game = None) -> dict[str, Any]:
-        return session.legal(n, game)
+    async def legal(n: int, game: Game = None) -> dict[str, Any]:
+        return await worker.call(session.legal, n, game)
 
     @api.post("/api/fork", summary="A what-if branch from point N with another legal decision (kifu fork)")
-    def fork(at: Point, choice: Annotated[int, Query(ge=0, le=10_000)], game: Game = None) -> dict[str, Any]:
-        return session.fork(at, choice, game)
+    async def fork(at: Point, choice: Annotated[int, Query(ge=0, le=10_000)], game: Game = None) -> dict[str, Any]:
+        return await worker.call(session.fork, at, choice, game)
 
     @api.post("/api/decide", summary="Play a legal decision at the end of a branch")
-    def decide(game: Annotated[str, Query(max_length=200)],
-               choice: Annotated[int, Query(ge=0, le=10_000)]) -> dict[str, Any]:
-        return session.decide(game, choice)
+    async def decide(game: Annotated[str, Query(max_length=200)],
+                     choice: Annotated[int, Query(ge=0, le=10_000)]) -> dict[str, Any]:
+        return await worker.call(session.decide, game, choice)
 
     @api.get("/api/compare", summary="Two games side by side: their first difference")
-    def compare(b: Annotated[str, Query(max_length=200)], a: Game = None) -> dict[str, Any]:
-        return session.compare(a, b)
+    async def compare(b: Annotated[str, Query(max_length=200)], a: Game = None) -> dict[str, Any]:
+        return await worker.call(session.compare, a, b)
 
     @api.get("/api/scenario", summary="The scenario debugged: re-run when its file changed, its first failure")
-    def scenario() -> dict[str, Any]:
-        return session.refresh()
+    async def scenario() -> dict[str, Any]:
+        return await worker.call(session.refresh)
 
     guarded = _Guard(api, token)
     return TrustedHostMiddleware(guarded, allowed_hosts=hosts)
@@ -182,18 +187,34 @@ def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
 _STATIC_FILES: Final = frozenset({"debugger.js", "debugger.css"})
 
 
-def _streamed(produce: Callable[[], Iterator[dict[str, Any]]]) -> StreamingResponse:
-    """An NDJSON answer, a line per item ``produce`` yields (progress while a search folds, then its answer); an
-    error met on the way is the last line, ``{"error": ...}``."""
+class Worker:
+    """The one thread every question to the session runs on, one at a time: a store's connection belongs to the
+    thread that opened it, and the session's reader caches are not shared between threads. A streamed answer is
+    produced there item by item, so progress reaches the page while a search folds."""
 
-    def body() -> Iterator[bytes]:
-        try:
-            for item in produce():
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kifu-debug")
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    def streamed(self, produce: Callable[[], Iterator[dict[str, Any]]]) -> StreamingResponse:
+        """An NDJSON answer, a line per item ``produce`` yields (progress while a search folds, then its
+        answer); an error met on the way is the last line, ``{"error": ...}``."""
+
+        async def body() -> AsyncIterator[bytes]:
+            items = await self.call(produce)
+            while True:
+                try:
+                    item = await self.call(next, items, None)
+                except BAD_INPUT_ERRORS as exc:
+                    yield _line({"error": describe(exc)})
+                    return
+                if item is None:
+                    return
                 yield _line(item)
-        except BAD_INPUT_ERRORS as exc:
-            yield _line({"error": describe(exc)})
 
-    return StreamingResponse(body(), media_type="application/x-ndjson")
+        return StreamingResponse(body(), media_type="application/x-ndjson")
 
 
 def _line(item: dict[str, Any]) -> bytes:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import socket
+import sys
 import webbrowser
 from typing import Final
 
@@ -29,6 +30,8 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(session: Session, *, host: str = LOCAL, port: int = 0, open_browser: bool = True) -> None:
+    """Serve ``session`` until interrupted. The session must not have opened its logs on this thread: the app
+    opens them on its own (``tools.debug.app.Worker``)."""
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     token = secrets.token_urlsafe(32)
@@ -36,8 +39,9 @@ def serve(session: Session, *, host: str = LOCAL, port: int = 0, open_browser: b
     hosts = [f"{shown}:{bound}", f"localhost:{bound}", shown, "localhost"]
     app = create_app(session, token, hosts)
     url = f"http://{shown}:{bound}/?token={token}"
-    click.echo(f"kifu debug: {session.source.location} (game {session.main}) at\n  {url}\n"
+    click.echo(f"kifu debug: {session.source.location} at\n  {url}\n"
                "(only this URL's token opens it; Ctrl-C stops it)")
+    sys.stdout.flush()  # (the URL is what a script waiting on this process reads first)
     if open_browser:
         webbrowser.open(url)
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
