@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -103,6 +103,11 @@ class RulesProfile(ABC):
     # last repeats); per request kind, the kind of its options.
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {}
     option_kinds: ClassVar[dict[str, str]] = {}
+    # The rule behind a player's action, and behind each kind of record the rules emit (``Kind`` or
+    # ``Kind:detail``, the detail a zone change's cause or a status's or counter's key), where one rule always
+    # makes it: what the debugger shows as a value's rule (``tools.debug.rules``). Unnamed is better than wrong.
+    action_rules: ClassVar[Mapping[str, str]] = {}
+    event_rules: ClassVar[Mapping[str, str]] = {}
 
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]:

@@ -15,6 +15,7 @@ from statemachine.engine import Engine
 from statemachine.games.duel_masters import (
     board,
     computed,  # noqa: F401 - registers the steps with computed amounts
+    rule_ids,
 )
 from statemachine.games.duel_masters.actions import (
     can_cast,
@@ -58,6 +59,8 @@ HAND_SIZE = 5
 
 class DuelMasters(RulesProfile):
     name = NAME
+    action_rules = rule_ids.ACTION_RULES  # the rule behind each action and record (rule_ids.py)
+    event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
     vocabulary = DM

@@ -15,7 +15,7 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.decisions import object_arg as _int
 from statemachine.engine import Engine
-from statemachine.games.magic import actions, board, mana
+from statemachine.games.magic import actions, board, mana, rule_ids
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
 from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
 from statemachine.games.magic.invariants import BOARD
@@ -50,6 +50,8 @@ def check_pool(pool: CardPool) -> CardPool:
 
 class Magic(RulesProfile):
     name = NAME
+    action_rules = rule_ids.ACTION_RULES  # the rule behind each action and record (rule_ids.py)
+    event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
     vocabulary = MTG

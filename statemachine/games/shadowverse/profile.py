@@ -12,7 +12,7 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
-from statemachine.games.shadowverse import board, computed  # noqa: F401 - computed sets the amount rules
+from statemachine.games.shadowverse import board, computed, rule_ids  # noqa: F401 - computed sets the amount rules
 from statemachine.games.shadowverse.actions import (
     alternates,
     attack,
@@ -69,6 +69,8 @@ def check_alternates(pool: CardPool) -> None:
 
 class Shadowverse(RulesProfile):
     name = NAME
+    action_rules = rule_ids.ACTION_RULES  # the rule behind each action and record (rule_ids.py)
+    event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
     vocabulary = SV

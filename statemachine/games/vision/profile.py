@@ -15,7 +15,7 @@ from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
-from statemachine.games.vision import actions, board, computed  # noqa: F401 - computed registers its steps
+from statemachine.games.vision import actions, board, computed, rule_ids  # noqa: F401 - computed registers its steps
 from statemachine.games.vision.board import FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
@@ -43,6 +43,8 @@ HAND_SIZE = 5  # [assumed]
 
 class Vision(RulesProfile):
     name = NAME
+    action_rules = rule_ids.ACTION_RULES  # the rule behind each action and record (rule_ids.py)
+    event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
     vocabulary = VOP
