@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import click
 
+from eventsource.store import EventStore
 from statemachine.scenario import ScenarioError, files, run_file
 from tools import errors
 from tools.errors import BadInput
+from tools.stores import open_store
 
 
 @click.group("scenario")
@@ -17,13 +21,22 @@ def scenario() -> None:
 @scenario.command("run")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
-def run(paths: tuple[str, ...], quiet: bool) -> None:
+@click.option("--db", "db", default=None, metavar="PATH",
+              help="Keep each scenario's log in this store, under the scenario's id (then kifu at, why, audit, "
+                   "debug ... read it); a store that already holds that id is refused.")
+def run(paths: tuple[str, ...], quiet: bool, db: str | None) -> None:
     """Run scenario files or folders; exit 0 only if every scenario passes (1 if one fails, 2 if one cannot
     be read)."""
+    with ExitStack() as stack:
+        store = stack.enter_context(open_store(db, write=True)) if db is not None else None
+        _run(paths, quiet, store)
+
+
+def _run(paths: tuple[str, ...], quiet: bool, store: EventStore | None) -> None:
     passed = failed = broken = 0
     for path in files(paths):
         try:
-            result = run_file(path)
+            result = run_file(path, store)
         except ScenarioError as exc:
             broken += 1
             click.echo(f"ERROR {path}: {exc}")

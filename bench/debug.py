@@ -1,0 +1,119 @@
+"""``python -m bench.debug``: the debugger's answers on a long store — what one step, jump, board, timeline page
+and provenance question costs on the server side, and the process's peak memory, beside the library's
+``Timeline.state_at`` of the same points in the same run.
+
+    python -m bench.debug               # 1,000,000 events (kifu synth): a few minutes; writes bench/results/debug.*
+    python -m bench.debug --events 100000 --quick   # results not written
+
+The store is made by ``kifu synth`` as a user would make one (with its snapshots every 256 records). The questions
+run in a child process (``--child``) so its peak RSS is the debugger's alone; each is asked at seeded random points
+through :class:`tools.debug.session.Session`, the object the web app calls — the HTTP layer adds a constant. The
+issue's targets: every answer under 100 ms, the process under 200 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).parent / "results"
+TARGET_MS = 100.0
+TARGET_MB = 200.0
+SAMPLES = 30
+
+
+def _timed(fn: Any, *args: Any) -> float:
+    began = time.perf_counter()
+    fn(*args)
+    return (time.perf_counter() - began) * 1000
+
+
+def child(store: str, samples: int) -> dict[str, Any]:
+    """Questions at random points of ``store``: milliseconds (median, worst) per kind, and peak RSS."""
+    from projections.timeline import Timeline
+    from tools.debug.session import Session, Source
+    from tools.stores import open_store
+
+    session = Session(Source(store, None), forks_db=str(Path(store).with_suffix(".forks.db")))
+    last = session.info()["last"]
+    rng = random.Random(2026)
+    points = [rng.randrange(1, last) for _ in range(samples)]
+    times: dict[str, list[float]] = {k: [] for k in ("point", "step event", "step decision", "step turn",
+                                                     "records page", "origin zone", "origin stat")}
+    for n in points:
+        times["point"].append(_timed(session.point, n, None, None))
+        times["step event"].append(_timed(session.step, n, "event", "next", None))
+        times["step decision"].append(_timed(session.step, n, "decision", "next", None))
+        times["step turn"].append(_timed(session.step, n, "turn", "prev", None))
+        times["records page"].append(_timed(session.records, n, 100, None, None))
+        board = session.point(n, None, None)
+        objects = [c["obj"] for z in board["zones"].values() if isinstance(z, list) for c in z]
+        if objects:
+            path = {"kind": "object", "obj": rng.choice(objects), "field": "zone"}
+            times["origin zone"].append(_timed(session.origin, n, path, None, None))
+        if board["players"] and board["players"][0]["stats"]:
+            key = sorted(board["players"][0]["stats"])[0]
+            times["origin stat"].append(_timed(session.origin, n, {"kind": "player", "player": 0, "key": key},
+                                               None, None))
+    session.close()
+    with open_store(store) as st:
+        game = st.games()[0].game
+        timeline = Timeline(st, game)
+        library = [_timed(timeline.state_at, n) for n in points]
+    return {
+        "events": last,
+        "answers": {k: {"median_ms": statistics.median(v), "worst_ms": max(v), "n": len(v)} for k, v in times.items()
+                    if v},
+        "library_state_at_ms": statistics.median(library),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--quick", action="store_true", help="fewer samples; results not written")
+    parser.add_argument("--child", metavar="STORE", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    samples = 8 if args.quick else SAMPLES
+    if args.child:
+        print(json.dumps(child(args.child, samples)))
+        return
+    with tempfile.TemporaryDirectory(prefix="kifu-bench-debug-") as folder:
+        store = str(Path(folder) / "long.db")
+        subprocess.run([sys.executable, "-m", "tools.cli", "synth", "--db", store, "--events", str(args.events)],
+                       check=True, stdout=subprocess.DEVNULL)
+        out = subprocess.run([sys.executable, "-m", "bench.debug", "--child", store] + (["--quick"] if args.quick
+                                                                                      else []),
+                             check=True, capture_output=True, text=True).stdout
+    result = json.loads(out.splitlines()[-1])
+    lines = [f"kifu debug on a {result['events']:,}-event SQLite store (server side, {samples} random points; "
+             f"library Timeline.state_at median {result['library_state_at_ms']:.1f} ms)",
+             f"{'answer':<16} {'median ms':>10} {'worst ms':>10}   target < {TARGET_MS:.0f} ms"]
+    for kind, t in result["answers"].items():
+        mark = "ok" if t["worst_ms"] < TARGET_MS else "MISSED"
+        lines.append(f"{kind:<16} {t['median_ms']:>10.1f} {t['worst_ms']:>10.1f}   {mark}")
+    mem = "ok" if result["peak_rss_mb"] < TARGET_MB else "MISSED"
+    lines.append(f"peak RSS {result['peak_rss_mb']:.0f} MB   target < {TARGET_MB:.0f} MB   {mem}")
+    print("\n".join(lines))
+    if not args.quick:
+        RESULTS.mkdir(exist_ok=True)
+        result["machine"] = {"python": platform.python_version(), "machine": platform.machine(),
+                             "date": datetime.date.today().isoformat()}
+        (RESULTS / "debug.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        (RESULTS / "debug.md").write_text("```\n" + "\n".join(lines) + "\n```\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""kifu debug end to end: the real command serving on 127.0.0.1, driven in headless Chromium (Debian's package,
+through Playwright) as a person would use it. Never skipped: ``make test`` installs Chromium first.
+
+Screenshots of the main screens are kept in ``artifacts/`` (docs/images holds the ones the docs show, made by
+``python -m tests.tools.test_debug_browser``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tools.games import export
+from tests.tools.test_view_browser import ARGS, CHROMIUM
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+URL = re.compile(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]+")
+
+
+class Server:
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "debug", *args, "--no-browser"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+        assert self.proc.stdout is not None
+        seen = []
+        for line in self.proc.stdout:  # (the URL is the first thing it prints; a failure to start ends the loop)
+            seen.append(line)
+            m = URL.search(line)
+            if m:
+                self.url = m.group(0)
+                return
+        raise AssertionError("kifu debug did not start:\n" + "".join(seen))
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    assert CHROMIUM.exists() or shutil.which("chromium"), "Chromium is missing: `make test` installs it"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def open_page(browser: Any, url: str) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1500, "height": 950})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url)
+    page.wait_for_selector("#timeline li")
+    return page, errors
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"debug-{name}.png"))
+
+
+def test_step_inspect_search_and_fork_in_the_page(browser: Any, tmp_path: Path) -> None:
+    log = export("duel_masters", tmp_path / "dm.jsonl")
+    server = Server(str(log), "--forks", str(tmp_path / "forks.db"))
+    try:
+        assert "token=" not in server.url.split("?")[0]
+        page, errors = open_page(browser, server.url)
+        assert "token" not in page.url  # the token went into a cookie; the address bar no longer shows it
+        page.fill("#goto", "0")
+        page.click("#next-decision")
+        page.wait_for_function("document.querySelector('#goto').value !== '0'")
+        first_decision = int(page.input_value("#goto"))
+        assert page.locator("#request").inner_text() != ""
+        page.click("#next-turn")
+        page.wait_for_function(f"parseInt(document.querySelector('#goto').value) > {first_decision}")
+        # a breakpoint: the next record where an ability triggers
+        page.fill("#condition", "event Triggered")
+        page.click("#break-next")
+        page.wait_for_selector("#break-status:has-text('stopped at record')")
+        stopped = int(page.input_value("#goto"))
+        assert "trigger" in page.locator(f"#rec-{stopped}").inner_text()
+        # where did it come from: the first card on the board
+        page.click("#players .card .value >> nth=0")
+        page.wait_for_selector("#inspector .step")
+        assert "set by" in page.locator("#inspector").inner_text()
+        shot(page, "inspect")
+        # a value at every point
+        page.fill("#expression", "pending")
+        page.click("#query button")
+        page.wait_for_selector("#query-table tbody tr")
+        # what if: another legal decision at a decision point, in a branch
+        page.fill("#goto", str(first_decision))
+        page.press("#goto", "Enter")
+        page.wait_for_selector(f"#rec-{first_decision}.current")
+        page.click("#legal")
+        page.wait_for_selector("#decisions li")
+        buttons = page.locator("#decisions button")
+        assert buttons.count() >= 1
+        buttons.nth(buttons.count() - 1).click()
+        page.wait_for_selector("#compare:has-text('first differ'), #compare:has-text('are the same')")
+        assert page.locator("#game option").count() == 2
+        shot(page, "fork")
+        # as a seat: the opponent's hand is a count
+        page.select_option("#seat", "0")
+        page.wait_for_function("document.querySelector('#players').innerText.includes('hidden')")
+        assert errors == [], errors
+    finally:
+        server.stop()
+
+
+def test_a_failing_scenario_opens_at_its_failing_step(browser: Any, tmp_path: Path) -> None:
+    source = ROOT / "tests/scenarios/duel_masters/DM-W-S11.toml"
+    scenario = tmp_path / "DM-W-S11.toml"
+    scenario.write_text(source.read_text(encoding="utf-8").replace(
+        'request = { player = 1, kind = "may" }', 'request = { player = 0, kind = "may" }'), encoding="utf-8")
+    server = Server(str(scenario))
+    try:
+        page, errors = open_page(browser, server.url)
+        banner = page.locator("#scenario")
+        assert "FAILED at step 1" in banner.inner_text() and "request" in banner.inner_text()
+        assert page.locator("#timeline li.current").count() == 1
+        shot(page, "scenario")
+        assert errors == [], errors
+    finally:
+        server.stop()
+
+
+def test_sigkill_leaves_the_branches_it_made(browser: Any, tmp_path: Path) -> None:
+    """The debugger writes only branches, each in one transaction of an ordinary store: killed outright, what it
+    made is whole and audits clean."""
+    from click.testing import CliRunner
+
+    from tools.cli import main
+
+    log = export("shadowverse", tmp_path / "sv.jsonl")
+    forks = tmp_path / "forks.db"
+    server = Server(str(log), "--forks", str(forks))
+    try:
+        page, _ = open_page(browser, server.url)
+        page.click("#next-decision")
+        page.wait_for_function("document.querySelector('#goto').value !== '0'")
+        page.click("#legal")
+        page.wait_for_selector("#decisions button")
+        page.locator("#decisions button").nth(0).click()
+        page.wait_for_selector("#compare:has-text('first differ'), #compare:has-text('are the same')")
+    finally:
+        server.proc.kill()
+        server.proc.wait()
+    games = CliRunner().invoke(main, ["games", "--db", str(forks)])
+    assert games.exit_code == 0, games.output
+    name = games.output.split()[0] if games.output.split() else ""
+    audit = CliRunner().invoke(main, ["audit", str(forks), "--game", name.strip()])
+    assert audit.exit_code == 0, audit.output
