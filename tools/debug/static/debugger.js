@@ -309,13 +309,14 @@ async function decide(choice) {
 function showCompare(c) {
   const box = $("compare");
   box.textContent = c.first_difference
-    ? `${c.a} and ${c.b} first differ at records ${c.first_difference.a} / ${c.first_difference.b}:\n  ${c.a_line}\n  ${c.b_line}\n` + (c.diff || []).join("\n")
+    ? `${c.a} and ${c.b} first differ at records ${c.first_difference.a} / ${c.first_difference.b}:\n  ${c.a}: ${c.a_line}\n  ${c.b}: ${c.b_line}\nthe states just after them, compared: ` + (c.diff || []).slice(1).join("\n")
     : `${c.a} and ${c.b} are the same`;
 }
 
 // -- set-up --------------------------------------------------------------------------------------------------------
 
 async function loadInfo(game) {
+  if ((game || "") !== S.game) $("inspector").replaceChildren();
   S.game = game || "";
   const info = await api(`/api/info?` + (S.game ? new URLSearchParams({ game: S.game }) : ""));
   S.info = info;
