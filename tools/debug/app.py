@@ -10,22 +10,20 @@ cookie and redirects to ``/`` so the token leaves the address bar; a client of t
 
 from __future__ import annotations
 
-import asyncio
-import json
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tools.debug.search import Progress
 from tools.debug.session import Session
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
+from tools.web import Worker
 
 T = TypeVar("T")
 PATH_HELP: Final = "the value: kind object (obj, field, key), player (player, key), pending (effect) or request"
@@ -187,35 +185,3 @@ def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
 _STATIC_FILES: Final = frozenset({"debugger.js", "debugger.css"})
 
 
-class Worker:
-    """The one thread every question to the session runs on, one at a time: a store's connection belongs to the
-    thread that opened it, and the session's reader caches are not shared between threads. A streamed answer is
-    produced there item by item, so progress reaches the page while a search folds."""
-
-    def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kifu-debug")
-
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
-
-    def streamed(self, produce: Callable[[], Iterator[dict[str, Any]]]) -> StreamingResponse:
-        """An NDJSON answer, a line per item ``produce`` yields (progress while a search folds, then its
-        answer); an error met on the way is the last line, ``{"error": ...}``."""
-
-        async def body() -> AsyncIterator[bytes]:
-            items = await self.call(produce)
-            while True:
-                try:
-                    item = await self.call(next, items, None)
-                except BAD_INPUT_ERRORS as exc:
-                    yield _line({"error": describe(exc)})
-                    return
-                if item is None:
-                    return
-                yield _line(item)
-
-        return StreamingResponse(body(), media_type="application/x-ndjson")
-
-
-def _line(item: dict[str, Any]) -> bytes:
-    return (json.dumps(item, ensure_ascii=False) + "\n").encode()
