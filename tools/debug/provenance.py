@@ -117,6 +117,25 @@ class Lines:
         return {"seq": seq, "line": self.line(seq), "kind": ev.kind_of(rec.event), "decision": rec.decision,
                 "cause": rec.cause, "rule": rule_of(self.log, rec)}
 
+    def entries(self, start: int, stop: int) -> list[dict[str, Any]]:
+        """Records ``start..stop`` as entries, folding once from the state before ``start`` (a page of the
+        timeline: one ``state_at`` however long the page)."""
+        state = copy(self.log.state_at(start - 1))
+        hidden = hidden_zones(state.profile)
+        mem = self.log.memory if self.viewer is None else None
+        out = []
+        for seq in range(start, stop + 1):
+            rec = self.log.record(seq)
+            seen = rec.event if self.viewer is None else redact_event(rec.event, self.viewer, state, hidden=hidden)
+            if seen is None:
+                line = f"record {seq}: (a record {state.players[self.viewer or 0].name} did not see)"
+            else:
+                line = f"record {seq}: {render(state, seen, mem)}"
+            out.append({"seq": seq, "line": line, "kind": ev.kind_of(rec.event), "decision": rec.decision,
+                        "cause": rec.cause, "rule": rule_of(self.log, rec)})
+            evolve(state, rec.seq, rec.event, rec.decision)
+        return out
+
 
 def causes(log: PointLog, seq: int, lines: Lines) -> list[dict[str, Any]]:
     """Record ``seq`` and the records that caused it (the envelope's ``cause``), back to the player's decision
@@ -146,27 +165,52 @@ def _lower_bound(state: GameState, path: Path) -> int:
     return 1
 
 
+def touches(path: Path, event: ev.Event) -> bool:
+    """Whether ``event`` may change the value at ``path`` (a cheap test on the event alone, true whenever it can:
+    a window of records none of which touches the value is passed over without folding it)."""
+    match path.kind, event:
+        case "object", ev.StatusSet(obj=oid) | ev.Stacked(top=oid) | ev.Stacked(below=oid):
+            return oid == path.obj or path.field in ("power", "toughness", "under")
+        case "object", ev.ContinuousEffectStarted() | ev.ContinuousEffectEnded() | ev.ZoneChanged():
+            return True  # a modifier starts or ends, or its source leaves
+        case "player", ev.PlayerStat(player=p) | ev.PlayerLost(player=p):
+            return p == path.player
+        case "pending", (ev.Triggered() | ev.EffectPending() | ev.EffectResolving() | ev.EffectResolved()
+                         | ev.EffectFizzled() | ev.Chosen()):
+            return True
+        case "request", ev.ChoiceRequested() | ev.ChoiceMade():
+            return True
+    return isinstance(event, ev.GameStarted)
+
+
 def origin(log: PointLog, n: int, path: Path) -> int | None:
     """The last record at or before point ``n`` after which ``path`` read as it reads at ``n`` (None: it has read
-    so since before the first record)."""
+    so since before the first record).
+
+    An object's zone is where it came to be (every zone change makes a new object), so its origin is that record.
+    Otherwise the log is folded forward over windows of ``SPAN`` records, from the window holding the point back,
+    each window passed over unfolded when none of its records ``touches`` the value."""
     state_n = log.state_at(n)
     want = path.read(state_n)
     low = _lower_bound(state_n, path)
+    if path.kind == "object" and path.field == "zone" and want is not None:
+        return low
     stop = n
     while stop >= low:
         start = max(low, stop - SPAN + 1)
-        state = copy(log.state_at(start - 1))
-        last_change = None
-        prev = path.read(state)
-        for seq in range(start, stop + 1):
-            rec = log.record(seq)
-            evolve(state, rec.seq, rec.event, rec.decision)
-            now = path.read(state)
-            if now != prev:
-                last_change = seq
-            prev = now
-        if last_change is not None:
-            return last_change
+        if any(touches(path, log.record(seq).event) for seq in range(start, stop + 1)):
+            state = copy(log.state_at(start - 1))
+            last_change = None
+            prev = path.read(state)
+            for seq in range(start, stop + 1):
+                rec = log.record(seq)
+                evolve(state, rec.seq, rec.event, rec.decision)
+                now = path.read(state)
+                if now != prev:
+                    last_change = seq
+                prev = now
+            if last_change is not None:
+                return last_change
         stop = start - 1
     return low if low > 1 and want is not None else None
 

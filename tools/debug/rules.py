@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from eventsource import events as ev
+from eventsource.errors import KifuError
 from eventsource.records import Record
-from statemachine.releases import UnknownVersion
 from tools.travel import PointLog
 
 RULE_ID: Final = re.compile(r"\b(?:DM|MTG|VOP|SV|KIFU)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b|\bCR \d{3}(?:\.\d+[a-z]?)?")
@@ -46,7 +46,7 @@ def _detail(event: ev.Event) -> str:
 def _profile(log: PointLog) -> Any:
     try:
         return log.profile()
-    except (UnknownVersion, LookupError, ValueError):
+    except (KifuError, LookupError, ValueError):  # rules not installed here (another game, a generated log)
         return None
 
 

@@ -140,7 +140,7 @@ class Session:
             log = self.log(game)
             lines = provenance.Lines(log, self.seat(log, seat))
             stop = min(log.last, start + min(count, PAGE) - 1)
-            return [lines.entry(s) for s in range(max(1, start), stop + 1)]
+            return lines.entries(max(1, start), stop)
 
     def step(self, at: int, unit: Unit, direction: Direction, game: str | None) -> int:
         with self._lock:
