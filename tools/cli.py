@@ -44,6 +44,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "vocabulary": ("vocabulary", "vocabulary"),
     "debug": ("debug", "debug"),
     "query": ("debug", "query"),
+    "serve": ("serve", "serve"),
+    "bots": ("serve", "bots"),
 }
 
 

@@ -1,0 +1,272 @@
+"""``kifu serve``'s ASGI app: the lobby over HTTP, play over WebSocket, the page that plays in a browser.
+
+HTTP (documented at ``/openapi.json``):
+- ``POST /api/matches`` — create a match (game, rules, players, decks, options, spectator delay): its id and the
+  commitment to the server's share of the seed.
+- ``POST /api/matches/{id}/seats/{seat}`` — join with a 32-byte nonce (hex): the seat's credential, once.
+- ``GET /api/matches/{id}`` — the match, and once it ended, the revealed seed shares.
+- ``GET /api/matches/{id}/log`` — the signed log as JSON lines (``kifu audit --key`` reads it), once the game has
+  ended; a seat's credential (``Authorization: Bearer``) gets it at any time.
+
+WebSocket ``/ws/matches/{id}``: the first message authenticates — ``{"credential": C, "since": N}`` for a seat,
+``{"spectate": true, "since": N}`` for a spectator — and is never in the URL (URLs are what servers log). The
+server then sends ``records`` (what that viewer saw after record N), ``state`` (the board as they see it, who must
+act, and their legal decisions when it is theirs to answer), and again after every record appended. A seat sends
+``{"decide": {"head": H, "choice": I}}`` (or ``"action"``/``"args"`` in place of ``choice``); a refusal names the rule
+and appends nothing. Messages are bounded (``MAX_MESSAGE``), and so are connections per match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import msgspec
+from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from starlette.types import ASGIApp
+
+from eventsource import exchange
+from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
+from tools.serve.lobby import MatchSpec
+from tools.serve.service import SPECTATOR, Refused, Service, Stale
+from tools.web import Worker
+
+STATIC: Final = Path(__file__).with_name("static")
+MAX_MESSAGE: Final = 16 * 1024  # bytes of one client message
+MAX_WATCHERS: Final = 64  # connections to one match
+POLICY_VIOLATION: Final = 1008  # WebSocket close codes (RFC 6455)
+TOO_BIG: Final = 1009
+
+
+class Hub:
+    """Who watches which match in this worker; told of every record appended (by this worker, or by another
+    through the store's notifications)."""
+
+    def __init__(self) -> None:
+        self.watchers: dict[str, set[asyncio.Queue[int]]] = {}
+
+    def watch(self, match_id: str) -> asyncio.Queue[int]:
+        queues = self.watchers.setdefault(match_id, set())
+        if len(queues) >= MAX_WATCHERS:
+            raise BadInput(f"match {match_id} has {MAX_WATCHERS} connections already")
+        q: asyncio.Queue[int] = asyncio.Queue(maxsize=64)
+        queues.add(q)
+        return q
+
+    def leave(self, match_id: str, q: asyncio.Queue[int]) -> None:
+        self.watchers.get(match_id, set()).discard(q)
+
+    def appended(self, match_id: str, head: int) -> None:
+        for q in list(self.watchers.get(match_id, ())):
+            if q.full():
+                q.get_nowait()  # (a slow reader is told only of the newest head: it reads from where it was)
+            q.put_nowait(head)
+
+
+def create_app(service: Service) -> ASGIApp:
+    worker = Worker("kifu-serve")
+    hub = Hub()
+    api = FastAPI(title="kifu serve", version="1", docs_url=None, redoc_url=None,
+                  description="Matches, seats and play on kifu's rules, recorded as signed evidence.")
+    for kind in BAD_INPUT_ERRORS:
+        if issubclass(kind, Exception):
+            api.add_exception_handler(kind, _bad_input)
+
+    @api.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})
+
+    @api.get("/static/play.js", include_in_schema=False)
+    def script() -> FileResponse:
+        return FileResponse(STATIC / "play.js")
+
+    @api.post("/api/matches", summary="Create a match: its id and the commitment to the server's seed share")
+    async def create(spec: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+        try:
+            parsed = msgspec.convert(spec, MatchSpec, strict=True)
+        except msgspec.ValidationError as exc:
+            raise BadInput(f"a match is game, players, decks, and optionally rules, options, spectator_delay: "
+                           f"{exc}") from None
+        match = await worker.call(service.create, parsed)
+        return {"match": match.id, "commitment": match.commitment}
+
+    @api.post("/api/matches/{match_id}/seats/{seat}", summary="Join a seat with a 32-byte nonce: its credential")
+    async def join(match_id: str, seat: int, body: Annotated[dict[str, str], Body()]) -> dict[str, Any]:
+        try:
+            nonce = bytes.fromhex(body.get("nonce", ""))
+        except ValueError:
+            raise BadInput("nonce: 64 hex digits (32 random bytes of the seat's own)") from None
+        credential = await worker.call(service.join, match_id, seat, nonce)
+        head = await worker.call(_head, service, match_id)
+        if head:
+            hub.appended(match_id, head)
+        return {"match": match_id, "seat": seat, "credential": credential}
+
+    @api.get("/api/matches/{match_id}", summary="The match; once it ended, the revealed seed shares")
+    async def get(match_id: str) -> dict[str, Any]:
+        def read() -> dict[str, Any]:
+            m = service.lobby.get(match_id)
+            out: dict[str, Any] = {"match": m.id, "game": m.spec.game, "players": m.spec.players,
+                                   "commitment": m.commitment, "joined": list(m.joined)}
+            if service.started(match_id):
+                st = service.engine(match_id).state
+                out.update(head=st.seq, ended=st.ended, winner=st.winner)
+                if st.ended:
+                    out["seed_shares"] = service.lobby.reveal(match_id)
+            return out
+        return await worker.call(read)
+
+    @api.get("/api/matches/{match_id}/log", summary="The signed log as JSON lines (kifu audit --key reads it)")
+    async def log(match_id: str, request: Request) -> Response:
+        def read() -> bytes:
+            st = service.engine(match_id).state
+            bearer = request.headers.get("authorization", "")
+            seat = service.lobby.seat_of(match_id, bearer[7:]) if bearer.lower().startswith("bearer ") else None
+            if not st.ended and seat is None:
+                raise BadInput("the log holds hidden cards until the game ends: a seat's credential is needed")
+            raws = list(service.store.read_raw(match_id))
+            sigs = {s.seq: s for s in service.store.signatures(match_id)}
+            return b"".join(exchange.to_line(r, sigs.get(r.seq)) + b"\n" for r in raws)
+        return Response(await worker.call(read), media_type="application/x-ndjson")
+
+    @api.websocket("/ws/matches/{match_id}")
+    async def play(ws: WebSocket, match_id: str) -> None:
+        await ws.accept()
+        try:
+            first = await _receive(ws)
+            viewer, since, delay = await worker.call(_authenticate, service, match_id, first)
+        except BAD_INPUT_ERRORS as exc:
+            await ws.send_json({"type": "error", "message": describe(exc)})
+            await ws.close(code=POLICY_VIOLATION)
+            return
+        try:
+            queue = hub.watch(match_id)
+        except BadInput as exc:
+            await ws.close(code=1013, reason=str(exc)[:120])
+            return
+        await ws.send_json({"type": "hello", "match": match_id, "seat": None if viewer == SPECTATOR else viewer})
+        sent = since
+
+        async def push() -> None:
+            nonlocal sent
+            while True:
+                head = await worker.call(_head, service, match_id)
+                shown = head - delay if viewer == SPECTATOR else head
+                if shown > sent:
+                    recs = await worker.call(service.records, match_id, viewer, sent, shown)
+                    if recs:
+                        await ws.send_json({"type": "records", "records": recs})
+                    sent = recs[-1]["seq"] if recs and len(recs) >= 500 else shown
+                    if sent < shown:
+                        continue
+                if head:
+                    at = shown if viewer == SPECTATOR else None
+                    await ws.send_json({"type": "state", **await worker.call(service.view, match_id, viewer, at)})
+                await queue.get()
+
+        pusher = asyncio.create_task(push())
+        try:
+            while True:
+                message = await _receive(ws)
+                if message.get("sync") is True:  # the client wants the state again (after a stale decision)
+                    queue.put_nowait(-1) if not queue.full() else None
+                    continue
+                if viewer == SPECTATOR:
+                    await ws.send_json({"type": "error", "message": "a spectator cannot decide"})
+                    continue
+                await _decide(ws, worker, service, hub, match_id, viewer, message)
+        except WebSocketDisconnect:
+            pass
+        except _Oversized:
+            await ws.close(code=TOO_BIG)
+        except ValueError as exc:
+            await ws.close(code=POLICY_VIOLATION, reason=str(exc)[:120])
+        finally:
+            pusher.cancel()
+            hub.leave(match_id, queue)
+
+    return api
+
+
+def _head(service: Service, match_id: str) -> int:
+    return service.engine(match_id).state.seq if service.started(match_id) else 0
+
+
+class _Oversized(Exception):
+    pass
+
+
+async def _receive(ws: WebSocket) -> dict[str, Any]:
+    text = await ws.receive_text()
+    if len(text.encode()) > MAX_MESSAGE:
+        raise _Oversized
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("a message is one JSON object") from None
+    if not isinstance(message, dict):
+        raise ValueError("a message is one JSON object")
+    return message
+
+
+def _authenticate(service: Service, match_id: str, first: dict[str, Any]) -> tuple[int, int, int]:
+    """(viewer, since, delay) for the first message of a connection."""
+    match = service.lobby.get(match_id)
+    since = first.get("since", 0)
+    if not isinstance(since, int) or since < 0:
+        raise BadInput("since: the last record number the client holds (0: none)")
+    if first.get("spectate") is True:
+        if match.spec.spectator_delay < 0:
+            raise BadInput(f"match {match_id} takes no spectators")
+        return SPECTATOR, since, match.spec.spectator_delay
+    credential = first.get("credential")
+    if not isinstance(credential, str) or len(credential) > 200:
+        raise BadInput("the first message names the seat's credential (or spectate: true)")
+    seat = service.lobby.seat_of(match_id, credential)
+    if seat is None:
+        raise BadInput("this credential is no seat's of this match")
+    return seat, since, 0
+
+
+async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, match_id: str, seat: int,
+                  message: dict[str, Any]) -> None:
+    body = message.get("decide")
+    if not isinstance(body, dict) or not isinstance(body.get("head"), int):
+        await ws.send_json({"type": "error", "message": "a decision is {\"decide\": {\"head\": N, \"choice\": I}} "
+                                                         "or with action and args"})
+        return
+
+    def run() -> Any:
+        if "choice" in body:
+            legal = service.view(match_id, seat)["legal"]
+            i = body["choice"]
+            if not isinstance(i, int) or not 0 <= i < len(legal):
+                raise BadInput(f"choice: one of 0 to {len(legal) - 1}" if legal else "nothing to decide now")
+            action, args = legal[i]["action"], legal[i]["args"]
+        else:
+            action, args = body.get("action"), body.get("args", [])
+            if not isinstance(action, str) or not isinstance(args, list) or len(args) > 64:
+                raise BadInput("action: a name; args: a list")
+        return service.decide(match_id, seat, body["head"], action, args)
+
+    try:
+        outcome = await worker.call(run)
+    except Refused as refused:
+        await ws.send_json({"type": "refused", "reason": refused.reason, "rule": refused.rule})
+        return
+    except Stale as stale:
+        await ws.send_json({"type": "stale", "message": str(stale)})
+        return
+    except BAD_INPUT_ERRORS as exc:
+        await ws.send_json({"type": "error", "message": describe(exc)})
+        return
+    await ws.send_json({"type": "ack", "head": outcome.head, "applied": outcome.applied})
+    hub.appended(match_id, outcome.head)
+
+
+async def _bad_input(request: Request, exc: Exception) -> Response:
+    status = 404 if str(exc).startswith("no match") else 400
+    return JSONResponse({"error": describe(exc)}, status_code=status)

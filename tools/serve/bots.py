@@ -1,0 +1,96 @@
+"""``kifu bots``: plays matches on a ``kifu serve`` through its public API, as any client would — creates each
+match with the game's sample decks, joins both seats with nonces of its own, and answers every request with a
+seeded random legal decision over WebSocket. The load generator and the example client in one."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+import httpx
+import websockets
+
+from statemachine.games import PROFILES
+
+MAX_DECISIONS: Final = 2_000  # a match still going after this many decisions is reported unfinished
+RECEIVE_TIMEOUT: Final = 60.0  # seconds without a message before a seat gives up
+
+
+@dataclass
+class Played:
+    match: str
+    finished: bool = False
+    winner: int | None = None
+    decisions: int = 0
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)  # seconds from a decision's send to its ack
+    error: str = ""
+
+
+def ws_url(server: str) -> str:
+    return "ws" + server[4:] if server.startswith("http") else server
+
+
+async def play_match(client: httpx.AsyncClient, server: str, game: str, seed: int) -> Played:
+    module = PROFILES[game][0]
+    _, players, decks = importlib.import_module(f"{module}.demo").sample_game(seed)
+    created = (await client.post(f"{server}/api/matches", json={
+        "game": game, "players": list(players), "decks": [list(d) for d in decks]})).raise_for_status().json()
+    match = created["match"]
+    creds = []
+    for seat in (0, 1):
+        joined = await client.post(f"{server}/api/matches/{match}/seats/{seat}",
+                                   json={"nonce": secrets.token_hex(32)})
+        creds.append(joined.raise_for_status().json()["credential"])
+    result = Played(match)
+    rng = random.Random(seed)
+    await asyncio.gather(*(_seat(server, match, seat, creds[seat], rng, result) for seat in (0, 1)))
+    return result
+
+
+async def _seat(server: str, match: str, seat: int, credential: str, rng: random.Random, result: Played) -> None:
+    async with websockets.connect(f"{ws_url(server)}/ws/matches/{match}", max_size=8 << 20) as ws:
+        await ws.send(json.dumps({"credential": credential, "since": 0}))
+        sent_at = 0.0
+        while result.decisions < MAX_DECISIONS and not result.error:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+            except TimeoutError:
+                result.error = f"seat {seat}: no message for {RECEIVE_TIMEOUT:.0f} s"
+                return
+            kind = message.get("type")
+            if kind == "state":
+                if message["ended"]:
+                    result.finished, result.winner = True, message["winner"]
+                    return
+                if message["legal"]:
+                    choice = rng.randrange(len(message["legal"]))
+                    sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"decide": {"head": message["head"], "choice": choice}}))
+            elif kind == "ack":
+                result.decisions += 1
+                result.latencies.append(time.perf_counter() - sent_at)
+            elif kind in ("refused", "stale"):
+                result.refused += 1
+                await ws.send(json.dumps({"sync": True}))
+            elif kind == "error":
+                result.error = f"seat {seat}: {message.get('message')}"
+                return
+
+
+async def run(server: str, game: str, matches: int, concurrency: int, seed: int) -> list[Played]:
+    limit = asyncio.Semaphore(concurrency)
+    async with httpx.AsyncClient(timeout=30.0) as client:
+        async def one(i: int) -> Played:
+            async with limit:
+                try:
+                    return await play_match(client, server, game, seed + i)
+                except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
+                    return Played(f"(match {i})", error=f"{type(exc).__name__}: {exc}")
+        return list(await asyncio.gather(*(one(i) for i in range(matches))))

@@ -1,0 +1,228 @@
+"""The authoritative master: matches are created, seats join, decisions are judged by the rules and appended —
+everything through the store, nothing held that a restart would lose.
+
+An engine kept for a match is a cache: before every decision the store's head is compared with the engine's, and
+a match another worker moved on is loaded again from its snapshots and records. A decision names the head it was
+made against: against the head now, it is judged; against an older head whose next decision was this very
+decision from this seat, it was already applied (a client retrying after a dropped connection) and is
+acknowledged again, not applied twice; against any other head, it is stale and refused.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from eventsource import events as ev
+from eventsource import signing
+from eventsource.errors import ConcurrencyConflict, KifuError
+from eventsource.records import Record
+from eventsource.store import EventStore
+from projections.state import GameState, copy, evolve
+from projections.timeline import Timeline
+from projections.views import redact_event
+from statemachine.decisions import Decision, IllegalDecision
+from statemachine.engine import Engine
+from statemachine.games import PROFILES, hidden_zones
+from statemachine.games import profile as load_profile
+from tools.board import board_data
+from tools.errors import BadInput
+from tools.serve.lobby import Lobby, Match, MatchSpec
+from tools.trace import names, render
+
+MAX_RECORDS: Final = 500  # records sent in one catch-up message at most (a client asks again from the last)
+SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
+
+
+class Refused(BadInput):
+    """A decision the rules refuse: names the rule; nothing was appended."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} [{rule}]")
+        self.reason, self.rule = reason, rule
+
+
+class Stale(BadInput):
+    """A decision made against a head that is no longer the game's and was not this decision."""
+
+
+@dataclass
+class Outcome:
+    head: int
+    applied: bool  # False: the same decision was already applied at that head (a retry)
+
+
+class Service:
+    def __init__(self, open_store: Callable[[], EventStore], lobby: Lobby, signer: signing.Signer | None = None
+                 ) -> None:
+        """``open_store`` opens the store on first use: on the thread that then serves every call (a SQLite
+        connection belongs to the thread that opened it)."""
+        self._open, self.lobby, self.signer = open_store, lobby, signer
+        self._store: EventStore | None = None
+        self._engines: dict[str, Engine] = {}
+        self._folded: dict[str, tuple[int, GameState]] = {}  # the state after the last record sent, per match
+
+    @property
+    def store(self) -> EventStore:
+        if self._store is None:
+            self._store = self._open()
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    # -- matches ------------------------------------------------------------------------------------------
+
+    def create(self, spec: MatchSpec) -> Match:
+        if spec.game not in PROFILES:
+            raise BadInput(f"no game {spec.game!r}: the games are {', '.join(sorted(PROFILES))}")
+        profile = load_profile(spec.game, spec.rules or None)
+        if len(spec.players) != profile.players_per_game or len(spec.decks) != len(spec.players):
+            raise BadInput(f"{spec.game} is played by {profile.players_per_game} players, each with a deck")
+        if len(set(spec.players)) != len(spec.players) or any(not p.strip() for p in spec.players):
+            raise BadInput("each player needs a name of their own")
+        if not -1 <= spec.spectator_delay <= 10_000:
+            raise BadInput("spectator_delay is -1 (no spectators) or 0 to 10000 records")
+        _check_decks(profile, spec)
+        return self.lobby.create(spec)
+
+    def join(self, match_id: str, seat: int, nonce: bytes) -> str:
+        credential, seed = self.lobby.join(match_id, seat, nonce)
+        if seed is not None:
+            spec = self.lobby.get(match_id).spec
+            profile = load_profile(spec.game, spec.rules or None)
+            engine = Engine.new(profile, spec.players, spec.decks, int.from_bytes(seed, "big"), store=self.store,
+                                game=match_id, options=dict(spec.options), signer=self.signer)
+            self._engines[match_id] = engine
+        return credential
+
+    def started(self, match_id: str) -> bool:
+        return self.store.head(match_id) > 0
+
+    # -- play ---------------------------------------------------------------------------------------------
+
+    def engine(self, match_id: str) -> Engine:
+        """The match's engine at the store's head (loaded again when another worker appended)."""
+        head = self.store.head(match_id)
+        if not head:
+            raise BadInput(f"match {match_id} has not started: both seats must join")
+        cached = self._engines.get(match_id)
+        if cached is not None and cached.state.seq == head:
+            return cached
+        spec = self.lobby.get(match_id).spec
+        engine = Engine.load(load_profile(spec.game, spec.rules or None), self.store, match_id, signer=self.signer)
+        self._engines[match_id] = engine
+        return engine
+
+    def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any]) -> Outcome:
+        engine = self.engine(match_id)
+        decision = Decision(seat, action, tuple(args))
+        now = engine.state.seq
+        if head != now:
+            if head < now and self._was_applied(match_id, head, decision):
+                return Outcome(now, False)
+            raise Stale(f"the decision was made against record {head}; the game is at record {now}")
+        legal = engine.legal()
+        if legal.player != seat:
+            who = "nobody" if legal.player is None else f"seat {legal.player}"
+            raise Refused(f"it is not seat {seat}'s to decide now ({who} decides)", "KIFU-TURN")
+        try:
+            engine.decide(decision)
+        except IllegalDecision as refused:
+            raise Refused(refused.reason, refused.rule) from None
+        except ConcurrencyConflict:
+            self._engines.pop(match_id, None)
+            raise Stale("another worker appended to this match first; decide again at its new head") from None
+        return Outcome(engine.state.seq, True)
+
+    def _was_applied(self, match_id: str, head: int, decision: Decision) -> bool:
+        nxt = next(iter(self.store.read(match_id, head + 1, head + 1)), None)
+        return (nxt is not None and isinstance(nxt.event, ev.ChoiceMade) and nxt.event.player == decision.player
+                and nxt.event.action == decision.action and list(nxt.event.args) == list(decision.args))
+
+    # -- what a seat receives -----------------------------------------------------------------------------
+
+    def records(self, match_id: str, viewer: int | None, since: int, until: int | None = None) -> list[dict[str, Any]]:
+        """Records after ``since`` (up to ``until``), each as ``viewer`` may see it: a line in the game's words,
+        or nothing for a record they did not see. The seed is never shown to a seat (``GameStarted`` is
+        redacted)."""
+        engine = self.engine(match_id)
+        last = engine.state.seq if until is None else min(until, engine.state.seq)
+        start = since + 1
+        stop = min(last, since + MAX_RECORDS)
+        if start > stop:
+            return []
+        state = self._state_before(match_id, start)
+        hidden = hidden_zones(state.profile)
+        out = []
+        for rec in self.store.read(match_id, start, stop):
+            seen = _seen(rec, viewer, state, hidden)
+            if seen is not None:
+                out.append({"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)})
+            evolve(state, rec.seq, rec.event, rec.decision)
+        self._folded[match_id] = (stop, copy(state))
+        return out
+
+    def _state_before(self, match_id: str, start: int) -> GameState:
+        """The state after record ``start - 1``: the one the last catch-up of this match ended at (every seat
+        reads the same new records after a decision), else from the store's snapshots."""
+        kept = self._folded.get(match_id)
+        if kept is not None and kept[0] == start - 1:
+            return copy(kept[1])
+        return Timeline(self.store, match_id).state_at(start - 1)
+
+    def view(self, match_id: str, viewer: int | None, at: int | None = None) -> dict[str, Any]:
+        """The board as ``viewer`` sees it now (or after record ``at``), who must act, and — when it is the
+        viewer's to answer — the legal decisions."""
+        engine = self.engine(match_id)
+        if at is None or at >= engine.state.seq:
+            state: GameState = engine.state
+        else:
+            state = Timeline(self.store, match_id).state_at(max(0, at))
+        data = board_data(state, viewer if viewer != SPECTATOR else SPECTATOR)
+        data["viewer"] = viewer
+        legal = engine.legal() if state is engine.state else None
+        data["to_act"] = None if legal is None else legal.player
+        if legal is not None and viewer is not None and legal.player == viewer:
+            nm = names(state, None, viewer)
+            data["legal"] = [{"index": i, "action": d.action, "args": list(d.args),
+                              "text": " ".join([d.action, *nm.named_args(d)])} for i, d in enumerate(legal.decisions)]
+        else:
+            data["legal"] = []
+        data["head"] = state.seq
+        return data
+
+    def log_records(self, match_id: str) -> list[Record]:
+        return list(self.store.read(match_id))
+
+
+def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> ev.Event | None:
+    if viewer is None:
+        return rec.event
+    if isinstance(rec.event, ev.GameStarted):  # the seed would let a seat recompute every hidden card
+        import msgspec
+
+        return msgspec.structs.replace(rec.event, seed=0)
+    return redact_event(rec.event, viewer, state, hidden=hidden)
+
+
+def _check_decks(profile: Any, spec: MatchSpec) -> None:
+    """Every card of every deck is in the pool; the game's own deck rules, where it declares them."""
+    pool = profile.pool
+    for seat, deck in enumerate(spec.decks):
+        unknown = sorted({c for c in deck if c not in pool.cards})
+        if unknown:
+            raise BadInput(f"seat {seat}'s deck names cards not in {spec.game}'s pool: {', '.join(unknown[:10])}")
+    check = getattr(importlib.import_module(type(profile).__module__), "check_deck", None) or getattr(
+        profile, "check_deck", None)
+    if check is not None:
+        for seat, deck in enumerate(spec.decks):
+            problems = check(deck)
+            if problems:
+                raise BadInput(f"seat {seat}'s deck breaks {spec.game}'s deck rules: {problems}")
+
+
+__all__ = ["KifuError", "Outcome", "Refused", "Service", "Stale"]
