@@ -19,6 +19,7 @@ and appends nothing. Messages are bounded (``MAX_MESSAGE``), and so are connecti
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -29,6 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.types import ASGIApp
 
 from eventsource import exchange
+from statemachine.games import PROFILES
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
 from tools.serve.lobby import MatchSpec
 from tools.serve.service import SPECTATOR, Refused, Service, Stale
@@ -82,6 +84,13 @@ def create_app(service: Service) -> ASGIApp:
     @api.get("/static/play.js", include_in_schema=False)
     def script() -> FileResponse:
         return FileResponse(STATIC / "play.js")
+
+    @api.get("/api/samples/{game}", summary="A game's sample players and decks (to create a match with)")
+    def samples(game: str) -> dict[str, Any]:
+        if game not in PROFILES:
+            raise BadInput(f"no game {game!r}: the games are {', '.join(sorted(PROFILES))}")
+        _, players, decks = importlib.import_module(f"{PROFILES[game][0]}.demo").sample_game(0)
+        return {"game": game, "players": list(players), "decks": [list(d) for d in decks]}
 
     @api.post("/api/matches", summary="Create a match: its id and the commitment to the server's seed share")
     async def create(spec: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
@@ -138,9 +147,14 @@ def create_app(service: Service) -> ASGIApp:
         try:
             first = await _receive(ws)
             viewer, since, delay = await worker.call(_authenticate, service, match_id, first)
-        except BAD_INPUT_ERRORS as exc:
+        except _Oversized:
+            await ws.close(code=TOO_BIG)
+            return
+        except (*BAD_INPUT_ERRORS, ValueError) as exc:  # type: ignore[misc]
             await ws.send_json({"type": "error", "message": describe(exc)})
             await ws.close(code=POLICY_VIOLATION)
+            return
+        except WebSocketDisconnect:
             return
         try:
             queue = hub.watch(match_id)
@@ -240,6 +254,10 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
         return
 
     def run() -> Any:
+        sent = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        retry = service.submitted(match_id, seat, body["head"], sent)
+        if retry is not None:
+            return retry
         if "choice" in body:
             legal = service.view(match_id, seat)["legal"]
             i = body["choice"]
@@ -250,7 +268,7 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
             action, args = body.get("action"), body.get("args", [])
             if not isinstance(action, str) or not isinstance(args, list) or len(args) > 64:
                 raise BadInput("action: a name; args: a list")
-        return service.decide(match_id, seat, body["head"], action, args)
+        return service.decide(match_id, seat, body["head"], action, args, sent)
 
     try:
         outcome = await worker.call(run)

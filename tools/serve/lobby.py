@@ -32,6 +32,11 @@ CREATE TABLE IF NOT EXISTS kifu_matches (
     commitment TEXT NOT NULL,    -- sha256(secret), published at creation
     nonce0 BLOB, nonce1 BLOB,    -- each seat's share, given when it joins
     cred0 TEXT, cred1 TEXT       -- sha256 of each seat's credential
+);
+CREATE TABLE IF NOT EXISTS kifu_submissions (
+    id TEXT NOT NULL, seat INTEGER NOT NULL, head INTEGER NOT NULL,
+    body TEXT NOT NULL,          -- the decision as submitted (canonical JSON), applied at that head
+    PRIMARY KEY (id, seat, head)
 )
 """
 NONCE_BYTES: Final = 32
@@ -70,7 +75,7 @@ class Lobby:
 
     def __init__(self, path: str) -> None:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-        self.db.execute(SCHEMA)
+        self.db.executescript(SCHEMA)
         self.lock = threading.Lock()
 
     def close(self) -> None:
@@ -128,6 +133,18 @@ class Lobby:
                            row["nonce1"].hex() if row["nonce1"] else None],
                 "seed": seed_of(row["secret"], row["nonce0"], row["nonce1"]) if row["nonce1"] and row["nonce0"]
                 else None}
+
+    def applied(self, match_id: str, seat: int, head: int, body: str) -> None:
+        """Seat ``seat``'s submission ``body`` was applied at ``head`` (a retry of it is acknowledged, not
+        applied again)."""
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO kifu_submissions VALUES (?, ?, ?, ?)", (match_id, seat, head, body))
+
+    def was_applied(self, match_id: str, seat: int, head: int, body: str) -> bool:
+        with self.lock:
+            row = self.db.execute("SELECT body FROM kifu_submissions WHERE id = ? AND seat = ? AND head = ?",
+                                  (match_id, seat, head)).fetchone()
+        return row is not None and row[0] == body
 
     def _row(self, match_id: str) -> dict[str, Any]:
         with self.lock:

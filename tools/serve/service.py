@@ -117,13 +117,20 @@ class Service:
         self._engines[match_id] = engine
         return engine
 
-    def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any]) -> Outcome:
+    def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
+        """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
+        now = self.engine(match_id).state.seq
+        if head < now and self.lobby.was_applied(match_id, seat, head, body):
+            return Outcome(now, False)
+        return None
+
+    def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any], body: str = "") -> Outcome:
+        """Judge and append seat ``seat``'s decision, made against record ``head``; ``body`` (the submission as
+        sent) is remembered so that a retry of it is acknowledged and not applied twice."""
         engine = self.engine(match_id)
         decision = Decision(seat, action, tuple(args))
         now = engine.state.seq
         if head != now:
-            if head < now and self._was_applied(match_id, head, decision):
-                return Outcome(now, False)
             raise Stale(f"the decision was made against record {head}; the game is at record {now}")
         legal = engine.legal()
         if legal.player != seat:
@@ -136,12 +143,8 @@ class Service:
         except ConcurrencyConflict:
             self._engines.pop(match_id, None)
             raise Stale("another worker appended to this match first; decide again at its new head") from None
+        self.lobby.applied(match_id, seat, head, body)
         return Outcome(engine.state.seq, True)
-
-    def _was_applied(self, match_id: str, head: int, decision: Decision) -> bool:
-        nxt = next(iter(self.store.read(match_id, head + 1, head + 1)), None)
-        return (nxt is not None and isinstance(nxt.event, ev.ChoiceMade) and nxt.event.player == decision.player
-                and nxt.event.action == decision.action and list(nxt.event.args) == list(decision.args))
 
     # -- what a seat receives -----------------------------------------------------------------------------
 

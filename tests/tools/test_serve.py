@@ -1,0 +1,176 @@
+"""kifu serve through its public API (Starlette's TestClient: HTTP and WebSocket, in-process), as clients use it.
+
+- A whole match of every game, played by two seats over WebSocket, ends; its log audits clean with the server's
+  key; the revealed seed shares give the seed the log names and match the commitment made before any seat joined.
+- Bad input gets a clear answer and appends nothing: malformed and oversized messages, a wrong credential, a
+  decision for the other seat, a stale head; a retried decision is applied once.
+- What a seat and a spectator receive never holds the seed, the other seat's hand, or a deck.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from eventsource import events as ev
+from eventsource import exchange, signing
+from eventsource.records import decode
+from statemachine.games import PROFILES
+from tools.cli import main
+from tools.serve.app import create_app
+from tools.serve.lobby import Lobby
+from tools.serve.service import Service
+from tools.stores import open_store
+
+GAMES = sorted(PROFILES)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    db = str(tmp_path / "serve.db")
+    key = tmp_path / "server.key"
+    assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
+    open_store(db, write=True).close()  # (the store first: its file then takes the lobby's table too)
+    service = Service(lambda: open_store(db, write=True), Lobby(db), signing.load_private(key))
+    with TestClient(create_app(service)) as client:
+        client.key = key  # type: ignore[attr-defined]
+        yield client
+
+
+def sample(game: str) -> dict[str, Any]:
+    _, players, decks = importlib.import_module(f"{PROFILES[game][0]}.demo").sample_game(0)
+    return {"game": game, "players": list(players), "decks": [list(d) for d in decks]}
+
+
+def start(client: TestClient, game: str) -> tuple[str, str, list[str]]:
+    created = client.post("/api/matches", json=sample(game))
+    assert created.status_code == 200, created.text
+    match, commitment = created.json()["match"], created.json()["commitment"]
+    creds = [client.post(f"/api/matches/{match}/seats/{s}", json={"nonce": secrets.token_hex(32)}).json()["credential"]
+             for s in (0, 1)]
+    return match, commitment, creds
+
+
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of ``kind``; any answer of another kind to a decision fails the test at once."""
+    while True:
+        m = ws.receive_json()
+        if m["type"] == kind:
+            return m  # type: ignore[no-any-return]
+        assert m["type"] in ("records", "state", "hello"), m
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_match_is_fair_signed_and_audits_clean(server: TestClient, game: str, tmp_path: Path) -> None:
+    match, commitment, creds = start(server, game)
+    rng = random.Random(game)
+    received: list[str] = []
+    connect = server.websocket_connect
+    with connect(f"/ws/matches/{match}") as ws0, connect(f"/ws/matches/{match}") as ws1:
+        seats = [ws0, ws1]
+        for seat, ws in enumerate(seats):
+            ws.send_json({"credential": creds[seat], "since": 0})
+            assert until(ws, "hello")["seat"] == seat
+        states = [until(ws, "state") for ws in seats]
+        for _ in range(3000):
+            if states[0]["ended"]:
+                break
+            mover = next(s for s in (0, 1) if states[s]["legal"])
+            assert mover == states[0]["to_act"] == states[1]["to_act"]
+            choice = rng.randrange(len(states[mover]["legal"]))
+            seats[mover].send_json({"decide": {"head": states[mover]["head"], "choice": choice}})
+            ack = until(seats[mover], "ack")
+            assert ack["applied"]
+            for s in (0, 1):
+                while True:
+                    m = seats[s].receive_json()
+                    received.append(json.dumps(m, ensure_ascii=False))
+                    if m["type"] == "state" and m["head"] == ack["head"]:
+                        states[s] = m
+                        break
+        assert states[0]["ended"] and states[1]["ended"]
+    info = server.get(f"/api/matches/{match}").json()
+    shares = info["seed_shares"]
+    assert hashlib.sha256(bytes.fromhex(shares["secret"])).hexdigest() == commitment
+    log = tmp_path / "match.jsonl"
+    log.write_bytes(server.get(f"/api/matches/{match}/log").content)
+    started = decode(next(iter(exchange.read(log)))).event
+    assert isinstance(started, ev.GameStarted) and started.seed == shares["seed"]
+    assert not any(f'"seed": {started.seed}' in m or str(started.seed) in m for m in received)
+    audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{server.key}.pub"])  # type: ignore[attr-defined]
+    assert audit.exit_code == 0, audit.output
+
+
+def test_bad_messages_and_wrong_seats_append_nothing(server: TestClient) -> None:
+    match, _, creds = start(server, "duel_masters")
+    with server.websocket_connect(f"/ws/matches/{match}") as ws:
+        ws.send_json({"credential": "not-a-credential"})
+        assert "no seat's" in until(ws, "error")["message"]
+    with server.websocket_connect(f"/ws/matches/{match}") as ws:
+        ws.send_text("{" * 10)
+        assert "error" in ws.receive_json()["type"]
+    ws0 = server.websocket_connect(f"/ws/matches/{match}")
+    ws1 = server.websocket_connect(f"/ws/matches/{match}")
+    with ws0, ws1:
+        ws0.send_json({"credential": creds[0], "since": 0})
+        ws1.send_json({"credential": creds[1], "since": 0})
+        s0, s1 = until(ws0, "state"), until(ws1, "state")
+        mover, other = (ws0, ws1) if s0["legal"] else (ws1, ws0)
+        state = s0 if s0["legal"] else s1
+        other_state = s1 if s0["legal"] else s0
+        head = state["head"]
+        other.send_json({"decide": {"head": head, "action": state["legal"][0]["action"],
+                                    "args": state["legal"][0]["args"]}})
+        refused = until(other, "refused")
+        assert refused["rule"] == "KIFU-TURN"
+        mover.send_json({"decide": {"head": head - 1, "choice": 0}})
+        assert "made against record" in until(mover, "stale")["message"]
+        mover.send_json({"decide": {"head": head, "choice": 99}})
+        assert "choice" in until(mover, "error")["message"]
+        mover.send_json({"decide": {"head": head, "choice": 0}})
+        first = until(mover, "ack")
+        mover.send_json({"decide": {"head": head, "choice": 0}})  # a retry of the same decision
+        again = until(mover, "ack")
+        assert first["applied"] and not again["applied"] and again["head"] == first["head"]
+        assert other_state["head"] == head
+        mover.send_text(json.dumps({"decide": {"head": 0, "pad": "x" * 40_000}}))
+        with pytest.raises(Exception):  # noqa: B017 (the server closes the connection: 1009)
+            for _ in range(50):
+                mover.receive_json()
+    assert server.get(f"/api/matches/{match}").json()["head"] == first["head"]
+
+
+def test_the_log_waits_for_the_end_unless_a_seat_asks(server: TestClient) -> None:
+    match, _, creds = start(server, "vision")
+    assert server.get(f"/api/matches/{match}/log").status_code == 400
+    mine = server.get(f"/api/matches/{match}/log", headers={"Authorization": f"Bearer {creds[1]}"})
+    assert mine.status_code == 200 and mine.content.count(b"\n") >= 1
+    assert server.get("/api/matches/m-nope").status_code == 404
+    bad = server.post("/api/matches", json={**sample("magic"), "decks": [["no_such_card"], ["no_such_card"]]})
+    assert bad.status_code == 400 and "not in magic's pool" in bad.json()["error"]
+    assert server.post("/api/matches", json={"game": "chess"}).status_code == 400
+    taken = server.post(f"/api/matches/{match}/seats/0", json={"nonce": secrets.token_hex(32)})
+    assert taken.status_code == 400 and "taken" in taken.json()["error"]
+
+
+def test_a_spectator_sees_neither_hand(server: TestClient) -> None:
+    match, _, _ = start(server, "shadowverse")
+    with server.websocket_connect(f"/ws/matches/{match}") as ws:
+        ws.send_json({"spectate": True, "since": 0})
+        assert until(ws, "hello")["seat"] is None
+        state = until(ws, "state")
+        for zone, content in state["zones"].items():
+            if zone.endswith(("hand", "deck")):
+                assert isinstance(content, dict) and content["visible"] == [], zone
+        assert state["legal"] == []
+        ws.send_json({"decide": {"head": state["head"], "choice": 0}})
+        assert "spectator" in until(ws, "error")["message"]
