@@ -433,8 +433,52 @@ def test_a_log_cut_at_a_decision_boundary_is_caught_with_the_head(tmp_path: Path
     assert "completeness is unproven: it does not end in GameEnded" in result.stdout.splitlines()[-1]
     code, report = audit(cut, "--head", report_head(whole))
     assert code == 1
-    got = finding(report, "integrity")
-    assert got["kind"] == "missing" and got["seq"] == cut_at + 1, got
+    got = finding(report, "head")
+    assert got["kind"] == "unmatched" and got["seq"] == cut_at, got
+    assert report["anchored"] is False
+
+
+def test_a_game_adjourned_at_a_published_head_and_played_on_is_caught_with_that_head(tmp_path: Path) -> None:
+    # #21: the head published when the game was adjourned, then 15 more decisions in the file.
+    records = log("magic")
+    choices = [r.seq for r in records if isinstance(r.event, ev.ChoiceMade)]
+    adjourned, played_to = choices[40] - 1, choices[55] - 1
+    head = report_head(reseal(records[:adjourned], tmp_path / "adjourned.jsonl"))
+    on = reseal(records[:played_to], tmp_path / "played-on.jsonl")
+    code, report = audit(on, "--head", head)
+    assert code == 1
+    got = finding(report, "head")
+    assert (got["kind"], got["seq"]) == ("extended", adjourned + 1), got
+    assert [c["status"] for c in report["checks"]] == ["ok", "finding", "ok", "ok", "ok"]  # the rest still ran
+    result = CliRunner().invoke(main, ["audit", str(on), "--head", head])
+    assert "Its completeness is unproven" in result.stdout.splitlines()[-1]
+    assert "the head you gave is not its end" in result.stdout.splitlines()[-1]
+    result = CliRunner().invoke(main, ["import", str(on), "--db", str(tmp_path / "into.db"), "--head", head])
+    assert result.exit_code == 1 and f"extended at record {adjourned + 1}" in result.stderr, result.output
+    # and at the head it was adjourned at, the file's end is proven: no caveat
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "adjourned.jsonl"), "--head", head])
+    assert result.exit_code == 0 and "completeness" not in result.stdout, result.stdout
+
+
+def test_a_head_from_the_middle_of_a_whole_game_is_a_finding(tmp_path: Path) -> None:
+    records = log("duel_masters")
+    head = report_head(reseal(records[:601], tmp_path / "first-601.jsonl"))
+    code, report = audit(reseal(records, tmp_path / "whole.jsonl"), "--head", head)
+    assert code == 1
+    got = finding(report, "head")
+    assert (got["kind"], got["seq"]) == ("extended", 602), got
+    assert f"is record 601's, but the log goes on for {len(records) - 601} records past it" in got["message"]
+
+
+def test_a_head_that_matches_no_record_lets_every_other_check_show_its_findings() -> None:
+    # #21: the re-sealed forgery in docs/examples, audited with the real game's head
+    examples = Path(__file__).parents[2] / "docs" / "examples"
+    code, report = audit(examples / "disputed-game-forged.jsonl", "--head", report_head(examples / "disputed-game.jsonl"))
+    assert code == 1
+    assert finding(report, "head")["kind"] == "unmatched"
+    assert finding(report, "rules")["seq"] == 173
+    assert finding(report, "legality")["seq"] == 173
+    assert next(c for c in report["checks"] if c["check"] == "fold")["status"] == "ok"
 
 
 def report_head(path: Path) -> str:
