@@ -473,7 +473,8 @@ def test_a_head_from_the_middle_of_a_whole_game_is_a_finding(tmp_path: Path) -> 
 def test_a_head_that_matches_no_record_lets_every_other_check_show_its_findings() -> None:
     # #21: the re-sealed forgery in docs/examples, audited with the real game's head
     examples = Path(__file__).parents[2] / "docs" / "examples"
-    code, report = audit(examples / "disputed-game-forged.jsonl", "--head", report_head(examples / "disputed-game.jsonl"))
+    real = report_head(examples / "disputed-game.jsonl")
+    code, report = audit(examples / "disputed-game-forged.jsonl", "--head", real)
     assert code == 1
     assert finding(report, "head")["kind"] == "unmatched"
     assert finding(report, "rules")["seq"] == 173
