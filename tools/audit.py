@@ -1,15 +1,15 @@
 """The audit: a judge's report on one game's log, as a list of checks run in order.
 
 The checks, in order: ``integrity`` (the hash chain and each body's canonical bytes,
-``eventsource.integrity.walk``, plus the line-level checks of an export), ``head`` (only with the published
-head: the log ends there, neither short of it nor past it), ``fork`` (only for a what-if fork: its branch
-point, and whether its copied part is its source's; ``tools.auditfork``), ``fold`` (the log folds into a
-consistent game state), ``rules`` (re-adjudication: the rules, run again on the recorded set-up, seed and
-decisions, give exactly the recorded consequences) and ``legality`` (every recorded decision was legal at its
-point; each one that was not is a finding naming the SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON renderings pick it up
-unchanged. A check runs only if every check before it was clean: a later check on a log that failed an
-earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported twice;
-a ``head``, ``fork`` or ``rules`` finding does not stop the checks after it).
+``eventsource.integrity.walk``, plus the line-level checks of an export), ``head`` (only with the published head:
+the log ends there, neither short of it nor past it), ``fork`` (only for a what-if fork: its branch point, and
+whether its copied part is its source's; ``tools.auditfork``), ``fold`` (the log folds into a consistent game
+state), ``rules`` (re-adjudication: the rules, run again on the recorded set-up, seed and decisions, give exactly
+the recorded consequences) and ``legality`` (every recorded decision was legal at its point; each one that was not
+is a finding naming the SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON
+renderings pick it up unchanged. A check runs only if every check before it was clean: a later check on a log that
+failed an earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported
+twice; a ``head``, ``fork`` or ``rules`` finding does not stop the checks after it).
 """
 
 from __future__ import annotations
