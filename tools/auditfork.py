@@ -1,9 +1,11 @@
 """The audit's ``fork`` check, run only on a what-if fork (a log with a branch point, ``statemachine.forks``).
 
-It names each branch point — the source game, the record after which the fork branched and the source's hash
-there — and proves from the fork alone that the copied part is the source's: its records, re-chained under the
-source's game id, must end at that hash. When the source game is in the same store, its record there must have
-that hash too. The ``rules`` and ``legality`` checks then re-adjudicate both parts as one game.
+It names each branch point — the source game, the record after which the fork branched and the source's hash there
+— and checks from the fork alone that its copied part re-chains, under the source's game id, to that hash. That
+alone does not prove the copied part is the source's: a forger who changed it recomputes the hash the branch point
+names. When the source game is in the same store, its record there must have that hash, and then the copied part is
+the source's; without it the check says that this cannot be proven. The ``rules`` and ``legality`` checks then
+re-adjudicate both parts as one game.
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult
         return None
     problems: list[AuditFinding] = []
     notes: list[str] = []
+    held = {b.seq: _source_hash(source, b) for b in found}
     for b in found:
-        there = _source_hash(source, b)
+        there = held[b.seq]
         if b.problem:
             problems.append(AuditFinding("fork", "not-the-source", b.seq, b.seq - 1, b.problem))
         elif there is not None and there != b.head:
@@ -77,4 +80,16 @@ def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult
         summary += f" ({len(found) - 1} earlier branch point{'s' if len(found) > 2 else ''})"
     if problems:
         return CheckResult("fork", "finding", summary, problems[0], problems[1:], notes)
-    return CheckResult("fork", "ok", summary + f"; records 1 to {last.at} are the source's", notes=notes)
+    if all(h is not None for h in held.values()):
+        return CheckResult("fork", "ok", summary + f"; records 1 to {last.at} are the source's", notes=notes)
+    # Re-chaining proves only that the copied records end at the head the branch point names; a forger who
+    # changed them recomputes that head too. Only the source (its head at the branch point) can tell.
+    notes.append(UNPROVEN.format(at=last.at, source=last.source))
+    return CheckResult("fork", "ok", summary + f"; records 1 to {last.at} re-chain to the head it names, but that "
+                       "they are the source's cannot be proven without the source", notes=notes)
+
+
+UNPROVEN = ("records 1 to {at} re-chain, under {source!r}, to the head the branch point names, but whoever changed "
+            "them could recompute that head: that they are {source!r}'s cannot be proven without the source (audit "
+            "the fork in a store that holds {source!r}, or compare the head with {source!r}'s published hash at "
+            "record {at})")
