@@ -148,11 +148,12 @@ def _state_summary(state: GameState) -> str:
     return ", ".join(parts)
 
 
-def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult | None:
-    """A what-if fork's branch point and its copied part (None for a log that is no fork)."""
+def check_fork(source: LogSource, counter: Counter | None = None, origin: str | None = None) -> CheckResult | None:
+    """A what-if fork's branch point and its copied part (None for a log that is no fork); ``origin`` is the
+    source's log, when the judge gives it."""
     from tools import auditfork
 
-    return auditfork.check_fork(source, counter)
+    return auditfork.check_fork(source, counter, origin)
 
 
 def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
@@ -185,11 +186,12 @@ def passes() -> int:
 
 
 def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None, *,
-        rules: bool = True, given_setup_ok: bool = False, key: PublicKey | None = None) -> AuditReport:
+        rules: bool = True, given_setup_ok: bool = False, key: PublicKey | None = None,
+        fork_source: str | None = None) -> AuditReport:
     """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality. A log that declares a
     given set-up is a finding unless ``given_setup_ok`` (the judge accepts the board it began from). A store is
     checked first (``tools.storecheck``); with ``key``, the signatures are checked after integrity
-    (``tools.signed``)."""
+    (``tools.signed``). ``fork_source`` is a fork's source log as the judge holds it (``tools.auditfork``)."""
     from tools import signed, storecheck
 
     damage = storecheck.check_store(source) if source.format == "store" else None
@@ -214,7 +216,7 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
             if name != "fork":  # (whether the log is a fork is not known either)
                 checks.append(CheckResult(name, "skipped", f"not run: the log did not pass {failed}"))
             continue
-        result = check(source, counter)
+        result = check_fork(source, counter, fork_source) if name == "fork" else check(source, counter)
         if result is None:
             continue
         if name == "rules" and given_setup_ok:

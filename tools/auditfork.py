@@ -30,6 +30,23 @@ def _source_hash(source: LogSource, branch: Branch) -> str | None:
     return raws[0].hash.hex() if raws else None
 
 
+def _given_hash(origin: str, branch: Branch) -> str | None:
+    """The hash of record ``branch.at`` of the source log the judge gave (``kifu audit --source``), whose chain
+    must hold up to there; None when it holds no such record."""
+    from itertools import takewhile
+
+    from eventsource import integrity
+    from tools.errors import BadInput
+    from tools.sources import open_log
+
+    with open_log(origin, branch.source) as given:
+        upto = list(takewhile(lambda r: r.seq <= branch.at, given.records()))
+    checked = integrity.verify(upto, branch.source)
+    if isinstance(checked, integrity.Finding):
+        raise BadInput(f"the source given, {origin}, is not intact up to record {branch.at}: {checked}")
+    return checked.head.hex() if checked.records == branch.at else None
+
+
 def _played_after(source: LogSource, seq: int) -> int:
     return sum(1 for r in source.records() if r.seq > seq and isinstance(decode(r).event, ev.ChoiceMade))
 
@@ -55,24 +72,30 @@ def _decisions(n: int) -> str:
     return f"{n} decision{'' if n == 1 else 's'}"
 
 
-def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult | None:
-    """None for a log that is no fork (the audit then shows no fork check)."""
+def check_fork(source: LogSource, counter: Counter | None = None, origin: str | None = None) -> CheckResult | None:
+    """None for a log that is no fork (the audit then shows no fork check). ``origin`` is the source's log as
+    the judge holds it (an export or a store; ``kifu audit --source``), compared at the last branch point like a
+    source in the same store."""
     found = branches(_Reads(source, counter))
     if not found:
         return None
     problems: list[AuditFinding] = []
     notes: list[str] = []
-    held = {b.seq: _source_hash(source, b) for b in found}
+    # (the source given is the last branch point's: a fork of a fork names its earlier sources in its own log)
+    held = {b.seq: _given_hash(origin, b) if origin is not None and b is found[-1] else _source_hash(source, b)
+            for b in found}
     for b in found:
         there = held[b.seq]
         if b.problem:
             problems.append(AuditFinding("fork", "not-the-source", b.seq, b.seq - 1, b.problem))
         elif there is not None and there != b.head:
+            where = "the source given" if origin is not None else "this store"
             problems.append(AuditFinding("fork", "source-differs", b.seq, b.seq - 1,
-                                         f"{b.source!r} in this store has hash {there} at record {b.at}, not the "
+                                         f"{b.source!r} in {where} has hash {there} at record {b.at}, not the "
                                          f"{b.head} the branch point names: the source changed or is another game"))
         elif there is not None:
-            notes.append(f"{b.source!r} is in this store and has the same hash at record {b.at}")
+            where = "the source given" if origin is not None else "this store"
+            notes.append(f"{b.source!r} is in {where} and has the same hash at record {b.at}")
     last = found[-1]
     summary = (f"branched from {last.source!r} after record {last.at} (its head there {last.head}), branch point "
                f"record {last.seq}; {_decisions(_played_after(source, last.seq))} played since")
@@ -90,6 +113,6 @@ def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult
 
 
 UNPROVEN = ("records 1 to {at} re-chain, under {source!r}, to the head the branch point names, but whoever changed "
-            "them could recompute that head: that they are {source!r}'s cannot be proven without the source (audit "
-            "the fork in a store that holds {source!r}, or compare the head with {source!r}'s published hash at "
-            "record {at})")
+            "them could recompute that head: that they are the source's cannot be proven without it (audit the fork "
+            "in a store that also holds {source!r}, or compare that head with the source's published hash at record "
+            "{at})")

@@ -698,9 +698,20 @@ def test_a_fork_s_copied_part_is_not_said_to_be_the_source_s_without_the_source(
     assert "cannot be proven without the source" in fork["summary"]
     result = CliRunner().invoke(main, ["audit", str(forged)])
     assert "cannot be proven without the source" in result.stdout.splitlines()[-1]
-    # with the source in the same store, the copied part is compared with it
-    db = tmp_path / "store.db"
+    # given the source, the copied part is compared with it
     source = FIXTURES / f"{game}-1.0.jsonl"
+    code, report = audit(forged, "--source", str(source))
+    assert code == 1
+    got = finding(report, "fork")
+    assert got["kind"] == "source-differs" and "in the source given has hash" in got["message"], got
+    honest_file = reseal(forked(game), tmp_path / "honest-file.jsonl")
+    code, report = audit(honest_file, "--source", str(source))
+    assert code == 0
+    fork = next(c for c in report["checks"] if c["check"] == "fork")
+    assert f"records 1 to {at} are the source's" in fork["summary"]
+    assert any("is in the source given and has the same hash" in n for n in fork["notes"])
+    # and so it is with the source in the same store
+    db = tmp_path / "store.db"
     for path in (source, forged):
         assert CliRunner().invoke(main, ["import", str(path), "--db", str(db)]).exit_code == 0
     code, report = audit(db, "what-if")
