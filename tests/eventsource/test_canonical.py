@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from eventsource import events as ev
 from eventsource import exchange
@@ -14,7 +16,7 @@ from eventsource.canonical import non_canonical
 from eventsource.integrity import Finding, verify
 from eventsource.records import GENESIS, RawRecord, record_hash
 from eventsource.upcast import decode_body
-from tests.eventsource.logs import stored_log
+from tests.eventsource.logs import logs, stored_log
 
 V1 = Path(__file__).parents[1] / "fixtures" / "v1_game.jsonl"
 CARD = ev.ObjectCreated(1, 2, "x", 0, "0.deck", 3, ev.Characteristics("n", cost=3))
@@ -86,3 +88,21 @@ def test_the_integrity_check_names_the_re_sealed_record_whose_body_is_not_canoni
     assert (result.problem, result.seq, result.position) == ("non-canonical", 8, 7), result
     assert "trailing element" in result.message
     assert isinstance(verify(with_body(raws, 7, body)), Finding)
+
+
+# Values msgpack holds: whatever a forger hides after an event's last field.
+HIDDEN = st.recursive(st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text() | st.binary(),
+                      lambda inner: st.lists(inner, max_size=4), max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), st.data())
+def test_any_trailing_value_on_any_record_is_caught_though_the_event_reads_the_same(
+        log: list[RawRecord], data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(log) - 1), label="record")
+    hidden = data.draw(st.lists(HIDDEN, min_size=1, max_size=3), label="hidden")
+    body = msgspec.msgpack.encode([*msgspec.msgpack.decode(log[i].body), *hidden])
+    assert decode_body(log[i].v, body) == decode_body(log[i].v, log[i].body)  # msgspec drops them unseen
+    result = verify(with_body(log, i, body))
+    assert isinstance(result, Finding)
+    assert (result.problem, result.seq) == ("non-canonical", i + 1), result
