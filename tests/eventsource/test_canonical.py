@@ -14,21 +14,12 @@ from eventsource import events as ev
 from eventsource import exchange
 from eventsource.canonical import non_canonical
 from eventsource.integrity import Finding, verify
-from eventsource.records import GENESIS, RawRecord, record_hash
+from eventsource.records import RawRecord
 from eventsource.upcast import decode_body
-from tests.eventsource.logs import logs, stored_log
+from tests.eventsource.logs import logs, rechained, stored_log
 
 V1 = Path(__file__).parents[1] / "fixtures" / "v1_game.jsonl"
 CARD = ev.ObjectCreated(1, 2, "x", 0, "0.deck", 3, ev.Characteristics("n", cost=3))
-
-
-def rechained(raws: list[RawRecord]) -> list[RawRecord]:
-    prev, out = GENESIS, []
-    for r in raws:
-        h = record_hash(prev, r.game, r.seq, r.decision, r.cause, r.v, r.body)
-        out.append(msgspec.structs.replace(r, hash=h))
-        prev = h
-    return out
 
 
 def with_body(raws: list[RawRecord], i: int, body: bytes) -> list[RawRecord]:

@@ -20,11 +20,12 @@ import msgspec
 from eventsource import events as ev
 from eventsource import exchange
 from eventsource.memory import MemoryStore
-from eventsource.records import GENESIS, NewEvent, RawRecord, Record, decode, record_hash, seal
-from statemachine.bots import RandomBot
+from eventsource.records import GENESIS, NewEvent, RawRecord, Record, decode, seal
+from statemachine.bots import RandomBot, play_out
 from statemachine.engine import SETUP_OPTION, Engine
 from statemachine.games import PROFILES
 from statemachine.games import profile as rules_of
+from tests.eventsource.logs import rechained
 from tests.tools.tamper import change_event
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "releases"
@@ -164,17 +165,6 @@ def raws_of(records: list[Record]) -> list[RawRecord]:
     return seal(records[0].game, 1, GENESIS, [NewEvent(r.event, r.decision, r.cause) for r in records])
 
 
-def rechained(raws: list[RawRecord]) -> list[RawRecord]:
-    """Every hash recomputed over the records as they are: a forger's re-sealing of bodies the engine never
-    wrote."""
-    prev, out = GENESIS, []
-    for r in raws:
-        h = record_hash(prev, r.game, r.seq, r.decision, r.cause, r.v, r.body)
-        out.append(msgspec.structs.replace(r, hash=h))
-        prev = h
-    return out
-
-
 def with_body(raws: list[RawRecord], seq: int, body: bytes, **envelope: int) -> list[RawRecord]:
     out = list(raws)
     out[seq - 1] = msgspec.structs.replace(out[seq - 1], body=body, **envelope)
@@ -268,12 +258,7 @@ def forked(game: str, decisions: int = 6) -> list[Record]:
     source, store = MemoryStore(), MemoryStore()
     source.append_raw(records[0].game, raws, expected=0)
     engine = Engine.fork(rules, source, records[0].game, at, store=store, game="what-if")
-    bots = [RandomBot(7), RandomBot(8)]
-    for _ in range(decisions):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        engine.decide(bots[legal.player].choose(legal))
+    play_out(engine, [RandomBot(7), RandomBot(8)], decisions)
     return list(store.read("what-if"))
 
 
