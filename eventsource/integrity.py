@@ -1,5 +1,6 @@
 """The integrity check: walks a log and names the first altered, missing, duplicated, reordered or inserted
-record, or one whose body cannot be read.
+record, one whose body cannot be read, or one whose body is not the engine's encoding of its event
+(``eventsource.canonical``).
 
 The chain is unkeyed: it proves a log is the one whose last hash you hold (``kifu games`` prints it), and it
 catches every accidental or partial change, but a forger who rewrites every hash from the change onwards makes
@@ -15,10 +16,13 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
+from eventsource.canonical import non_canonical
 from eventsource.records import GENESIS, HASH_SIZE, RawRecord, record_hash
 from eventsource.upcast import UnknownEventKind, decode_body
 
-Problem = Literal["altered", "missing", "duplicated", "reordered", "inserted", "undecodable", "foreign"]
+Problem = Literal["altered", "missing", "duplicated", "reordered", "inserted", "undecodable", "non-canonical",
+                  "foreign", "unmatched", "extended"]
+# (the last two are the held head's: ``ends_at``)
 
 
 class Finding(Struct, frozen=True):
@@ -39,7 +43,7 @@ class Verified(Struct, frozen=True):
 _NOT_IN_CHAIN = "a record that is not part of the chain was inserted"
 
 
-class _Seen:
+class Seen:
     """The hashes of the records accepted so far, packed end to end (16 bytes a record, not a set's hundred):
     asked only where the chain breaks and at the end, so a search through them is paid at most twice."""
 
@@ -73,36 +77,61 @@ def verify(
     """Check one game's records in the order read. Streams: memory grows only with the hashes seen, 16 bytes a
     record.
 
-    ``head``, if given, is the last hash the caller holds for this game (``kifu games`` prints it): a log that
-    chains but does not contain it has lost records at its end, which no unkeyed chain can see on its own.
+    ``head``, if given, is the last hash the caller holds for this game (``kifu games`` prints it): the log must
+    end there (``ends_at``). Without it a log cut short at its end, or played on past it, still chains.
     """
+    result, seen = walk(records, game)
+    if isinstance(result, Finding) or head is None:
+        return result
+    return ends_at(result, seen, head) or result
+
+
+def walk(records: Iterable[RawRecord], game: str | None = None) -> tuple[Finding | Verified, Seen]:
+    """The chain check alone, with the hashes of the records it accepted (for ``ends_at``)."""
     it: Iterator[RawRecord] = iter(records)
     prev, expected, position = GENESIS, 1, 0
-    seen = _Seen()
+    seen = Seen()
     for r in it:
         if game is None:
             game = r.game
         if r.game != game:
-            return Finding("foreign", expected, position, f"record belongs to game {r.game!r}, not {game!r}")
+            return Finding("foreign", expected, position, f"record belongs to game {r.game!r}, not {game!r}"), seen
         if r.seq != expected or not _chains(prev, r):
             # (a record that chains on here cannot repeat an earlier one: the hash covers the seq)
             repeated = seen.seq_of(r.hash)
             if repeated is not None:
-                return Finding("duplicated", expected, position, f"repeats record {repeated}")
-            return _classify(prev, expected, position, r, it)
+                return Finding("duplicated", expected, position, f"repeats record {repeated}"), seen
+            return _classify(prev, expected, position, r, it), seen
         try:
-            decode_body(r.v, r.body)
+            event = decode_body(r.v, r.body)
         except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventKind) as exc:
-            return Finding("undecodable", expected, position, f"its event cannot be read: {exc}")
+            return Finding("undecodable", expected, position, f"its event cannot be read: {exc}"), seen
+        odd = non_canonical(r.v, r.body, event)
+        if odd is not None:
+            return Finding("non-canonical", expected, position, odd), seen
         seen.add(r.hash)
         prev, expected, position = r.hash, expected + 1, position + 1
-    if head is not None and head != prev and seen.seq_of(head) is None:
-        return Finding(
-            "missing", expected, position,
-            f"the log ends at record {expected - 1}, but the head hash {head.hex()} is not in it: "
-            "records at its end are missing",
-        )
-    return Verified(expected - 1, prev)
+    return Verified(expected - 1, prev), seen
+
+
+def ends_at(verified: Verified, seen: Seen, head: bytes) -> Finding | None:
+    """Whether a chained log ends at ``head``, the last hash the caller holds: None if it does; ``extended``
+    when the head is an earlier record's (the log goes on past the end that was published); ``unmatched`` when
+    no record has it (records at its end are missing, or records were changed and every hash re-sealed)."""
+    last = verified.records
+    if head == verified.head and last:
+        return None
+    at = seen.seq_of(head)
+    if at is not None:
+        more = last - at
+        return Finding("extended", at + 1, at,
+                       f"the head hash {head.hex()} you hold is record {at}'s, but the log goes on for {more} "
+                       f"record{'s' if more > 1 else ''} past it, to record {last}: they are not part of the game "
+                       "whose head was published")
+    where = f"record {last}, the last, has hash {verified.head.hex()}" if last else "the log has no records"
+    return Finding("unmatched", max(last, 1), max(last - 1, 0),
+                   f"the head hash {head.hex()} you hold is no record's: {where}: records at its end are missing, "
+                   "or records were changed and every hash after them re-sealed")
 
 
 def _classify(prev: bytes, expected: int, position: int, r: RawRecord, rest: Iterator[RawRecord]) -> Finding:

@@ -37,7 +37,7 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.forks import forked_records
 from statemachine.naming import Names
-from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
+from statemachine.rederive import ENVELOPE, Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
 
@@ -345,6 +345,12 @@ class Engine:
             r = self._expect[0]
             if not (isinstance(r.event, ev.Forked) and r.seq == self.state.seq + 1 == r.event.at + 1):
                 return
+            # Its envelope is the rules' like any record's (statemachine.forks.copy_prefix): the decision it
+            # follows, and no cause.
+            for name, logged, derived in (("decision", r.decision, self.state.decision), ("cause", r.cause, 0)):
+                if logged != derived:
+                    raise Divergence(r.seq, r.event, r.event, self.state.decision, field=name, log_value=logged,
+                                     rules_value=derived, kind=ENVELOPE)
             self._expect.popleft()
             evolve(self.state, r.seq, r.event, r.decision)
 
@@ -487,7 +493,7 @@ class Engine:
         for name, logged, derived in (("decision", expected.decision, decision), ("cause", expected.cause, cause)):
             if logged != derived:
                 raise Divergence(seq, expected.event, event, decision, field=name, log_value=logged,
-                                 rules_value=derived)
+                                 rules_value=derived, kind=ENVELOPE)
 
     def trigger(self, inst: Instance, *, holder: str, label: str, key: tuple[int, ...] = (),
                 captured: tuple[str, ...] = ()) -> int:

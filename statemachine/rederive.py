@@ -49,13 +49,17 @@ BOARD_EVENTS: Final = (ev.GameStarted, ev.ObjectCreated, ev.StatusSet, ev.Contin
                        ev.PriorityGiven)
 
 
+ENVELOPE: Final = "envelope"  # a Divergence's kind when the record's envelope differs, not its event
+
+
 class Divergence(KifuError):
     """Re-running the rules on a log's inputs and decisions did not give one of its records.
 
     ``field`` names what differs: ``record`` (the log has a record where the rules give none, or none where
     they give one), ``kind`` (another kind of event), an event field as a dotted path (``printed.cost``,
-    ``players``), or an envelope field (``decision``, ``cause``). ``log_value`` and ``rules_value`` are that
-    field's value in the log and as the rules give it.
+    ``players``, a ``ZoneChanged``'s own ``cause``), or, with ``kind="envelope"``, an envelope field
+    (``decision``, ``cause``). ``log_value`` and ``rules_value`` are that field's value in the log and as the
+    rules give it.
     """
 
     def __init__(self, seq: int, expected: ev.Event | None, actual: ev.Event | None, decision: int, *,
@@ -67,7 +71,8 @@ class Divergence(KifuError):
         self.field, self.log_value, self.rules_value = field, log_value, rules_value
         self.kind = kind  # what a judge calls it, when the field alone does not say (given-setup)
         self.explained = bool(reason)  # a reason of its own, not just the two records and the field
-        self.reason = reason or describe(expected, actual, field, log_value, rules_value)
+        self.reason = reason or describe(expected, actual, field, log_value, rules_value,
+                                         envelope=kind == ENVELOPE)
         super().__init__(f"record {seq} (decision {decision}): {self.reason}")
 
 
@@ -104,13 +109,13 @@ def _first_difference(a: msgspec.Struct, b: msgspec.Struct) -> list[str] | None:
 
 
 def describe(log: ev.Event | None, rules: ev.Event | None, field: str, log_value: object,
-             rules_value: object) -> str:
+             rules_value: object, *, envelope: bool = False) -> str:
     if field == "record":
         return f"the log has {show(log)} but the rules give {show(rules)}"
     if field == "kind":
         return f"the log has a {log_value} where the rules give a {rules_value} ({show(rules)})"
     what = type(log).__name__ if log is not None else "the record"
-    if field in ("decision", "cause"):
+    if envelope:
         return (f"the envelope's {field} is {log_value!r} in the log but the rules give {rules_value!r} "
                 f"(the event, {what}, is the rules')")
     if isinstance(log, ev.GameStarted) and isinstance(rules, ev.GameStarted) and field in (
@@ -124,7 +129,7 @@ def describe(log: ev.Event | None, rules: ev.Event | None, field: str, log_value
     if isinstance(log, ev.ObjectCreated) and isinstance(rules, ev.ObjectCreated) and field.startswith("printed"):
         return (f"{what} of object {log.obj}: {field} is {log_value!r} in the log but the card pool gives "
                 f"{rules_value!r} for {rules.definition!r}")
-    return f"{what} {field} is {log_value!r} in the log but the rules give {rules_value!r}"
+    return f"{what}'s field {field} is {log_value!r} in the log but the rules give {rules_value!r}"
 
 
 # -- the opening, derived --------------------------------------------------------------------------------------

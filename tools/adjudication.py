@@ -102,9 +102,7 @@ def kind_of(exc: Divergence) -> str:
         return "version"
     if isinstance(exc.expected, ev.ObjectCreated) and exc.field.startswith("printed"):
         return "card"
-    if exc.field in ("decision", "cause"):
-        return "envelope"
-    return "divergent"
+    return "divergent"  # (an envelope's difference says so itself: its kind is envelope)
 
 
 def _divergence(exc: Divergence) -> DivergenceFinding:

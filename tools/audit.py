@@ -1,14 +1,15 @@
 """The audit: a judge's report on one game's log, as a list of checks run in order.
 
-The checks, in order: ``integrity`` (the hash chain, ``eventsource.integrity.verify``, plus the line-level
-checks of an export), ``fork`` (only for a what-if fork: its branch point, and its copied part is its source's;
-``tools.auditfork``), ``fold`` (the log folds into a consistent game state), ``rules`` (re-adjudication: the
-rules, run again on the recorded set-up, seed and decisions, give exactly the recorded consequences) and
-``legality`` (every recorded decision was legal at its point; each one that was not is a finding naming the
-SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON renderings pick it up
-unchanged. A check runs only if every check before it was clean: a later check on a log that failed an
-earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported twice;
-a ``fork`` or ``rules`` finding does not stop the checks after it).
+The checks, in order: ``integrity`` (the hash chain and each body's canonical bytes,
+``eventsource.integrity.walk``, plus the line-level checks of an export), ``head`` (only with the published head:
+the log ends there, neither short of it nor past it), ``fork`` (only for a what-if fork: its branch point, and
+whether its copied part is its source's; ``tools.auditfork``), ``fold`` (the log folds into a consistent game
+state), ``rules`` (re-adjudication: the rules, run again on the recorded set-up, seed and decisions, give exactly
+the recorded consequences) and ``legality`` (every recorded decision was legal at its point; each one that was not
+is a finding naming the SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON
+renderings pick it up unchanged. A check runs only if every check before it was clean: a later check on a log that
+failed an earlier one would only restate the first problem (``rules`` and ``legality`` are one walk, reported
+twice; a ``head``, ``fork`` or ``rules`` finding does not stop the checks after it).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class AuditReport(Struct, frozen=True):
     records: int  # records that passed the integrity check (all of them when it is clean)
     head: str | None  # hash of the last record, hex, when the integrity check is clean
     checks: list[CheckResult]
-    anchored: bool = False  # the judge gave the published head (--head): a cut-off end would have been caught
+    anchored: bool = False  # the log ends at the head the judge gave (--head): its end is proven
 
     @property
     def findings(self) -> list[AuditFinding]:
@@ -63,12 +64,14 @@ def check_integrity(
     counter: Counter | None = None,
     keep: list[RawRecord] | None = None,
     head: bytes | None = None,
-) -> tuple[CheckResult, integrity.Verified]:
-    """The hash chain in the order read, and for an export the first line that is not a sound record.
+) -> tuple[CheckResult, integrity.Verified, CheckResult | None]:
+    """The hash chain in the order read, and for an export the first line that is not a sound record; then,
+    with ``head``, the ``head`` check: the log ends at it.
 
     ``head`` is the game's last hash as published (``kifu games`` prints it), if the caller holds it: without
-    it, a log cut short at its end still chains. ``keep`` collects the records read, so that ``kifu import``
-    reads its file once.
+    it, a log cut short at its end, or played on past it, still chains. The head check is None without a head,
+    and skipped when the chain does not hold. ``keep`` collects the records read, so that ``kifu import`` reads
+    its file once.
     """
     problems: list[LineProblem] = []
     read = 0
@@ -84,19 +87,28 @@ def check_integrity(
             read += 1
             yield item
 
-    result = integrity.verify(_counted(records(), counter), source.game, head=head)
-    if isinstance(result, integrity.Finding) and not (problems and result.position >= read):
-        # (a finding at the very end of what was read is the head check; a damaged line there comes first)
+    result, seen = integrity.walk(_counted(records(), counter), source.game)
+    skipped = None if head is None else CheckResult("head", "skipped", "not run: the log did not pass integrity")
+    if isinstance(result, integrity.Finding):
         found = AuditFinding("integrity", result.problem, result.seq, result.position, result.message)
-        return _found(found), integrity.Verified(result.seq - 1, b"")
+        return _found(found), integrity.Verified(result.seq - 1, b""), skipped
     if problems:
         p, seq = problems[0], read + 1
         claim = f" (it claims to be record {p.claimed_seq})" if p.claimed_seq not in (None, seq) else ""
         found = AuditFinding("integrity", p.kind, seq, p.line - 1, f"line {p.line}{claim}: {p.message}",
                              field=_field_named(p.message))
-        return _found(found), integrity.Verified(read, b"")
-    assert isinstance(result, integrity.Verified)
-    return CheckResult("integrity", "ok", f"{result.records} records, head {result.head.hex()}"), result
+        return _found(found), integrity.Verified(read, b""), skipped
+    ok = CheckResult("integrity", "ok", f"{result.records} records, head {result.head.hex()}")
+    return ok, result, None if head is None else check_head(result, seen, head)
+
+
+def check_head(verified: integrity.Verified, seen: integrity.Seen, head: bytes) -> CheckResult:
+    """The ``head`` check: the log ends at the head the judge holds (neither short of it nor past it). A
+    finding here does not stop the checks after it: they judge the log as it is."""
+    off = integrity.ends_at(verified, seen, head)
+    if off is None:
+        return CheckResult("head", "ok", f"the log ends at the head you hold, record {verified.records}")
+    return _found(AuditFinding("head", off.problem, off.seq, off.position, off.message))
 
 
 def _field_named(message: str) -> str:
@@ -136,11 +148,12 @@ def _state_summary(state: GameState) -> str:
     return ", ".join(parts)
 
 
-def check_fork(source: LogSource, counter: Counter | None = None) -> CheckResult | None:
-    """A what-if fork's branch point and its copied part (None for a log that is no fork)."""
+def check_fork(source: LogSource, counter: Counter | None = None, origin: str | None = None) -> CheckResult | None:
+    """A what-if fork's branch point and its copied part (None for a log that is no fork); ``origin`` is the
+    source's log, when the judge gives it."""
     from tools import auditfork
 
-    return auditfork.check_fork(source, counter)
+    return auditfork.check_fork(source, counter, origin)
 
 
 def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
@@ -173,23 +186,26 @@ def passes() -> int:
 
 
 def run(source: LogSource, counter: Counter | None = None, head: bytes | None = None, *,
-        rules: bool = True, given_setup_ok: bool = False, key: PublicKey | None = None) -> AuditReport:
+        rules: bool = True, given_setup_ok: bool = False, key: PublicKey | None = None,
+        fork_source: str | None = None) -> AuditReport:
     """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality. A log that declares a
     given set-up is a finding unless ``given_setup_ok`` (the judge accepts the board it began from). A store is
     checked first (``tools.storecheck``); with ``key``, the signatures are checked after integrity
-    (``tools.signed``)."""
+    (``tools.signed``). ``fork_source`` is a fork's source log as the judge holds it (``tools.auditfork``)."""
     from tools import signed, storecheck
 
     damage = storecheck.check_store(source) if source.format == "store" else None
     if damage is not None and damage.status != "ok":
         later = [n for n, _ in LATER_CHECKS if n != "fork" and (rules or n not in RULES_CHECKS)]
         skipped = [CheckResult(name, "skipped", f"not run: the log did not pass {damage.check}")
-                   for name in ("integrity", *(["signatures"] if key else []), *later)]
-        return AuditReport(source.location, source.format, source.game, 0, None, [damage, *skipped],
-                           head is not None)
-    first, verified = check_integrity(source, counter, head=head)
+                   for name in ("integrity", *(["head"] if head else []), *(["signatures"] if key else []),
+                                *later)]
+        return AuditReport(source.location, source.format, source.game, 0, None, [damage, *skipped])
+    first, verified, ends = check_integrity(source, counter, head=head)
     checks = [first] if damage is None else [damage, first]
     failed: str | None = None if first.status == "ok" else first.check
+    if ends is not None:
+        checks.append(ends)  # (a head that is not the log's end stops nothing: every later check still runs)
     if key is not None:
         checks.append(signed.check_signatures(source, key) if failed is None else
                       CheckResult("signatures", "skipped", f"not run: the log did not pass {failed}"))
@@ -200,7 +216,7 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
             if name != "fork":  # (whether the log is a fork is not known either)
                 checks.append(CheckResult(name, "skipped", f"not run: the log did not pass {failed}"))
             continue
-        result = check(source, counter)
+        result = check_fork(source, counter, fork_source) if name == "fork" else check(source, counter)
         if result is None:
             continue
         if name == "rules" and given_setup_ok:
@@ -211,7 +227,8 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
         if result.status != "ok" and name not in NOT_BLOCKING:
             failed = name  # (legality is judged decision by decision, whatever re-adjudication found)
     last = verified.head.hex() if first.status == "ok" else None
-    return AuditReport(source.location, source.format, source.game, verified.records, last, checks, head is not None)
+    anchored = ends is not None and ends.status == "ok"
+    return AuditReport(source.location, source.format, source.game, verified.records, last, checks, anchored)
 
 
 # -- rendering ----------------------------------------------------------------------------------------------
@@ -243,9 +260,12 @@ def summary(report: AuditReport) -> str:
     if given:
         text += f" {given[0][0].upper()}{given[0][1:]}."
     fold = next((c for c in report.checks if c.check == "fold"), None)
-    if not report.anchored and fold is not None and fold.status == "ok" and not fold.ended:
+    head = next((c for c in report.checks if c.check == "head"), None)
+    if (head is None or head.status != "ok") and fold is not None and fold.status == "ok" and not fold.ended:
+        how = ("the head you gave is not its end" if head is not None else
+               "give --head, the published head, to prove its end")
         text += (" Its completeness is unproven: it does not end in GameEnded, and a log cut at a decision "
-                 "boundary chains as well as a whole one (give --head, the published head, to prove its end).")
+                 f"boundary chains as well as a whole one ({how}).")
     return text
 
 
@@ -265,6 +285,10 @@ def _verdict(report: AuditReport) -> str:
     if fork is not None:
         text += (f"; it is a what-if fork, {fork.summary}" if fork.status == "ok" else
                  f"; it is a what-if fork whose copied part is not its source's ({fork.summary})")
+    head = by.get("head")
+    if head is not None:
+        text += ("; it ends at the head you hold" if head.finding is None else
+                 f"; but it is not the game whose head you hold: {head.finding.message}")
     signatures = by.get("signatures")
     if signatures is not None:
         text += (f"; signed: {signatures.summary}" if signatures.status == "ok" else

@@ -67,7 +67,8 @@ def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResul
     else:
         message = (f"in {decision_text(log, f)}, the log has {event_line(log, f.seq, f.expected)} "
                    f"where the rules give {event_line(log, f.seq, f.actual)}"
-                   + (f" ({f.field} differs)" if f.field not in ("record", "kind", "") else ""))
+                   + (f" (the event field {type(f.expected).__name__}.{f.field} differs)"
+                      if f.field not in ("record", "kind", "") else ""))
     finding = AuditFinding("rules", f.kind, f.seq, log.position(f.seq), message, decision=f.decision,
                            field=f.field)
     return CheckResult("rules", "finding", f"diverges at {f.label} (decision {f.decision})", finding,

@@ -106,7 +106,8 @@ def verify_lines(log: Judged, result: Adjudication, *, full: bool = False) -> li
     lines.append(f"DIVERGENT at record {f.seq}, in {decision_text(log, f)}")
     refused = f.actual is None and f.expected is not None and f.seq == f.decision_seq
     if f.field and f.field not in ("record", "kind") and not refused:
-        lines.append(f"  {f.kind}: {f.field} differs: {f.message.split(': ', 1)[-1]}")
+        what = f.field if f.kind == "envelope" or f.expected is None else f"{type(f.expected).__name__}.{f.field}"
+        lines.append(f"  {f.kind}: {what} differs: {f.message.split(': ', 1)[-1]}")
     if refused:
         lines.append(f"  the log has:    {event_line(log, f.seq, f.expected)}")
         lines.append(f"  the rules say:  {f.message.split('this decision: ', 1)[-1]}")

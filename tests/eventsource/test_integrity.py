@@ -46,9 +46,19 @@ def test_an_empty_log_verifies_as_empty() -> None:
     assert verify([]) == Verified(0, GENESIS)
 
 
-def test_a_log_that_grew_after_the_head_was_taken_still_verifies() -> None:
+def test_a_log_that_goes_on_past_the_head_held_is_extended_at_the_first_record_after_it() -> None:
+    # The head held is the end of the game that was published: records after it are not that game's (#21).
     log = stored_log(1, 30)
-    assert verify(log, head=log[9].hash) == Verified(len(log), log[-1].hash)
+    result = finding(log, head=log[9].hash)
+    assert (result.problem, result.seq, result.position) == ("extended", 11, 10)
+    assert f"is record 10's, but the log goes on for {len(log) - 10} records past it" in result.message
+
+
+def test_a_head_that_is_no_record_s_is_unmatched_at_the_last_record() -> None:
+    log = stored_log(1, 30)
+    result = finding(log, head=bytes(16))
+    assert (result.problem, result.seq) == ("unmatched", len(log))
+    assert "records at its end are missing, or records were changed" in result.message
 
 
 # -- single-byte changes -------------------------------------------------------------------------
@@ -97,10 +107,12 @@ def test_every_deletion_is_caught_as_missing(log: list[RawRecord], data: st.Data
     changed = log[:i] + log[i + 1 :]
     # The end of a log is only missing relative to a head someone holds: pass the one ``kifu games`` printed.
     result = finding(changed, head=log[-1].hash)
-    assert result.problem == "missing"
-    located(result, log, changed)
     if i < len(log) - 1:
+        assert result.problem == "missing"
+        located(result, log, changed)
         assert verify(changed) == result  # in the middle, the chain alone is enough
+    else:  # the last record gone: the chain ends earlier, and the head held is no record's
+        assert (result.problem, result.seq) == ("unmatched", max(len(changed), 1))
 
 
 def test_without_a_held_head_a_cut_tail_verifies_to_a_different_head() -> None:

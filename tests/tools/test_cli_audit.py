@@ -251,11 +251,27 @@ def test_head_catches_records_cut_off_the_end(tmp_path: Path, lines: list[bytes]
     assert audit(str(short))[0] == 0  # a shorter log still chains
     code, out, _ = audit(str(short), "--head", head)
     assert code == 1
-    assert "finding: missing at record 22 (position 21)" in out
+    assert "finding: unmatched at record 21 (position 20)" in out
+    assert "the head hash" in out and "is no record's: record 21, the last, has hash" in out
     full = write(tmp_path, lines)
     assert audit(str(full), "--head", head)[0] == 0
     code, _, err = audit(str(full), "--head", "xyz")
     assert code == 2 and "32 hexadecimal digits" in err
+
+
+def test_head_catches_records_played_on_past_it(tmp_path: Path, lines: list[bytes]) -> None:
+    # The head held is record 20's, as if the game was adjourned there and published; the file goes on (#21).
+    held = json.loads(lines[19])["hash"]
+    code, out, _ = audit(str(write(tmp_path, lines)), "--head", held)
+    assert code == 1
+    assert "finding: extended at record 21 (position 20)" in out
+    assert f"the head hash {held} you hold is record 20's, but the log goes on for 3 records past it" in out
+    assert "head       FINDING" in out and "integrity  ok" in out
+    result = CliRunner().invoke(main, ["import", str(tmp_path / "tampered.jsonl"), "--db",
+                                       str(tmp_path / "into.db"), "--head", held])
+    assert result.exit_code == 1 and "refusing to import" in result.stderr and "extended at record 21" in result.stderr
+    assert not (tmp_path / "into.db").exists() or "g1" not in CliRunner().invoke(
+        main, ["games", "--db", str(tmp_path / "into.db")]).stdout
 
 
 def test_damaged_last_line_comes_before_the_head_check(tmp_path: Path, lines: list[bytes], db: Path) -> None:

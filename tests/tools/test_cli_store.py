@@ -178,7 +178,7 @@ def test_import_with_a_head_refuses_a_file_cut_short(db: Path, lines: list[bytes
     target = tmp_path / "target.db"
     code, _, err = run("import", str(short), "--db", str(target), "--head", info.head.hex())
     assert code == 1
-    assert "missing at record 23" in err
+    assert "unmatched at record 22" in err
     _assert_nothing_imported(target)
 
 

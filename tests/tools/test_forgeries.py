@@ -21,22 +21,35 @@ import pytest
 from click.testing import CliRunner
 
 from eventsource import events as ev
-from eventsource.records import Record
+from eventsource import exchange
+from eventsource.records import RawRecord, Record
 from statemachine.games import profile
 from tests.tools.forgeries import (
+    FIXTURES,
+    GAMES,
     Expected,
     Forged,
+    RawForged,
+    branch_point_envelope,
     cheaper,
     created,
     envelope,
     first,
     first_card,
+    forked,
+    head_from_the_middle,
+    head_of_the_real_game,
+    int_widened,
     log,
     opening_end,
     played,
+    played_on_past_head,
+    printed_respelled,
+    raws_of,
     removed_span,
     renumber,
     replace,
+    trailing_channel,
     unused_card,
     with_setup,
 )
@@ -316,6 +329,13 @@ def moved_from_elsewhere(game: str) -> Forged:
     return replace(records, r.seq, src=other), Expected("inconsistent", r.seq, check="fold")
 
 
+def event_cause_edited(game: str) -> Forged:
+    """A ZoneChanged's own ``cause`` field (why the card moved) edited: an event field, not the envelope's."""
+    records = log(game)
+    r = first(records, ev.ZoneChanged, after=opening_end(records))
+    return replace(records, r.seq, cause="edited"), Expected("divergent", r.seq, "cause")
+
+
 def _last_loss(records: list[Record]) -> int:
     return first(records, ev.PlayerLost).seq
 
@@ -324,7 +344,24 @@ def _first_request(records: list[Record]) -> int:
     return first(records, ev.ChoiceRequested).seq
 
 
-CORPUS: dict[str, Callable[[], Forged]] = {
+NAMES = {"duel_masters": "Duel Masters", "magic": "Magic", "vision": "Vision", "shadowverse": "Shadowverse"}
+
+# Kinds added for #21, each tried on a log of every one of the four games.
+NEW_KINDS: dict[str, Callable[[str], Forged | RawForged]] = {
+    "a body's integer written in a wider msgpack form": int_widened,
+    "2 KB of trailing elements after a decision's last field (a hidden channel)": trailing_channel,
+    "a card's printed defaults spelled out in its body": lambda g: printed_respelled(
+        g, power=None, toughness=None, keywords=[], abilities=[]),
+    "a key no characteristic holds in a card's body": lambda g: printed_respelled(g, note="hidden"),
+    "a game played on for 15 decisions past its published head": played_on_past_head,
+    "a head taken from the middle of the log": head_from_the_middle,
+    "a re-sealed forgery audited with the real game's head": head_of_the_real_game,
+    "a branch point's envelope decision changed": lambda g: branch_point_envelope(g, "decision"),
+    "a branch point's envelope cause changed": lambda g: branch_point_envelope(g, "cause"),
+    "a ZoneChanged's own cause field edited": event_cause_edited,
+}
+
+CORPUS: dict[str, Callable[[], Forged | RawForged]] = {
     "cost lowered in ObjectCreated, then played on (Duel Masters)": lambda: played_on("duel_masters", "creature",
                                                                                     cost=1),
     "power raised in ObjectCreated, then played on (Magic)": lambda: played_on("magic", "creature", power=9),
@@ -379,6 +416,8 @@ CORPUS: dict[str, Callable[[], Forged]] = {
     "a card moved out of a zone it is not in (Magic)": lambda: moved_from_elsewhere("magic"),
     "a card in the deck tapped (Duel Masters)": lambda: tapped_in_deck("duel_masters", "DM-GAME-MANA"),
     "a card in the deck tapped (Magic)": lambda: tapped_in_deck("magic", "MTG-C-06"),
+    **{f"{kind} ({NAMES[game]})": (lambda make=make, game=game: make(game))
+       for kind, make in NEW_KINDS.items() for game in GAMES},
 }
 
 
@@ -397,11 +436,20 @@ def finding(report: dict[str, Any], check: str) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_each_forgery_is_caught_with_the_finding_a_judge_needs(name: str, tmp_path: Path) -> None:
     records, expected = CORPUS[name]()
-    forged = reseal(records, tmp_path / "forged.jsonl")
-    code, report = audit(forged)
+    forged = tmp_path / "forged.jsonl"
+    if isinstance(records[0], RawRecord):  # bodies the engine never wrote, every hash recomputed
+        exchange.write(records, forged)  # type: ignore[arg-type]
+    else:
+        reseal(records, forged)  # type: ignore[arg-type]
+    code, report = audit(forged, *expected.args)
     assert code == 1, report
     integrity = report["checks"][0]
-    assert integrity["check"] == "integrity" and integrity["status"] == "ok"  # re-sealed: the chain holds
+    assert integrity["check"] == "integrity"
+    if expected.check != "integrity":  # re-sealed: the chain holds
+        assert integrity["status"] == "ok", integrity
+    if "--head" in expected.args:  # a head that is not the log's end is a finding, and it stops nothing
+        assert finding(report, "head")["kind"] in ("extended", "unmatched")
+        assert not any("did not pass head" in c["summary"] for c in report["checks"]), report["checks"]
     assert report["clean"] is False
     got = finding(report, expected.check)
     assert got["kind"] == expected.kind, got
@@ -433,8 +481,53 @@ def test_a_log_cut_at_a_decision_boundary_is_caught_with_the_head(tmp_path: Path
     assert "completeness is unproven: it does not end in GameEnded" in result.stdout.splitlines()[-1]
     code, report = audit(cut, "--head", report_head(whole))
     assert code == 1
-    got = finding(report, "integrity")
-    assert got["kind"] == "missing" and got["seq"] == cut_at + 1, got
+    got = finding(report, "head")
+    assert got["kind"] == "unmatched" and got["seq"] == cut_at, got
+    assert report["anchored"] is False
+
+
+def test_a_game_adjourned_at_a_published_head_and_played_on_is_caught_with_that_head(tmp_path: Path) -> None:
+    # #21: the head published when the game was adjourned, then 15 more decisions in the file.
+    records = log("magic")
+    choices = [r.seq for r in records if isinstance(r.event, ev.ChoiceMade)]
+    adjourned, played_to = choices[40] - 1, choices[55] - 1
+    head = report_head(reseal(records[:adjourned], tmp_path / "adjourned.jsonl"))
+    on = reseal(records[:played_to], tmp_path / "played-on.jsonl")
+    code, report = audit(on, "--head", head)
+    assert code == 1
+    got = finding(report, "head")
+    assert (got["kind"], got["seq"]) == ("extended", adjourned + 1), got
+    assert [c["status"] for c in report["checks"]] == ["ok", "finding", "ok", "ok", "ok"]  # the rest still ran
+    result = CliRunner().invoke(main, ["audit", str(on), "--head", head])
+    assert "Its completeness is unproven" in result.stdout.splitlines()[-1]
+    assert "the head you gave is not its end" in result.stdout.splitlines()[-1]
+    result = CliRunner().invoke(main, ["import", str(on), "--db", str(tmp_path / "into.db"), "--head", head])
+    assert result.exit_code == 1 and f"extended at record {adjourned + 1}" in result.stderr, result.output
+    # and at the head it was adjourned at, the file's end is proven: no caveat
+    result = CliRunner().invoke(main, ["audit", str(tmp_path / "adjourned.jsonl"), "--head", head])
+    assert result.exit_code == 0 and "completeness" not in result.stdout, result.stdout
+
+
+def test_a_head_from_the_middle_of_a_whole_game_is_a_finding(tmp_path: Path) -> None:
+    records = log("duel_masters")
+    head = report_head(reseal(records[:601], tmp_path / "first-601.jsonl"))
+    code, report = audit(reseal(records, tmp_path / "whole.jsonl"), "--head", head)
+    assert code == 1
+    got = finding(report, "head")
+    assert (got["kind"], got["seq"]) == ("extended", 602), got
+    assert f"is record 601's, but the log goes on for {len(records) - 601} records past it" in got["message"]
+
+
+def test_a_head_that_matches_no_record_lets_every_other_check_show_its_findings() -> None:
+    # #21: the re-sealed forgery in docs/examples, audited with the real game's head
+    examples = Path(__file__).parents[2] / "docs" / "examples"
+    real = report_head(examples / "disputed-game.jsonl")
+    code, report = audit(examples / "disputed-game-forged.jsonl", "--head", real)
+    assert code == 1
+    assert finding(report, "head")["kind"] == "unmatched"
+    assert finding(report, "rules")["seq"] == 173
+    assert finding(report, "legality")["seq"] == 173
+    assert next(c for c in report["checks"] if c["check"] == "fold")["status"] == "ok"
 
 
 def report_head(path: Path) -> str:
@@ -558,3 +651,78 @@ def test_a_given_board_is_held_to_the_card_pool(tmp_path: Path) -> None:
     assert code == 1
     got = finding(report, "rules")
     assert (got["kind"], got["seq"], got["field"]) == ("card", card.seq, "printed.cost")
+
+
+# -- #21: what a finding is called, and what a fork's copied part proves ---------------------------------------
+
+
+def test_an_event_field_edited_is_named_as_that_event_s_field_not_as_the_envelope(tmp_path: Path) -> None:
+    records, expected = event_cause_edited("duel_masters")
+    code, report = audit(reseal(records, tmp_path / "forged.jsonl"))
+    assert code == 1
+    got = finding(report, "rules")
+    assert (got["kind"], got["seq"], got["field"]) == ("divergent", expected.seq, "cause"), got
+    assert "the event field ZoneChanged.cause differs" in got["message"]
+    assert "envelope" not in got["message"]
+    result = CliRunner().invoke(main, ["verify", str(tmp_path / "forged.jsonl")])
+    assert "divergent: ZoneChanged.cause differs" in result.stdout, result.stdout
+    # while the envelope's own cause, edited, is the envelope's
+    records, expected = envelope_changed("duel_masters", ev.ZoneChanged, "cause")
+    code, report = audit(reseal(records, tmp_path / "envelope.jsonl"))
+    got = finding(report, "rules")
+    assert (got["kind"], got["seq"], got["field"]) == ("envelope", expected.seq, "cause"), got
+    assert "the envelope's cause is" in got["message"]
+
+
+def _prefix_renamed(game: str) -> list[Record]:
+    """A fork whose copied part has the players' names swapped (an input no rules can check) and its branch
+    point's head recomputed over the changed part, as a forger would."""
+    records = forked(game)
+    mark = first(records, ev.Forked)
+    assert isinstance(mark.event, ev.Forked)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    changed = replace(records, 1, players=tuple(reversed(started.players)))
+    head = raws_of([msgspec.structs.replace(r, game=mark.event.source) for r in changed[: mark.seq - 1]])[-1].hash
+    return replace(changed, mark.seq, head=head.hex())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_fork_s_copied_part_is_not_said_to_be_the_source_s_without_the_source(game: str, tmp_path: Path) -> None:
+    forged = reseal(_prefix_renamed(game), tmp_path / "fork.jsonl")
+    code, report = audit(forged)
+    assert code == 0  # re-chained to the head it names, and every record what the rules give: nothing to find
+    fork = next(c for c in report["checks"] if c["check"] == "fork")
+    at = first(_prefix_renamed(game), ev.Forked).seq - 1
+    assert f"records 1 to {at} are the source's" not in fork["summary"]
+    assert "cannot be proven without the source" in fork["summary"]
+    result = CliRunner().invoke(main, ["audit", str(forged)])
+    assert "cannot be proven without the source" in result.stdout.splitlines()[-1]
+    # given the source, the copied part is compared with it
+    source = FIXTURES / f"{game}-1.0.jsonl"
+    code, report = audit(forged, "--source", str(source))
+    assert code == 1
+    got = finding(report, "fork")
+    assert got["kind"] == "source-differs" and "in the source given has hash" in got["message"], got
+    honest_file = reseal(forked(game), tmp_path / "honest-file.jsonl")
+    code, report = audit(honest_file, "--source", str(source))
+    assert code == 0
+    fork = next(c for c in report["checks"] if c["check"] == "fork")
+    assert f"records 1 to {at} are the source's" in fork["summary"]
+    assert any("is in the source given and has the same hash" in n for n in fork["notes"])
+    # and so it is with the source in the same store
+    db = tmp_path / "store.db"
+    for path in (source, forged):
+        assert CliRunner().invoke(main, ["import", str(path), "--db", str(db)]).exit_code == 0
+    code, report = audit(db, "what-if")
+    assert code == 1
+    assert finding(report, "fork")["kind"] == "source-differs"
+    assert CliRunner().invoke(main, ["audit", str(db), "what-if"]).exit_code == 1
+    # and a fork that is its source's, audited beside it, is said to be
+    honest = reseal(forked(game), tmp_path / "honest.jsonl")
+    db2 = tmp_path / "honest.db"
+    for path in (source, honest):
+        assert CliRunner().invoke(main, ["import", str(path), "--db", str(db2)]).exit_code == 0
+    code, report = audit(db2, "what-if")
+    assert code == 0
+    assert f"records 1 to {at} are the source's" in next(c for c in report["checks"] if c["check"] == "fork")["summary"]

@@ -29,9 +29,11 @@ log = get_logger("kifu.audit")
 @click.option("--key", "key_path", metavar="PUBLIC", default=None,
               help="The recorder's public key (kifu keys new wrote it): check every signature; an unsigned, "
                    "wrongly signed, otherwise signed or cut-short log is a finding.")
+@click.option("--source", "fork_source", metavar="FILE_OR_DB", default=None,
+              help="For a what-if fork: its source's log as you hold it; the fork's copied records must be its.")
 @game_option()
 def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no_rules: bool,
-          given_setup_ok: bool, key_path: str | None) -> None:
+          given_setup_ok: bool, key_path: str | None, fork_source: str | None) -> None:
     """Check a game's log: an exported JSON-lines file or a store (a SQLite file, by header or .db).
 
     Runs, in order: integrity (every record is sound and the hash chain holds, so the log is the one whose
@@ -40,15 +42,19 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
     legality (every decision was legal at its point; each one that was not is named with the SPEC rule it
     breaks). Each problem is reported with its kind, its record and its position, then a summary. A what-if
     fork (kifu fork) also gets a fork check after integrity: its branch point is named, and its copied records
-    must be its source's up to there; rules and legality then judge both parts as one game.
+    must re-chain to the source's head there; that they are the source's is proven only against the source
+    (in the same store, or given with --source), and said to be unproven otherwise. Rules and legality then
+    judge both parts as one game.
 
     Re-adjudication derives every record from the log's inputs (players, deck lists, seed, options, the rules
     and card-pool versions it names) and its decisions: the opening, each card as the pool prints it, every
     event and every envelope field; a record the rules do not give is a finding naming its field. A log that
     declares a given set-up (its board was given, not dealt) is a finding unless --given-setup-ok.
 
-    A log that stops early still chains: give --head to check it ends where the published game ends, or --key
-    with the recorder's public key: a signed game's end is signed, so a log cut anywhere is a finding. A store
+    A log that stops early, or goes on past the end that was published, still chains: give --head, the
+    published head, to check it ends exactly there (a head check; the other checks still run), or --key with
+    the recorder's public key: a signed game's end is signed, so a log cut anywhere is a finding. Every body
+    must be the engine's own encoding of its event, byte for byte (integrity, non-canonical). A store
     is first checked for damage (SQLite's own integrity check, and the records read against the head it lists).
     GAME may be left out when the store holds a single game. Exit 0 clean, 1 a problem found, 2 input that
     cannot be audited.
@@ -60,7 +66,7 @@ def audit(log_path: str, game: str | None, head: bytes | None, as_json: bool, no
             with bar("auditing", length * auditing.passes(), wanted(length) and not as_json) as advance:
                 counter = Counter(advance)
                 report = auditing.run(source, counter, head, rules=not no_rules, given_setup_ok=given_setup_ok,
-                                      key=key)
+                                      key=key, fork_source=fork_source)
     except errors.BAD_INPUT_ERRORS as exc:
         if as_json:
             click.echo(json.dumps(auditing.error_json(log_path, errors.describe(exc)), ensure_ascii=False))

@@ -123,11 +123,12 @@ def import_(file: str, db: str, head: bytes | None) -> None:
         raise BadInput(f"{file} is a store; kifu import reads an exported JSON-lines file (see kifu export)")
     with open_log(file) as source:
         records: list[RawRecord] = []
-        result, verified = check_integrity(source, keep=records, head=head)
+        result, verified, ends = check_integrity(source, keep=records, head=head)
         signatures = source.signatures() if result.finding is None else []
-    if result.finding is not None:
-        log.info("import refused", file=file, finding=str(result.finding))
-        click.echo(f"error: refusing to import {file}: {result.finding}; nothing was appended", err=True)
+    refused = result.finding or (ends.finding if ends is not None else None)
+    if refused is not None:
+        log.info("import refused", file=file, finding=str(refused))
+        click.echo(f"error: refusing to import {file}: {refused}; nothing was appended", err=True)
         raise click.exceptions.Exit(errors.FINDING)
     with open_store(db, write=True) as store:
         existing = store.head(source.game)
