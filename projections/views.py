@@ -1,6 +1,6 @@
 """Per-player views: what one player may see of a state, and of an event.
 
-Hidden: the opponent's hand contents (a count instead), the order and contents of every deck and of the game's
+Hidden: the game's seed (from which every shuffle and random result is computed), the opponent's hand contents (a count instead), the order and contents of every deck and of the game's
 other hidden zones (a count), face-down cards (a placeholder) until a ``Revealed`` event shows them to that player.
 Which zones are hidden is the game's to say (``RulesProfile.hidden_zones``; Duel Masters adds its shields): the
 functions here take them as ``hidden``, every deck by default.
@@ -116,6 +116,10 @@ def redact_event(event: ev.Event, player: int | None, state_before: GameState, *
     if player is None:
         return event
     match event:
+        case ev.GameStarted():
+            # The seed is every shuffle and random result of the game: with it and their own deck list a player
+            # recomputes their deck order and face-down shields. Nobody but a judge sees it.
+            return msgspec.structs.replace(event, seed=0)
         case ev.ObjectCreated():
             owner, kind = zone_kind(event.zone)
             if kind in hidden or event.face_down or (kind in PRIVATE_ZONES and owner != player):

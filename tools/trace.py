@@ -331,16 +331,20 @@ def _game_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
                 return f"game over, no winner: {event.reason}"
             return f"game over, {player_name(st, event.winner)} wins: {event.reason}"
         case ev.GameStarted():
-            players = ", ".join(f"{name} ({i})" for i, name in enumerate(event.players))
-            return (
-                f"game started: {event.profile} {event.profile_version}, players {players}, "
-                f"seed {event.seed}, card pool {event.card_pool} {event.card_pool_version}"
-            )
+            return started_line(event, seed_shown=True)
         case ev.Forked():
             return (f"what-if branch of game {event.source!r} after its record {event.at} (its hash there "
                     f"{event.head}): records 1 to {event.at} are that game's, what follows is this game's only")
         case _:
             return None
+
+
+def started_line(event: ev.GameStarted, *, seed_shown: bool) -> str:
+    """The game's start; its seed only for a judge (from it a player recomputes every hidden card)."""
+    players = ", ".join(f"{name} ({i})" for i, name in enumerate(event.players))
+    seed = f"seed {event.seed}" if seed_shown else "seed hidden"
+    return (f"game started: {event.profile} {event.profile_version}, players {players}, {seed}, "
+            f"card pool {event.card_pool} {event.card_pool_version}")
 
 
 # -- the game as one player knew it -----------------------------------------------------------------------
@@ -377,6 +381,8 @@ def seen_line(before: GameState, hidden_before: set[int], after_hidden: set[int]
     shown = redact_event(event, viewer, before, hidden=hidden_zones(before.profile))
     if shown is None:
         return None
+    if isinstance(shown, ev.GameStarted):
+        return started_line(shown, seed_shown=False)
     return render(_masked(before, hidden_before & after_hidden), shown, mem)
 
 
@@ -560,7 +566,9 @@ class Trace:
         shown = self._passes(turn, event)
         held = shown and isinstance(event, ev.ObjectCreated) and self._compact()
         if self._viewer is None:
-            line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown and not held else None
+            text = (started_line(event, seed_shown=False) if isinstance(event, ev.GameStarted)
+                    and self.filters.viewer is not None else render(self.state, event, self._memory))
+            line = f"{raw.seq:>7}  {text}" if shown and not held else None
             apply(self.state, raw.seq, event, raw.decision)
         else:  # the line as the viewer saw it: redacted, and read with the cards hidden from them unnamed
             before, hidden_before = copy(self.state), self._hidden
