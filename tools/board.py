@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.state import GameState, Pending
-from projections.views import player_view, zone_kind
+from projections.views import OBJECT, player_view, shown_options, zone_kind
 from statemachine.games import hidden_zones
 from tools.trace import Memory, names, player_name
 
@@ -45,8 +45,11 @@ def request_data(state: GameState, mem: Memory | None, player: int | None) -> di
     if req is None:
         return None
     nm = names(state, mem, player)
+    # Another player's options among objects hidden from this one are left out, as their request's record is.
+    options = shown_options(state, player, req.player, req.options, objects=nm.option_kind(req.kind) == OBJECT,
+                            hidden=hidden_zones(state.profile))
     return {"player": req.player, "player_name": player_name(state, req.player), "kind": req.kind,
-            "options": list(req.options), "option_names": nm.options(req.kind, req.options),
+            "options": list(options), "option_names": nm.options(req.kind, options),
             "minimum": req.minimum, "maximum": req.maximum, "effect": req.effect,
             "effect_name": nm.effect(req.effect) if req.effect is not None else None}
 

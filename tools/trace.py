@@ -25,7 +25,7 @@ from eventsource.upcast import decode_body
 from projections.state import CardFacts, GameState, copy
 from projections.views import HIDDEN, can_see, redact_event
 from statemachine.cards import CardPool
-from statemachine.games import hidden_zones, profile_class
+from statemachine.games import hidden_zones, option_kinds, profile_class
 from statemachine.naming import Declared, Names
 from statemachine.profile import RulesProfile
 from tools.errors import BadInput
@@ -378,7 +378,8 @@ def seen_line(before: GameState, hidden_before: set[int], after_hidden: set[int]
         return render(before, event, mem)
     if isinstance(event, ev.Shuffled):
         return render(before, event, mem)  # the count is public, the order is not printed
-    shown = redact_event(event, viewer, before, hidden=hidden_zones(before.profile))
+    shown = redact_event(event, viewer, before, hidden=hidden_zones(before.profile),
+                         option_kinds=option_kinds(before.profile))
     if shown is None:
         return None
     if isinstance(shown, ev.GameStarted):
@@ -578,7 +579,8 @@ class Trace:
             line = f"{raw.seq:>7}  {text}" if shown and not held and text is not None else None
             if isinstance(event, ev.ObjectCreated) and text is not None:
                 # the summary names no hidden card
-                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile)) or event
+                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile),
+                                     option_kinds=option_kinds(before.profile)) or event
         self._memory.note(raw.seq, event)
         if isinstance(event, ev.GameStarted):
             if self.filters.players:

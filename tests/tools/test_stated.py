@@ -1,0 +1,97 @@
+"""What the tools state at a point, on the demo's Duel Masters game and the samples of the other games: each id
+redacted by the kind of thing it names, what is in progress where nobody is asked, who must act, text in the
+game's words (no internal value), and what the tools print accepted back as input."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tests.tools.games import export, sampled_games
+from tools.cli import main
+
+
+def invoke(*args: str) -> Any:
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's game (``kifu demo``: Duel Masters, seed 2026)."""
+    db = tmp_path_factory.mktemp("stated") / "demo.db"
+    assert invoke("demo", "--db", str(db)).exit_code == 0
+    return db
+
+
+def line(output: str, seq: int) -> str:
+    found = [x for x in output.splitlines() if re.match(rf"\s*{seq}\s", x)]
+    assert found, f"no line of record {seq}"
+    return found[0]
+
+
+def test_a_seat_sees_every_option_that_is_an_effect_not_an_object(demo: Path) -> None:
+    # Record 342 asks Alice which of her two pending abilities (#3, #4) resolves next: effect ids, which the seat
+    # view once redacted as if they were object ids hidden from Bob (#3 and #4 are also objects in decks).
+    for seat in ("Bob", "Alice", None):
+        out = invoke("replay", str(demo), "--turn", "10", *(("--player", seat) if seat else ())).output
+        asked = line(out, 342)
+        assert "#3 自分のクリーチャーが破壊された時" in asked and "#4 自分のクリーチャーが破壊された時" in asked, asked
+        at = invoke("at", str(demo), "342", *(("--player", seat) if seat else ())).output
+        assert "#3 自分のクリーチャーが破壊された時" in at and "#4 自分のクリーチャーが破壊された時" in at, at
+
+
+@pytest.mark.parametrize("seq", [336, 338])
+def test_in_the_middle_of_a_procedure_at_says_what_is_in_progress_and_that_nobody_is_asked(
+        demo: Path, seq: int) -> None:
+    for seat in (None, "Alice", "Bob"):
+        out = invoke("at", str(demo), str(seq), *(("--player", seat) if seat else ())).output
+        assert "a player's action" not in out
+        assert "in progress: #2 効果バトル from 爆炎シューター マッカラン#127 resolving" in out, out
+        assert "nobody is asked at this point" in out, out
+        assert "· to act" not in out, out  # nobody must act here
+
+
+def test_to_act_marks_whoever_must_act_not_the_turn_player(demo: Path) -> None:
+    # Record 342: Bob's turn, Alice must choose which of her abilities resolves next.
+    out = invoke("at", str(demo), "342").output
+    titles = [x for x in out.splitlines() if x.startswith(("Alice (0)", "Bob (1)"))]
+    assert titles[0].startswith("Alice (0) · to act") and "to act" not in titles[1], titles
+    # Record 322's decision is Bob's own summon in his main step: at 321 Bob must act.
+    out = invoke("at", str(demo), "321").output
+    titles = [x for x in out.splitlines() if x.startswith(("Alice (0)", "Bob (1)"))]
+    assert "to act" not in titles[0] and titles[1].startswith("Bob (1) · to act"), titles
+
+
+INTERNAL = [
+    (r"card -\d", "a card by a negative id"),
+    (r"#-\d", "an object id that is a player or hidden"),
+    (r"order: -?\d+(, -?\d+)+", "an order key's numbers"),
+    (r"\b[a-z]+_[a-z_]+\b(?! =)", "an identifier"),
+]
+
+
+@pytest.mark.parametrize("game", sampled_games())
+def test_text_speaks_the_games_words_not_internal_values(game: str, tmp_path: Path, demo: Path) -> None:
+    log = demo if game == "duel_masters" else export(game, tmp_path / f"{game}.jsonl")
+    for seat in (None, "0", "1"):
+        out = invoke("replay", str(log), *(("--player", seat) if seat else ())).output
+        for pattern, what in INTERNAL[:3]:
+            found = re.findall(rf".*{pattern}.*", out)
+            assert not found, f"{game} as {seat or 'the judge'}: {what}: {found[:3]}"
+        asked = [x for x in out.splitlines() if " to choose " in x]
+        for x in asked:
+            kind = x.split(" to choose ", 1)[1].split(" (", 1)[0]
+            assert "_" not in kind, f"{game}: a request by its identifier: {x}"
+
+
+def test_a_card_named_as_the_tools_print_it_is_accepted_back(demo: Path) -> None:
+    by_id = invoke("why-not", str(demo), "338", "#120")
+    by_name = invoke("why-not", str(demo), "338", "爆炎シューター マッカラン#120")
+    assert by_id.exit_code == 0, by_id.output
+    assert (by_name.exit_code, by_name.output) == (by_id.exit_code, by_id.output)
