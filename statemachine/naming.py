@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from statemachine.decisions import Arg, Decision
 
 OBJECT, EFFECT, VALUE = "object", "effect", "value"
+HIDDEN_CARD = "a hidden card"
 ARG_KINDS = (OBJECT, EFFECT, VALUE)
 
 
@@ -43,6 +44,9 @@ class Declares(Protocol):
     def option_kinds(self) -> Mapping[str, str]: ...
 
     @property
+    def request_words(self) -> Mapping[str, str]: ...
+
+    @property
     def hidden_zones(self) -> frozenset[str]: ...
 
 
@@ -52,6 +56,7 @@ class Declared(NamedTuple):
     action_args: Mapping[str, tuple[str, ...]]
     option_kinds: Mapping[str, str]
     hidden_zones: frozenset[str]
+    request_words: Mapping[str, str]
 
 
 PoolSource = Union["CardPool", Callable[[], "CardPool | None"], None]
@@ -84,7 +89,9 @@ class Names:
         if self.handle is not None:
             return self.handle(card)
         facts = self.state.cards.get(card)
-        return facts.printed.name if facts is not None else f"card {card}"
+        if facts is not None:
+            return facts.printed.name
+        return HIDDEN_CARD if card < 0 else f"card {card}"  # a redacted move names no card (-1)
 
     def _object(self, oid: int) -> tuple[GameObject | None, int | None]:
         """The object now or as it last was, and its card (the card alone when only remembered)."""
@@ -108,7 +115,10 @@ class Names:
 
     def obj(self, oid: int) -> str:
         """``name#id`` (a scenario's ``@handle (#id)``: its handles may hold a ``#``); ``#id`` alone for an
-        object the viewer may not identify, or one nobody remembers."""
+        object the viewer may not identify, or one nobody remembers; a player where one stands for an object
+        (``-1 - player``: a target, a choice, a reveal of what a player holds)."""
+        if oid < 0:
+            return self.player(-1 - oid)
         card = self.known(oid)
         if card is None:
             return f"#{oid}"
@@ -116,7 +126,7 @@ class Names:
 
     def target(self, t: int) -> str:
         """An object, or a player where a target may be one (``-1 - player``)."""
-        return self.player(-1 - t) if t < 0 else self.obj(t)
+        return self.obj(t)
 
     def label(self, pend: Pending) -> str:
         """What a pending effect does: its recorded label, else its ability's label in the card pool, else the
@@ -155,6 +165,11 @@ class Names:
         if kind == EFFECT:
             return self.effect(v)
         return f"{self.player(-1 - v)} ({v})" if v < 0 else self.obj(v)
+
+    def request(self, request_kind: str) -> str:
+        """What a request asks for, in its game's words (``RulesProfile.request_words``), never an identifier."""
+        words = self.game.request_words.get(request_kind) if self.game is not None else None
+        return words or request_kind.replace("_", " ")
 
     def option_kind(self, request_kind: str) -> str:
         return self.game.option_kinds.get(request_kind, OBJECT) if self.game is not None else OBJECT

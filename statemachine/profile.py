@@ -108,6 +108,9 @@ class RulesProfile(ABC):
     # makes it: what the debugger shows as a value's rule (``tools.debug.rules``). Unnamed is better than wrong.
     action_rules: ClassVar[Mapping[str, str]] = {}
     event_rules: ClassVar[Mapping[str, str]] = {}
+    # What a request asks for, in the game's words, where its kind is an identifier no reader should meet
+    # ("resolve_next"); any other kind is read as its words ("target", "mana color").
+    request_words: ClassVar[dict[str, str]] = {}
 
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]:

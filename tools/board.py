@@ -15,7 +15,7 @@ from typing import Any
 from projections.state import GameState, Pending
 from projections.views import OBJECT, player_view, shown_options, zone_kind
 from statemachine.games import hidden_zones
-from tools.trace import Memory, names, player_name
+from tools.trace import Memory, names, order_text, player_name
 
 ZONE_ORDER = ("battle", "field", "board", "mana", "hand", "shields", "graveyard", "cemetery", "deck")
 LISTED_ALWAYS = 12  # objects listed in a zone before "and N more" (unless everything is asked for)
@@ -34,7 +34,7 @@ def pending_data(state: GameState, mem: Memory | None, player: int | None) -> li
             "controller": p.controller, "controller_name": player_name(state, p.controller),
             "source": p.source, "source_name": nm.obj(p.source) if p.source >= 0 else None,
             "resolving": p.resolving, "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
-            "key": list(p.key), "targets": list(p.targets), "target_names": [nm.target(t) for t in p.targets],
+            "key": list(p.key), "order": order_text(state, p.key) if p.key else None, "targets": list(p.targets), "target_names": [nm.target(t) for t in p.targets],
         })
     return out
 
@@ -49,6 +49,7 @@ def request_data(state: GameState, mem: Memory | None, player: int | None) -> di
     options = shown_options(state, player, req.player, req.options, objects=nm.option_kind(req.kind) == OBJECT,
                             hidden=hidden_zones(state.profile))
     return {"player": req.player, "player_name": player_name(state, req.player), "kind": req.kind,
+            "asks": nm.request(req.kind),
             "options": list(options), "option_names": nm.options(req.kind, options),
             "minimum": req.minimum, "maximum": req.maximum, "effect": req.effect,
             "effect_name": nm.effect(req.effect) if req.effect is not None else None}
@@ -110,7 +111,7 @@ def header_lines(data: dict[str, Any]) -> list[str]:
     req = data["request"]
     if req is not None:
         count = str(req["minimum"]) if req["minimum"] == req["maximum"] else f"{req['minimum']}..{req['maximum']}"
-        wait = f"{req['player_name']} to choose {req['kind']} ({count})"
+        wait = f"{req['player_name']} to choose {req['asks']} ({count})"
         if req["options"]:
             wait += " from " + ", ".join(req["option_names"])
         if req["effect"] is not None:
@@ -136,8 +137,8 @@ def pending_lines(data: dict[str, Any]) -> list[str]:
             if p["triggered_by"]:
                 text += f" · triggered by record {p['triggered_by']} (checked {p['checked']} it)"
             text += f" · since record {p['since']}"
-            if p["key"]:
-                text += f" · key {p['key']}"
+            if p["order"]:
+                text += f" · {p['order']}"
             if p["targets"]:
                 text += f" · targets {', '.join(p['target_names'])}"
             text += " · RESOLVING" if p["resolving"] else ""

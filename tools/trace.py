@@ -98,7 +98,7 @@ def _game(name: str) -> type[RulesProfile] | None:
 @cache
 def _declared(name: str) -> Declared | None:
     game = _game(name)
-    return Declared(game.action_args, game.option_kinds, game.hidden_zones) if game is not None else None
+    return Declared(game.action_args, game.option_kinds, game.hidden_zones, game.request_words) if game is not None else None
 
 
 @cache
@@ -152,6 +152,11 @@ def _names(st: GameState, mem: Memory | None, oids: Iterable[int]) -> str:
     return ", ".join(obj_name(st, mem, o) for o in oids)
 
 
+def _ids(old: int, new: int) -> str:
+    """A moved card's object ids, before and after; the old one not at all where it is hidden (-1)."""
+    return f"#{old} {ARROW} #{new}" if old >= 0 else f"now #{new}"
+
+
 def _values(values: Iterable[int | str]) -> str:
     return ", ".join(str(v) for v in values)
 
@@ -183,7 +188,7 @@ def _move_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
         case ev.ZoneChanged():
             text = (
                 f"{card_name(st, event.card)}: {at(st, event.src, event.src_pos)} {ARROW} "
-                f"{at(st, event.dst, event.dst_pos)} (#{event.old} {ARROW} #{event.new})"
+                f"{at(st, event.dst, event.dst_pos)} ({_ids(event.old, event.new)})"
             )
             if event.cause:
                 text += f", {event.cause}"
@@ -200,6 +205,9 @@ def _move_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
             return text + (", face down" if event.face_down else "")
         case ev.Stacked():
             return f"{obj_name(st, mem, event.below)} put under {obj_name(st, mem, event.top)}"
+        case ev.Revealed() if event.obj < 0:  # what a player holds outside any zone (Magic's mana pool, MTG-P-18)
+            to = ", ".join(player_name(st, p) for p in event.to)
+            return f"{player_name(st, -1 - event.obj)} shows {event.definition} to {to}"
         case ev.Revealed():
             to = ", ".join(player_name(st, p) for p in event.to)
             return f"{obj_name(st, mem, event.obj)} revealed to {to}"
@@ -275,9 +283,10 @@ def _choice_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
         case ev.ChoiceRequested():
             low, high = event.minimum, event.maximum
             count = str(low) if low == high else f"{low}..{high}"
-            text = f"{player_name(st, event.player)} to choose {event.kind} ({count})"
+            nm = names(st, mem)
+            text = f"{player_name(st, event.player)} to choose {nm.request(event.kind)} ({count})"
             if event.options:
-                text += f" from {', '.join(names(st, mem).options(event.kind, event.options))}"
+                text += f" from {', '.join(nm.options(event.kind, event.options))}"
             if event.effect is not None:
                 text += f" for {effect_name(st, mem, event.effect)}"
             return text

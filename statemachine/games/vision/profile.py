@@ -64,6 +64,12 @@ class Vision(RulesProfile):
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value")}
     option_kinds: ClassVar[dict[str, str]] = {"x": "value"}
+    request_words: ClassVar[dict[str, str]] = {"x": "a value for X"}
+
+    @staticmethod
+    def describe_key(key: tuple[int, ...]) -> str:
+        """A chain entry's key (``actions.next_key``: its place in the chain) in words; the last resolves first."""
+        return f"place {key[0]} in the chain" if key else "not in the chain"
 
     def opening(self, engine: Engine) -> None:
         shuffle_decks(engine)
