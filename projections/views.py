@@ -1,7 +1,8 @@
 """Per-player views: what one player may see of a state, and of an event.
 
-Hidden: the game's seed (from which every shuffle and random result is computed), the opponent's hand contents (a count instead), the order and contents of every deck and of the game's
-other hidden zones (a count), face-down cards (a placeholder) until a ``Revealed`` event shows them to that player.
+Hidden: the game's seed (from which every shuffle and random result is computed), the opponent's hand contents (a
+count instead), the order and contents of every deck and of the game's other hidden zones (a count), face-down
+cards (a placeholder) until a ``Revealed`` event shows them to that player.
 Which zones are hidden is the game's to say (``RulesProfile.hidden_zones``; Duel Masters adds its shields): the
 functions here take them as ``hidden``, every deck by default.
 """

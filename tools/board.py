@@ -34,7 +34,8 @@ def pending_data(state: GameState, mem: Memory | None, player: int | None) -> li
             "controller": p.controller, "controller_name": player_name(state, p.controller),
             "source": p.source, "source_name": nm.obj(p.source) if p.source >= 0 else None,
             "resolving": p.resolving, "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
-            "key": list(p.key), "order": order_text(state, p.key) if p.key else None, "targets": list(p.targets), "target_names": [nm.target(t) for t in p.targets],
+            "key": list(p.key), "order": order_text(state, p.key) if p.key else None,
+            "targets": list(p.targets), "target_names": [nm.target(t) for t in p.targets],
         })
     return out
 

@@ -98,7 +98,9 @@ def _game(name: str) -> type[RulesProfile] | None:
 @cache
 def _declared(name: str) -> Declared | None:
     game = _game(name)
-    return Declared(game.action_args, game.option_kinds, game.hidden_zones, game.request_words) if game is not None else None
+    if game is None:
+        return None
+    return Declared(game.action_args, game.option_kinds, game.hidden_zones, game.request_words)
 
 
 @cache

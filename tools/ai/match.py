@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
