@@ -578,9 +578,9 @@ class Trace:
         shown = self._passes(turn, event)
         held = shown and isinstance(event, ev.ObjectCreated) and self._compact()
         if self._viewer is None:
-            text = (started_line(event, seed_shown=False) if isinstance(event, ev.GameStarted)
-                    and self.filters.viewer is not None else render(self.state, event, self._memory))
-            line = f"{raw.seq:>7}  {text}" if shown and not held else None
+            judged = (started_line(event, seed_shown=False) if isinstance(event, ev.GameStarted)
+                      and self.filters.viewer is not None else render(self.state, event, self._memory))
+            line = f"{raw.seq:>7}  {judged}" if shown and not held else None
             apply(self.state, raw.seq, event, raw.decision)
         else:  # the line as the viewer saw it: redacted, and read with the cards hidden from them unnamed
             before, hidden_before = copy(self.state), self._hidden
