@@ -56,8 +56,30 @@ def request_data(state: GameState, mem: Memory | None, player: int | None) -> di
             "effect_name": nm.effect(req.effect) if req.effect is not None else None}
 
 
-def board_data(state: GameState, player: int | None = None, mem: Memory | None = None) -> dict[str, Any]:
-    """The board as ``player`` (None: an omniscient judge) may see it, as plain data."""
+def acting(state: GameState) -> int | None:
+    """Who must act if the rules wait at this point: the player an open request asks, else the one with
+    priority (Magic, Vision), else the turn player (a free action: Duel Masters' and Shadowverse's main step);
+    nobody once the game is over. Where the rules are in the middle of a procedure nobody is asked at all:
+    :func:`in_progress` says so from the record after."""
+    if state.ended or not state.players:
+        return None
+    if state.request is not None:
+        return state.request.player
+    return state.priority if state.priority is not None else state.active
+
+
+def in_progress(state: GameState, next_decision: int | None) -> bool:
+    """Whether the rules are in the middle of a procedure just after ``state``'s record: the record after it
+    (of decision number ``next_decision``; None at the log's end) still belongs to the same decision, so the
+    rules went on by themselves and asked nobody here."""
+    return next_decision is not None and next_decision == state.decision and state.request is None
+
+
+def board_data(state: GameState, player: int | None = None, mem: Memory | None = None, *,
+               next_decision: int | None = None) -> dict[str, Any]:
+    """The board as ``player`` (None: an omniscient judge) may see it, as plain data. ``next_decision`` is the
+    decision number of the record after this point (None: there is none, or it is not known), which tells
+    whether the rules wait here or are in the middle of a procedure."""
     data = player_view(state, player, hidden=hidden_zones(state.profile))
     data["decision"] = state.decision
     data["active_name"] = player_name(state, state.active) if state.players else None
@@ -65,6 +87,9 @@ def board_data(state: GameState, player: int | None = None, mem: Memory | None =
     data["request"] = request_data(state, mem, player)
     data["pending"] = pending_data(state, mem, player)
     data["viewer"] = player
+    data["in_progress"] = in_progress(state, next_decision)
+    data["acting"] = None if data["in_progress"] else acting(state)
+    data["acting_name"] = player_name(state, data["acting"]) if data["acting"] is not None else None
     return data
 
 
@@ -117,10 +142,26 @@ def header_lines(data: dict[str, Any]) -> list[str]:
             wait += " from " + ", ".join(req["option_names"])
         if req["effect"] is not None:
             wait += f" for effect {req['effect_name']}"
+        lines.append(f"priority: {who} · the rules wait for: {wait}")
+    elif data.get("in_progress"):
+        lines.append(f"priority: {who} · in progress: {progress_text(data)} · nobody is asked at this point "
+                     "(the rules go on by themselves)")
+    elif data.get("acting") is not None:
+        lines.append(f"priority: {who} · the rules wait for: {data['acting_name']} to act (nothing else is asked)")
     else:
-        wait = "a player's action (nothing is being asked)"
-    lines.append(f"priority: {who} · the rules wait for: {wait}")
+        lines.append(f"priority: {who} · nobody is to act")
     return lines
+
+
+def progress_text(data: dict[str, Any]) -> str:
+    """What the rules are in the middle of: the effects resolving, else the decision they are carrying out."""
+    resolving = [p for p in data["pending"] if p["resolving"]]
+    if resolving:
+        return ", ".join(f"#{p['effect']} {p['label']}" + (f" from {p['source_name']}" if p["source_name"] else "")
+                         + " resolving" for p in resolving)
+    if data["decision"]:
+        return f"what follows decision {data['decision']}"
+    return "the game's set-up and start" if not data["turn"] else "the turn's steps"
 
 
 def pending_lines(data: dict[str, Any]) -> list[str]:
@@ -156,7 +197,7 @@ def board_lines(data: dict[str, Any], *, full: bool = False) -> list[str]:
         by_owner.setdefault(zone_kind(name)[0], []).append(name)
     for i, p in enumerate(data["players"]):
         stats = ", ".join(f"{k} {v}" for k, v in p["stats"].items())
-        title = f"{p['name']} ({i})" + (" · to act" if data["turn"] and data["active"] == i else "")
+        title = f"{p['name']} ({i})" + (" · to act" if data.get("acting") == i else "")
         title += f" · {stats}" if stats else ""
         title += f" · LOST: {p['lost']}" if p["lost"] else ""
         lines.append(title)
