@@ -4,6 +4,7 @@ game's words (no internal value), and what the tools print accepted back as inpu
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from eventsource import events as ev
+from eventsource.memory import MemoryStore
+from eventsource.records import Record
+from projections.state import GameState, evolve
+from projections.views import redact_event
+from statemachine.bots import RandomBot
+from statemachine.engine import Engine
+from statemachine.games import hidden_zones, option_kinds
 from tests.tools.games import export, sampled_games
+from tools.board import board_data, board_lines
 from tools.cli import main
 
 
@@ -95,3 +105,64 @@ def test_a_card_named_as_the_tools_print_it_is_accepted_back(demo: Path) -> None
     by_name = invoke("why-not", str(demo), "338", "爆炎シューター マッカラン#120")
     assert by_id.exit_code == 0, by_id.output
     assert (by_name.exit_code, by_name.output) == (by_id.exit_code, by_id.output)
+
+
+# -- a property over the sample games: what ``at`` states agrees with the fold and the rules ------------------
+
+
+def played_with_waits(game: str, seed: int) -> tuple[list[Record], dict[int, int | None]]:
+    """A sample game's records, and at each record where the rules waited (the last of a decision's records),
+    who the rules (``Engine.legal``) said must act."""
+    profile, players, decks = importlib.import_module(f"statemachine.games.{game}.demo").sample_game(seed)
+    engine = Engine.new(profile, players, decks, seed, store=MemoryStore(), game=f"{game}-{seed}")
+    bots = [RandomBot(seed * 5 + i) for i in range(len(players))]
+    waits: dict[int, int | None] = {}
+    for _ in range(200):
+        legal = engine.legal()
+        waits[engine.state.seq] = legal.player
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
+    waits[engine.state.seq] = engine.legal().player
+    return list(engine.store.read(engine.game)), waits
+
+
+@pytest.mark.parametrize("game", sampled_games())
+@pytest.mark.parametrize("seed", range(2))
+def test_what_at_states_agrees_with_the_fold_at_every_record(game: str, seed: int) -> None:
+    records, waits = played_with_waits(game, seed)
+    state = GameState()
+    for i, r in enumerate(records):
+        evolve(state, r.seq, r.event, r.decision)
+        after = records[i + 1].decision if i + 1 < len(records) else None
+        for viewer in (None, *range(len(state.players))):
+            data = board_data(state, viewer, next_decision=after)
+            text = "\n".join(board_lines(data))
+            where = f"{game} seed {seed} record {r.seq} as {viewer}"
+            # Who must act: whom the rules waited for where they waited; nobody in the middle of a procedure.
+            if r.seq in waits:
+                assert not data["in_progress"] and data["acting"] == waits[r.seq], where
+            else:
+                assert data["in_progress"] and data["acting"] is None, where
+                assert "nobody is asked at this point" in text and "· to act" not in text, where
+            if data["acting"] is not None:
+                marked = [line for line in text.splitlines() if " · to act" in line]
+                assert marked == [next(line for line in text.splitlines() if line.startswith(
+                    f"{state.players[data['acting']].name} ({data['acting']})"))], where
+            # What is in progress: the effects resolving in the fold.
+            resolving = sorted(p.effect for p in state.pending.values() if p.resolving)
+            assert sorted(p["effect"] for p in data["pending"] if p["resolving"]) == resolving, where
+            if data["in_progress"]:
+                for eid in resolving:
+                    assert f"#{eid} " in text.split("in progress: ", 1)[1].split(" · nobody", 1)[0], where
+            # The open request and its options: the fold's, as the request's record shows them to this viewer.
+            req = state.request
+            if req is None:
+                assert data["request"] is None, where
+                continue
+            asked = ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum, req.effect)
+            seen = redact_event(asked, viewer, state, hidden=hidden_zones(game), option_kinds=option_kinds(game))
+            assert isinstance(seen, ev.ChoiceRequested), where
+            assert (data["request"]["player"], data["request"]["kind"], tuple(data["request"]["options"])) == (
+                seen.player, seen.kind, seen.options), where
+            assert data["acting"] == req.player, where
