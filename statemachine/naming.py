@@ -19,6 +19,7 @@ A pending effect is shown by its label; an ability that triggered and waits to b
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Protocol, Union
 
@@ -60,6 +61,20 @@ class Declared(NamedTuple):
 
 
 PoolSource = Union["CardPool", Callable[[], "CardPool | None"], None]
+
+
+_PRINTED = (re.compile(r"(.*)#(\d+)", re.S), re.compile(r"@(.+) \(#(\d+)\)", re.S),
+            re.compile(r"(.+) \((-\d+)\)", re.S))
+
+
+def printed_id(text: str) -> tuple[str, int] | None:
+    """``text`` split into a name and the id it was printed beside (``name#id``, ``#id`` with no name,
+    ``@handle (#id)``, ``Bob (-2)``); None where it is no printed id."""
+    for form in _PRINTED:
+        m = form.fullmatch(text)
+        if m is not None:
+            return m.group(1), int(m.group(2))
+    return None
 
 
 class Names:
@@ -156,6 +171,25 @@ class Names:
             self._pool = self._pool()
         return self._pool
 
+    # -- reading back what was printed ----------------------------------------------------------------------
+
+    def read(self, text: str) -> int | None:
+        """The id ``text`` names when written as these names print it: an object as ``name#id``, ``#id`` or
+        ``@handle (#id)``, a player standing for an object as ``Bob (-2)``; None for any other text (a literal
+        option, a bare number). A name that is not the id's, as this viewer knows it, is a ``ValueError``."""
+        effect = re.fullmatch(r"#(\d+) .+", text, re.S)
+        if effect is not None and self.effect(int(effect.group(1))) == text:
+            return int(effect.group(1))  # a pending effect as printed: "#3 label from source#109"
+        printed = printed_id(text)
+        if printed is None:
+            return None
+        name, oid = printed
+        shown = self.value(oid)
+        if name and text != shown:
+            raise ValueError(f"{text!r} names #{oid}, which is {shown}" if oid >= 0 else
+                             f"{text!r}: player {-1 - oid} is {shown}")
+        return oid
+
     # -- arguments and options ----------------------------------------------------------------------------
 
     def value(self, v: Arg, kind: str = OBJECT) -> str:
@@ -203,4 +237,4 @@ class Names:
         return f"{d}" + (f" ({', '.join(named)})" if named else "")
 
 
-__all__ = ["ARG_KINDS", "EFFECT", "OBJECT", "VALUE", "Declared", "Declares", "Names", "PoolSource"]
+__all__ = ["ARG_KINDS", "EFFECT", "OBJECT", "VALUE", "Declared", "Declares", "Names", "PoolSource", "printed_id"]

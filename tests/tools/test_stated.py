@@ -166,3 +166,36 @@ def test_what_at_states_agrees_with_the_fold_at_every_record(game: str, seed: in
             assert (data["request"]["player"], data["request"]["kind"], tuple(data["request"]["options"])) == (
                 seen.player, seen.kind, seen.options), where
             assert data["acting"] == req.player, where
+
+
+SCENARIO = Path(__file__).parents[1] / "scenarios" / "magic" / "MTG-P-S04.toml"
+
+
+@pytest.mark.parametrize("written", ["-2", '"player1"', '"player:opponent"'])
+def test_a_scenario_names_a_player_as_a_target_by_seat_or_by_name(tmp_path: Path, written: str) -> None:
+    text = SCENARIO.read_text(encoding="utf-8")
+    assert "args = [-2]" in text
+    path = tmp_path / SCENARIO.name
+    path.write_text(text.replace("args = [-2]", f"args = [{written}]"), encoding="utf-8")
+    result = invoke("scenario", "run", str(path))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_scenario_naming_no_player_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / SCENARIO.name
+    path.write_text(SCENARIO.read_text(encoding="utf-8").replace("args = [-2]", 'args = ["player:nobody"]'),
+                    encoding="utf-8")
+    result = invoke("scenario", "run", str(path))
+    assert result.exit_code != 0 and "no player 'nobody'" in result.output, result.output
+
+
+def test_decide_takes_ids_as_its_listing_prints_them(demo: Path, tmp_path: Path) -> None:
+    db = tmp_path / "fork.db"
+    assert invoke("fork", str(demo), "342", "--db", str(db), "--as", "f").exit_code == 0
+    listing = invoke("decide", "--db", str(db), "f").output
+    printed = "#4 自分のクリーチャーが破壊された時 from クリーチャーA#124"
+    assert printed in listing, listing
+    played = invoke("decide", "--db", str(db), "f", "resolve", printed)
+    assert played.exit_code == 0, played.output
+    wrong = invoke("decide", "--db", str(db), "f", "resolve", "火の司令官#4")
+    assert wrong.exit_code == 2 and "which is" in wrong.output, wrong.output
