@@ -182,6 +182,12 @@ class RulesProfile(ABC):
         return False
 
     @staticmethod
+    def next_to_resolve(state: GameState) -> int | None:
+        """The waiting effect that resolves next by the game's order, for readers (``kifu at``, the page); None
+        where a player chooses it or nothing waits. A game whose order is fixed says which."""
+        return None
+
+    @staticmethod
     def describe_key(key: tuple[int, ...]) -> str:
         """A pending effect's recorded order key in words, for traces (a game whose keys mean something
         says what; the default prints the numbers)."""

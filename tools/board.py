@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from eventsource.errors import KifuError
 from projections.state import GameState, Pending
 from projections.views import OBJECT, player_view, shown_options, zone_kind
-from statemachine.games import hidden_zones
+from statemachine.games import hidden_zones, profile_class
 from tools.trace import Memory, names, order_text, player_name
 
-ZONE_ORDER = ("battle", "field", "board", "mana", "hand", "shields", "graveyard", "cemetery", "deck")
+# Where play happens first, the deck last; a zone kind not named here comes just before the deck.
+ZONE_ORDER = ("battle", "battlefield", "field", "board", "node", "mana", "hand", "shields", "graveyard", "cemetery",
+              "discard", "exile", "deck")
 LISTED_ALWAYS = 12  # objects listed in a zone before "and N more" (unless everything is asked for)
 
 
@@ -25,15 +28,28 @@ def pending_order(p: Pending) -> tuple[str, tuple[int, ...], int, int]:
     return (p.holder, p.key, p.since, p.effect)
 
 
+def next_to_resolve(state: GameState) -> int | None:
+    """The waiting effect that resolves next by its game's order (None: its controller chooses, or the game
+    is not installed here); nothing is next while one is resolving."""
+    if any(p.resolving for p in state.pending.values()):
+        return None
+    try:
+        return profile_class(state.profile).next_to_resolve(state)
+    except KifuError:
+        return None
+
+
 def pending_data(state: GameState, mem: Memory | None, player: int | None) -> list[dict[str, Any]]:
     nm = names(state, mem, player)
+    following = next_to_resolve(state)
     out = []
     for p in sorted(state.pending.values(), key=pending_order):
         out.append({
             "effect": p.effect, "label": nm.label(p), "ability": p.ability, "holder": p.holder or "",
             "controller": p.controller, "controller_name": player_name(state, p.controller),
             "source": p.source, "source_name": nm.obj(p.source) if p.source >= 0 else None,
-            "resolving": p.resolving, "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
+            "resolving": p.resolving, "next": p.effect == following,
+            "triggered_by": p.by or None, "checked": p.checked or None, "since": p.since,
             "key": list(p.key), "order": order_text(state, p.key) if p.key else None,
             "targets": list(p.targets), "target_names": [nm.target(t) for t in p.targets],
         })
@@ -93,9 +109,9 @@ def board_data(state: GameState, player: int | None = None, mem: Memory | None =
     return data
 
 
-def _zone_sort(name: str) -> tuple[int, int, str]:
+def _zone_sort(name: str) -> tuple[int, float, str]:
     owner, kind = zone_kind(name)
-    rank = ZONE_ORDER.index(kind) if kind in ZONE_ORDER else len(ZONE_ORDER)
+    rank = ZONE_ORDER.index(kind) if kind in ZONE_ORDER else len(ZONE_ORDER) - 1.5
     return (owner if owner is not None else 99, rank, name)
 
 
@@ -183,7 +199,7 @@ def pending_lines(data: dict[str, Any]) -> list[str]:
                 text += f" · {p['order']}"
             if p["targets"]:
                 text += f" · targets {', '.join(p['target_names'])}"
-            text += " · RESOLVING" if p["resolving"] else ""
+            text += " · RESOLVING" if p["resolving"] else " · resolves next" if p.get("next") else ""
             lines.append(text)
     return lines
 

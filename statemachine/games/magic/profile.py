@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
 from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
@@ -75,6 +76,12 @@ class Magic(RulesProfile):
         "stack_order": "which triggered ability goes on the stack next", "x": "a value for X",
         "mana_color": "a mana color", "pay_mana": "how to pay mana", "discard_cost": "a card to discard as a cost",
         "sacrifice_cost": "a permanent to sacrifice as a cost"}
+
+    @staticmethod
+    def next_to_resolve(state: GameState) -> int | None:
+        """The top of the stack: the newest resolves first (MTG-P-22)."""
+        waiting = board.stack_items(state)
+        return waiting[-1].effect if waiting else None
 
     @staticmethod
     def describe_key(key: tuple[int, ...]) -> str:
