@@ -197,7 +197,7 @@ def test_no_player_view_shows_what_its_player_may_not_know(game: str, seed: int)
 # and JSON) at every record. Each must be byte-identical: otherwise the seat could tell the two games apart,
 # and so learn what it may not know (from the seed, its own deck order, its shields, every future random result).
 
-DIFF_SEEDS = range(2)
+DIFF_SEEDS = range(1)
 
 
 def seat_outputs(records: list[Record], seat: int) -> list[str]:
@@ -261,7 +261,7 @@ def test_what_a_seat_has_not_seen_changes_nothing_it_is_shown(game: str, seed: i
         unseen = never_seen(records, seat)
         assert unseen, f"{game} seed {seed}: seat {seat} saw every card (no hidden card to vary)"
         created = [r for r in records if isinstance(r.event, ev.ObjectCreated)]
-        for card in unseen[:3]:
+        for card in unseen[:2]:
             mine = next(r for r in created if isinstance(r.event, ev.ObjectCreated) and r.event.card == card)
             other = next(r.event for r in created if isinstance(r.event, ev.ObjectCreated)
                          and r.event.definition != mine.event.definition)  # type: ignore[union-attr]
