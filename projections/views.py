@@ -1,13 +1,15 @@
 """Per-player views: what one player may see of a state, and of an event.
 
-Hidden: the opponent's hand contents (a count instead), the order and contents of every deck and of the game's
-other hidden zones (a count), face-down cards (a placeholder) until a ``Revealed`` event shows them to that player.
+Hidden: the game's seed (from which every shuffle and random result is computed), the opponent's hand contents (a
+count instead), the order and contents of every deck and of the game's other hidden zones (a count), face-down
+cards (a placeholder) until a ``Revealed`` event shows them to that player.
 Which zones are hidden is the game's to say (``RulesProfile.hidden_zones``; Duel Masters adds its shields): the
 functions here take them as ``hidden``, every deck by default.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 import msgspec
@@ -17,6 +19,7 @@ from projections.characteristics import ObjectView, view
 from projections.state import SEEN_BY, GameState
 
 HIDDEN: Final = "?"
+OBJECT: Final = "object"  # a request's options are object ids unless its game says otherwise
 # Zones whose contents nobody sees (by default; a game names its own), and zones only their owner sees.
 SECRET_ZONES: Final = frozenset({"deck"})
 PRIVATE_ZONES: Final = frozenset({"hand"})
@@ -110,12 +113,31 @@ def _sees_destination(event: ev.ZoneChanged, player: int, hidden: frozenset[str]
     return not (kind in PRIVATE_ZONES and owner != player)
 
 
+def shown_options(state: GameState, player: int | None, chooser: int, options: tuple[int | str, ...], *,
+                  objects: bool, hidden: frozenset[str] = SECRET_ZONES) -> tuple[int | str, ...]:
+    """The options of ``chooser``'s choice as ``player`` may see them. Another player's options among objects may
+    name cards hidden from ``player`` (the spells among the top of a deck, the cards in a hand that may be
+    discarded): those are left out, so the choice shows only what ``player`` may see. Options that are no object
+    ids (``objects`` false: effect ids, plain values) are all shown: an effect id is no card."""
+    if player is None or player == chooser or not objects:
+        return options
+    return tuple(o for o in options if not (isinstance(o, int) and o in state.objects
+                                            and not can_see(state, player, o, hidden=hidden)))
+
+
 def redact_event(event: ev.Event, player: int | None, state_before: GameState, *,
-                 hidden: frozenset[str] = SECRET_ZONES) -> ev.Event | None:
-    """The event as ``player`` may see it: None to hide it entirely, or a copy without hidden identities."""
+                 hidden: frozenset[str] = SECRET_ZONES,
+                 option_kinds: Mapping[str, str] | None = None) -> ev.Event | None:
+    """The event as ``player`` may see it: None to hide it entirely, or a copy without hidden identities.
+    ``option_kinds`` is the game's word on what a request's options are (``RulesProfile.option_kinds``: an
+    ``effect`` id, a plain ``value``; an object id where it says nothing): ids are redacted by what they name."""
     if player is None:
         return event
     match event:
+        case ev.GameStarted():
+            # The seed is every shuffle and random result of the game: with it and their own deck list a player
+            # recomputes their deck order and face-down shields. Nobody but a judge sees it.
+            return msgspec.structs.replace(event, seed=0)
         case ev.ObjectCreated():
             owner, kind = zone_kind(event.zone)
             if kind in hidden or event.face_down or (kind in PRIVATE_ZONES and owner != player):
@@ -132,14 +154,8 @@ def redact_event(event: ev.Event, player: int | None, state_before: GameState, *
         case ev.Revealed():
             return event if player in event.to else None
         case ev.ChoiceRequested() if event.player != player:
-            # Another player's options may name cards hidden from this one (the spells among the top of a
-            # deck, the cards in a hand that may be discarded): those are left out, so the choice shows only
-            # what this player may see.
-            shown = tuple(
-                o for o in event.options
-                if not (isinstance(o, int) and o in state_before.objects
-                        and not can_see(state_before, player, o, hidden=hidden))
-            )
+            shown = shown_options(state_before, player, event.player, event.options,
+                                  objects=(option_kinds or {}).get(event.kind, OBJECT) == OBJECT, hidden=hidden)
             return event if len(shown) == len(event.options) else msgspec.structs.replace(event, options=shown)
         case ev.SecretAmountComputed() if player in event.hidden_from:
             # The value read cards this player may not see (another's hand, a deck, face down): the expression

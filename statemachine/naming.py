@@ -19,6 +19,7 @@ A pending effect is shown by its label; an ability that triggered and waits to b
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Protocol, Union
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from statemachine.decisions import Arg, Decision
 
 OBJECT, EFFECT, VALUE = "object", "effect", "value"
+HIDDEN_CARD = "a hidden card"
 ARG_KINDS = (OBJECT, EFFECT, VALUE)
 
 
@@ -43,6 +45,9 @@ class Declares(Protocol):
     def option_kinds(self) -> Mapping[str, str]: ...
 
     @property
+    def request_words(self) -> Mapping[str, str]: ...
+
+    @property
     def hidden_zones(self) -> frozenset[str]: ...
 
 
@@ -52,9 +57,24 @@ class Declared(NamedTuple):
     action_args: Mapping[str, tuple[str, ...]]
     option_kinds: Mapping[str, str]
     hidden_zones: frozenset[str]
+    request_words: Mapping[str, str]
 
 
 PoolSource = Union["CardPool", Callable[[], "CardPool | None"], None]
+
+
+_PRINTED = (re.compile(r"(.*)#(\d+)", re.S), re.compile(r"@(.+) \(#(\d+)\)", re.S),
+            re.compile(r"(.+) \((-\d+)\)", re.S))
+
+
+def printed_id(text: str) -> tuple[str, int] | None:
+    """``text`` split into a name and the id it was printed beside (``name#id``, ``#id`` with no name,
+    ``@handle (#id)``, ``Bob (-2)``); None where it is no printed id."""
+    for form in _PRINTED:
+        m = form.fullmatch(text)
+        if m is not None:
+            return m.group(1), int(m.group(2))
+    return None
 
 
 class Names:
@@ -84,7 +104,9 @@ class Names:
         if self.handle is not None:
             return self.handle(card)
         facts = self.state.cards.get(card)
-        return facts.printed.name if facts is not None else f"card {card}"
+        if facts is not None:
+            return facts.printed.name
+        return HIDDEN_CARD if card < 0 else f"card {card}"  # a redacted move names no card (-1)
 
     def _object(self, oid: int) -> tuple[GameObject | None, int | None]:
         """The object now or as it last was, and its card (the card alone when only remembered)."""
@@ -108,7 +130,10 @@ class Names:
 
     def obj(self, oid: int) -> str:
         """``name#id`` (a scenario's ``@handle (#id)``: its handles may hold a ``#``); ``#id`` alone for an
-        object the viewer may not identify, or one nobody remembers."""
+        object the viewer may not identify, or one nobody remembers; a player where one stands for an object
+        (``-1 - player``: a target, a choice, a reveal of what a player holds)."""
+        if oid < 0:
+            return self.player(-1 - oid)
         card = self.known(oid)
         if card is None:
             return f"#{oid}"
@@ -116,7 +141,7 @@ class Names:
 
     def target(self, t: int) -> str:
         """An object, or a player where a target may be one (``-1 - player``)."""
-        return self.player(-1 - t) if t < 0 else self.obj(t)
+        return self.obj(t)
 
     def label(self, pend: Pending) -> str:
         """What a pending effect does: its recorded label, else its ability's label in the card pool, else the
@@ -146,6 +171,25 @@ class Names:
             self._pool = self._pool()
         return self._pool
 
+    # -- reading back what was printed ----------------------------------------------------------------------
+
+    def read(self, text: str) -> int | None:
+        """The id ``text`` names when written as these names print it: an object as ``name#id``, ``#id`` or
+        ``@handle (#id)``, a player standing for an object as ``Bob (-2)``; None for any other text (a literal
+        option, a bare number). A name that is not the id's, as this viewer knows it, is a ``ValueError``."""
+        effect = re.fullmatch(r"#(\d+) .+", text, re.S)
+        if effect is not None and self.effect(int(effect.group(1))) == text:
+            return int(effect.group(1))  # a pending effect as printed: "#3 label from source#109"
+        printed = printed_id(text)
+        if printed is None:
+            return None
+        name, oid = printed
+        shown = self.value(oid)
+        if name and text != shown:
+            raise ValueError(f"{text!r} names #{oid}, which is {shown}" if oid >= 0 else
+                             f"{text!r}: player {-1 - oid} is {shown}")
+        return oid
+
     # -- arguments and options ----------------------------------------------------------------------------
 
     def value(self, v: Arg, kind: str = OBJECT) -> str:
@@ -155,6 +199,11 @@ class Names:
         if kind == EFFECT:
             return self.effect(v)
         return f"{self.player(-1 - v)} ({v})" if v < 0 else self.obj(v)
+
+    def request(self, request_kind: str) -> str:
+        """What a request asks for, in its game's words (``RulesProfile.request_words``), never an identifier."""
+        words = self.game.request_words.get(request_kind) if self.game is not None else None
+        return words or request_kind.replace("_", " ")
 
     def option_kind(self, request_kind: str) -> str:
         return self.game.option_kinds.get(request_kind, OBJECT) if self.game is not None else OBJECT
@@ -188,4 +237,4 @@ class Names:
         return f"{d}" + (f" ({', '.join(named)})" if named else "")
 
 
-__all__ = ["ARG_KINDS", "EFFECT", "OBJECT", "VALUE", "Declared", "Declares", "Names", "PoolSource"]
+__all__ = ["ARG_KINDS", "EFFECT", "OBJECT", "VALUE", "Declared", "Declares", "Names", "PoolSource", "printed_id"]

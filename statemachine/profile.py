@@ -108,6 +108,9 @@ class RulesProfile(ABC):
     # makes it: what the debugger shows as a value's rule (``tools.debug.rules``). Unnamed is better than wrong.
     action_rules: ClassVar[Mapping[str, str]] = {}
     event_rules: ClassVar[Mapping[str, str]] = {}
+    # What a request asks for, in the game's words, where its kind is an identifier no reader should meet
+    # ("resolve_next"); any other kind is read as its words ("target", "mana color").
+    request_words: ClassVar[dict[str, str]] = {}
 
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]:
@@ -177,6 +180,12 @@ class RulesProfile(ABC):
     def ignoring_lifted_on_leave(self, state: GameState) -> bool:
         """Whether an ability ignored where its card was works for that card's own leaving (a legacy ruling)."""
         return False
+
+    @staticmethod
+    def next_to_resolve(state: GameState) -> int | None:
+        """The waiting effect that resolves next by the game's order, for readers (``kifu at``, the page); None
+        where a player chooses it or nothing waits. A game whose order is fixed says which."""
+        return None
 
     @staticmethod
     def describe_key(key: tuple[int, ...]) -> str:

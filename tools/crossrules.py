@@ -214,7 +214,11 @@ def cross_lines(log: LoadedLog, result: CrossVersion, *, full: bool = False) -> 
                      "above together")
     before = min(f.seq - 1, log.last)
     lines.append(f"the state just before record {f.seq} (kifu at {log.location} {before}):")
-    lines += [f"  {line}" for line in board_lines(board_data(log.state_at(before), None, log.memory), full=full)]
+    # The record after that point is the divergent one, of decision f.decision: whether the rules waited there or
+    # were in the middle of a procedure, as kifu at says it.
+    board = board_data(log.state_at(before), None, log.memory,
+                       next_decision=f.decision if before == f.seq - 1 else None)
+    lines += [f"  {line}" for line in board_lines(board, full=full)]
     return lines
 
 

@@ -16,6 +16,7 @@ from eventsource.records import Record
 from projections.characteristics import ObjectView, last_known, view
 from projections.state import GameState
 from projections.views import zone_kind
+from statemachine.naming import printed_id
 from tools.errors import BadInput
 from tools.trace import names, obj_name, player_name, zone_name
 from tools.travel import PointLog
@@ -206,13 +207,17 @@ def why(log: PointLog, n: int) -> list[str]:
 
 
 def find_objects(log: PointLog, states: list[GameState], card: str) -> list[int]:
-    """Objects meant by CARD: ``#12`` or ``12`` (an object id), or a definition id or a card name."""
-    text = card.lstrip("#")
+    """Objects meant by CARD: ``#12`` or ``12`` (an object id), an object as the tools print it
+    (``name#12``), or a definition id or a card name."""
+    printed = printed_id(card)
+    text = card.lstrip("#") if printed is None else str(printed[1])
     if text.isdigit():
         oid = int(text)
-        if any(oid in s.objects or oid in s.last_known for s in states):
-            return [oid]
-        raise BadInput(f"no object #{oid} around that record")
+        if not any(oid in s.objects or oid in s.last_known for s in states):
+            raise BadInput(f"no object #{oid} around that record")
+        if printed is not None and printed[0] and all(names(s, log.memory).obj(oid) != card for s in states):
+            raise BadInput(f"{card!r}: object #{oid} is {names(states[0], log.memory).obj(oid)} around that record")
+        return [oid]
     found: list[int] = []
     for s in states:
         for oid, obj in sorted(s.objects.items()):

@@ -2,7 +2,9 @@
 
 A board is ``tools.board.board_data`` made compact for the page (:func:`frame`): the zones as object ids (or a
 count and the ids the viewer may see), each object's status marks and power by id (as text, as JSON reads them
-back), the players, what is pending and what the rules wait for. :class:`Boards` makes the same board at every
+back), the players, what is pending and what the rules wait for (``acting``: who must act if the rules wait
+there; the page tells from the next record's decision number whether they do or are in the middle of a procedure,
+as ``tools.board.in_progress`` does). :class:`Boards` makes the same board at every
 record of a log faster than :func:`frame` does, by computing an object's face again only when what it is
 computed from changed. :func:`delta` is what changed from one board to the next, :func:`apply_change` applies it
 (as the page's script does).
@@ -19,10 +21,11 @@ from projections.characteristics import view
 from projections.state import SEEN_BY, GameState, Modifier
 from projections.views import can_see
 from statemachine.games import hidden_zones
-from tools.board import board_data, pending_data, request_data
+from tools.board import acting, board_data, pending_data, request_data
 from tools.trace import Memory, player_name
 
-_TOP = ("seq", "turn", "active", "phase", "step", "priority", "request", "players", "pending", "ended", "winner")
+_TOP = ("seq", "turn", "active", "acting", "phase", "step", "priority", "request", "players", "pending", "ended",
+        "winner")
 _encode = msgspec.msgpack.Encoder().encode
 
 
@@ -56,7 +59,8 @@ def frame(state: GameState, viewer: int | None, mem: Memory | None,
             if c["power"] is not None:
                 power[str(c["obj"])] = c["power"]
     return {
-        "seq": data["seq"], "turn": data["turn"], "active": data["active"], "phase": data["phase"],
+        "seq": data["seq"], "turn": data["turn"], "active": data["active"], "acting": acting(state),
+        "phase": data["phase"],
         "step": data["step"], "priority": data["priority_name"], "request": data["request"],
         "players": [{"name": p["name"], "stats": p["stats"], "lost": p["lost"]} for p in data["players"]],
         "zones": {z: _compact_zone(c) for z, c in data["zones"].items()},
@@ -106,7 +110,8 @@ class Boards:
             hidden = self.hidden[state.profile] = hidden_zones(state.profile)
         zones, status, power = self._objects(state, hidden)
         return {
-            "seq": state.seq, "turn": state.turn, "active": state.active, "phase": state.phase, "step": state.step,
+            "seq": state.seq, "turn": state.turn, "active": state.active, "acting": acting(state),
+            "phase": state.phase, "step": state.step,
             "priority": player_name(state, state.priority) if state.priority is not None else None,
             "request": request_data(state, mem, self.viewer),
             "players": [{"name": p.name, "stats": dict(sorted(p.stats.items())), "lost": p.lost}

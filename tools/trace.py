@@ -25,7 +25,7 @@ from eventsource.upcast import decode_body
 from projections.state import CardFacts, GameState, copy
 from projections.views import HIDDEN, can_see, redact_event
 from statemachine.cards import CardPool
-from statemachine.games import hidden_zones, profile_class
+from statemachine.games import hidden_zones, option_kinds, profile_class
 from statemachine.naming import Declared, Names
 from statemachine.profile import RulesProfile
 from tools.errors import BadInput
@@ -98,7 +98,9 @@ def _game(name: str) -> type[RulesProfile] | None:
 @cache
 def _declared(name: str) -> Declared | None:
     game = _game(name)
-    return Declared(game.action_args, game.option_kinds, game.hidden_zones) if game is not None else None
+    if game is None:
+        return None
+    return Declared(game.action_args, game.option_kinds, game.hidden_zones, game.request_words)
 
 
 @cache
@@ -152,6 +154,11 @@ def _names(st: GameState, mem: Memory | None, oids: Iterable[int]) -> str:
     return ", ".join(obj_name(st, mem, o) for o in oids)
 
 
+def _ids(old: int, new: int) -> str:
+    """A moved card's object ids, before and after; the old one not at all where it is hidden (-1)."""
+    return f"#{old} {ARROW} #{new}" if old >= 0 else f"now #{new}"
+
+
 def _values(values: Iterable[int | str]) -> str:
     return ", ".join(str(v) for v in values)
 
@@ -183,7 +190,7 @@ def _move_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
         case ev.ZoneChanged():
             text = (
                 f"{card_name(st, event.card)}: {at(st, event.src, event.src_pos)} {ARROW} "
-                f"{at(st, event.dst, event.dst_pos)} (#{event.old} {ARROW} #{event.new})"
+                f"{at(st, event.dst, event.dst_pos)} ({_ids(event.old, event.new)})"
             )
             if event.cause:
                 text += f", {event.cause}"
@@ -200,6 +207,9 @@ def _move_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
             return text + (", face down" if event.face_down else "")
         case ev.Stacked():
             return f"{obj_name(st, mem, event.below)} put under {obj_name(st, mem, event.top)}"
+        case ev.Revealed() if event.obj < 0:  # what a player holds outside any zone (Magic's mana pool, MTG-P-18)
+            to = ", ".join(player_name(st, p) for p in event.to)
+            return f"{player_name(st, -1 - event.obj)} shows {event.definition} to {to}"
         case ev.Revealed():
             to = ", ".join(player_name(st, p) for p in event.to)
             return f"{obj_name(st, mem, event.obj)} revealed to {to}"
@@ -275,9 +285,10 @@ def _choice_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
         case ev.ChoiceRequested():
             low, high = event.minimum, event.maximum
             count = str(low) if low == high else f"{low}..{high}"
-            text = f"{player_name(st, event.player)} to choose {event.kind} ({count})"
+            nm = names(st, mem)
+            text = f"{player_name(st, event.player)} to choose {nm.request(event.kind)} ({count})"
             if event.options:
-                text += f" from {', '.join(names(st, mem).options(event.kind, event.options))}"
+                text += f" from {', '.join(nm.options(event.kind, event.options))}"
             if event.effect is not None:
                 text += f" for {effect_name(st, mem, event.effect)}"
             return text
@@ -331,16 +342,20 @@ def _game_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
                 return f"game over, no winner: {event.reason}"
             return f"game over, {player_name(st, event.winner)} wins: {event.reason}"
         case ev.GameStarted():
-            players = ", ".join(f"{name} ({i})" for i, name in enumerate(event.players))
-            return (
-                f"game started: {event.profile} {event.profile_version}, players {players}, "
-                f"seed {event.seed}, card pool {event.card_pool} {event.card_pool_version}"
-            )
+            return started_line(event, seed_shown=True)
         case ev.Forked():
             return (f"what-if branch of game {event.source!r} after its record {event.at} (its hash there "
                     f"{event.head}): records 1 to {event.at} are that game's, what follows is this game's only")
         case _:
             return None
+
+
+def started_line(event: ev.GameStarted, *, seed_shown: bool) -> str:
+    """The game's start; its seed only for a judge (from it a player recomputes every hidden card)."""
+    players = ", ".join(f"{name} ({i})" for i, name in enumerate(event.players))
+    seed = f"seed {event.seed}" if seed_shown else "seed hidden"
+    return (f"game started: {event.profile} {event.profile_version}, players {players}, {seed}, "
+            f"card pool {event.card_pool} {event.card_pool_version}")
 
 
 # -- the game as one player knew it -----------------------------------------------------------------------
@@ -374,9 +389,12 @@ def seen_line(before: GameState, hidden_before: set[int], after_hidden: set[int]
         return render(before, event, mem)
     if isinstance(event, ev.Shuffled):
         return render(before, event, mem)  # the count is public, the order is not printed
-    shown = redact_event(event, viewer, before, hidden=hidden_zones(before.profile))
+    shown = redact_event(event, viewer, before, hidden=hidden_zones(before.profile),
+                         option_kinds=option_kinds(before.profile))
     if shown is None:
         return None
+    if isinstance(shown, ev.GameStarted):
+        return started_line(shown, seed_shown=False)
     return render(_masked(before, hidden_before & after_hidden), shown, mem)
 
 
@@ -560,7 +578,9 @@ class Trace:
         shown = self._passes(turn, event)
         held = shown and isinstance(event, ev.ObjectCreated) and self._compact()
         if self._viewer is None:
-            line = f"{raw.seq:>7}  {render(self.state, event, self._memory)}" if shown and not held else None
+            judged = (started_line(event, seed_shown=False) if isinstance(event, ev.GameStarted)
+                      and self.filters.viewer is not None else render(self.state, event, self._memory))
+            line = f"{raw.seq:>7}  {judged}" if shown and not held else None
             apply(self.state, raw.seq, event, raw.decision)
         else:  # the line as the viewer saw it: redacted, and read with the cards hidden from them unnamed
             before, hidden_before = copy(self.state), self._hidden
@@ -570,7 +590,8 @@ class Trace:
             line = f"{raw.seq:>7}  {text}" if shown and not held and text is not None else None
             if isinstance(event, ev.ObjectCreated) and text is not None:
                 # the summary names no hidden card
-                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile)) or event
+                event = redact_event(event, self._viewer, before, hidden=hidden_zones(before.profile),
+                                     option_kinds=option_kinds(before.profile)) or event
         self._memory.note(raw.seq, event)
         if isinstance(event, ev.GameStarted):
             if self.filters.players:

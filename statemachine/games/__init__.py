@@ -51,6 +51,13 @@ def hidden_zones(name: str) -> frozenset[str]:
     return profile_class(name).hidden_zones if entry is not None else SECRET_ZONES
 
 
+@cache
+def option_kinds(name: str) -> dict[str, str]:
+    """What the options of each kind of request of game ``name`` are (``RulesProfile.option_kinds``; object ids
+    where it says nothing, and for a game kifu does not know)."""
+    return dict(profile_class(name).option_kinds) if name in PROFILES else {}
+
+
 def versions(name: str) -> tuple[str, ...]:
     """The rules versions of ``name`` installed, oldest first."""
     return profile_class(name).releases.versions

@@ -30,7 +30,7 @@ from statemachine.profile import RulesProfile
 from statemachine.releases import UnknownVersion
 from statemachine.scenario.expect import EXPECTATIONS, check_file
 from statemachine.scenario.model import Failure, Result, Scenario, ScenarioError, Step
-from statemachine.scenario.setup import Board
+from statemachine.scenario.setup import Board, player_ref
 
 EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "target", "top", "below")
 
@@ -127,6 +127,12 @@ class Run:
             return self.obj(raw[1:])
         if isinstance(raw, str) and raw.startswith("!"):
             return self.pending_of(raw[1:])
+        if isinstance(raw, str):
+            try:
+                ref = player_ref(raw, self.sc.setup.players)
+            except ScenarioError as exc:
+                raise ScenarioError(f"{self.path}: {exc}") from exc
+            return ref if ref is not None else raw
         return raw
 
     def handle_of_card(self, cid: int) -> str:

@@ -138,9 +138,28 @@ class Board:
         return self.handles[h]
 
     def _target(self, name: str, where: str) -> int:
-        if name.startswith("player") and name[6:].isdigit():
-            return -1 - int(name[6:])
-        return self._handle(name, where)
+        try:
+            ref = player_ref(name, self.sc.setup.players)
+        except ScenarioError as exc:
+            raise self._fail(f"{where}: {exc}") from exc
+        return ref if ref is not None else self._handle(name, where)
+
+
+def player_ref(name: str, players: list[str]) -> int | None:
+    """A player written where an object may stand (a target, an option), as the kernel takes it (``-1 -
+    player``): by seat (``player0``, as the runner prints players) or by name (``player:you``); None for
+    anything else. A player named that is not in the scenario is an error, never a literal option."""
+    if name.startswith("player") and name[6:].isdigit():
+        seat = int(name[6:])
+    elif name.startswith("player:"):
+        if name[7:] not in players:
+            raise ScenarioError(f"no player {name[7:]!r} in this scenario (players: {', '.join(players)})")
+        seat = players.index(name[7:])
+    else:
+        return None
+    if seat >= len(players):
+        raise ScenarioError(f"no player {seat} in this scenario (players 0 to {len(players) - 1})")
+    return -1 - seat
 
 
 __all__ = ["HOLDERS", "SCENARIO_OPTION", "Board", "EffectSpec"]

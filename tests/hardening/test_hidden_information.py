@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import re
 from typing import Any
 
+import msgspec
 import pytest
 
 from eventsource import events as ev
 from eventsource.memory import MemoryStore
+from eventsource.records import GENESIS, NewEvent, Record, decode, seal
 from projections.state import GameState, evolve
 from projections.state import copy as copy_state
 from projections.views import player_view, redact_event, zone_kind
@@ -35,8 +38,11 @@ from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, hidden_zones
 from tests.hardening.conftest import tried
-from tools.board import board_data, header_lines, pending_lines
+from tools.board import board_data, board_lines, header_lines, pending_lines
 from tools.commands.whatif import listing_lines
+from tools.html import Summary
+from tools.html import lines as page_lines
+from tools.trace import Filters, Trace, hidden_cards
 
 GAMES = [g for g in sorted(PROFILES) if importlib.util.find_spec(f"statemachine.games.{g}.demo") is not None]
 SEEDS = range(6)
@@ -180,3 +186,88 @@ def test_no_player_view_shows_what_its_player_may_not_know(game: str, seed: int)
                 tried("hidden information: seat text checked")
         before = copy_state(state)
     assert state.seq > 0
+
+
+# -- differential: what a seat has not seen does not change anything that seat is shown ----------------------
+#
+# A game is played; then its log is changed where a seat cannot see (the seed every shuffle and random result
+# derives from, while every event the seat sees stays the same; a card that stays hidden from the seat for the
+# whole game), re-sealed, and everything that seat is shown is made from both logs: ``kifu replay --player``
+# (summarised and ``--all``), the ``kifu view --player`` page's lines and boards, and ``kifu at --player`` (text
+# and JSON) at every record. Each must be byte-identical: otherwise the seat could tell the two games apart,
+# and so learn what it may not know (from the seed, its own deck order, its shields, every future random result).
+
+DIFF_SEEDS = range(1)
+
+
+def seat_outputs(records: list[Record], seat: int) -> list[str]:
+    """Everything ``seat`` is shown of a log, one string per output."""
+    raws = seal(records[0].game, 1, GENESIS, [NewEvent(r.event, r.decision, r.cause) for r in records])
+    outputs = []
+    for everything in (False, True):
+        trace = Trace(Filters(everything=everything, viewer=str(seat)))
+        lines = [line for raw in raws for line in trace.feed(raw)] + trace.finish()
+        outputs.append("\n".join(lines))
+    summary = Summary()
+    page = b"".join(page_lines([decode(r) for r in raws], seat, summary))
+    outputs.append(page.decode() + json.dumps(sorted(summary.objects.items())))
+    state = GameState()
+    for r in records:
+        evolve(state, r.seq, r.event, r.decision)
+        data = board_data(state, seat)
+        outputs.append("\n".join(board_lines(data, full=True)) + json.dumps(data, ensure_ascii=False))
+    return outputs
+
+
+def never_seen(records: list[Record], seat: int) -> list[int]:
+    """The cards no object of which ``seat`` sees, at any record of the game."""
+    state = GameState()
+    unseen: set[int] | None = None
+    for r in records:
+        evolve(state, r.seq, r.event, r.decision)
+        if isinstance(r.event, ev.GameStarted):
+            continue
+        hidden = hidden_cards(state, seat) | {c for c in state.cards if not any(
+            o.card == c for o in state.objects.values())} if unseen is None else hidden_cards(state, seat)
+        unseen = hidden if unseen is None else unseen & (hidden | {c for c in unseen if not any(
+            o.card == c for o in state.objects.values())})
+    return sorted(unseen or ())
+
+
+def played(game: str, seed: int) -> list[Record]:
+    engine, bots = sample(game, seed)
+    for _ in range(DECISIONS):
+        legal = engine.legal()
+        if legal.player is None:
+            break
+        engine.decide(bots[legal.player].choose(legal))
+    return list(engine.store.read(engine.game))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", DIFF_SEEDS)
+def test_what_a_seat_has_not_seen_changes_nothing_it_is_shown(game: str, seed: int) -> None:
+    records = played(game, seed)
+    started = records[0].event
+    assert isinstance(started, ev.GameStarted)
+    for seat in range(len(started.players)):
+        shown = seat_outputs(records, seat)
+        # The seed: a different one, every event the seat sees the same (the shuffles' orders are not shown).
+        reseeded = [msgspec.structs.replace(records[0], event=msgspec.structs.replace(started, seed=started.seed + 1)),
+                    *records[1:]]
+        assert seat_outputs(reseeded, seat) == shown, f"{game} seed {seed}: seat {seat} is shown the seed"
+        tried("hidden information: seed varied")
+        # A card the seat never sees: another card's identity in its place.
+        unseen = never_seen(records, seat)
+        assert unseen, f"{game} seed {seed}: seat {seat} saw every card (no hidden card to vary)"
+        created = [r for r in records if isinstance(r.event, ev.ObjectCreated)]
+        for card in unseen[:2]:
+            mine = next(r for r in created if isinstance(r.event, ev.ObjectCreated) and r.event.card == card)
+            other = next(r.event for r in created if isinstance(r.event, ev.ObjectCreated)
+                         and r.event.definition != mine.event.definition)  # type: ignore[union-attr]
+            assert isinstance(mine.event, ev.ObjectCreated) and isinstance(other, ev.ObjectCreated)
+            swapped = msgspec.structs.replace(mine.event, definition=other.definition, printed=other.printed)
+            varied = [msgspec.structs.replace(r, event=swapped) if r is mine else r for r in records]
+            assert seat_outputs(varied, seat) == shown, (f"{game} seed {seed}: seat {seat} is shown card {card}, "
+                                                         f"which it never saw")
+            tried("hidden information: unseen card varied")

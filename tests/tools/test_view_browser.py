@@ -357,3 +357,104 @@ def test_a_page_of_100000_events_is_small_opens_and_scrubs_to_the_right_boards(
     # Generous (a jump takes tens of milliseconds; a loaded machine may be slower): a page that rebuilt boards
     # from the start of the game, or touched every row of the list, would take seconds.
     assert max(timings) < 2_000, figures
+
+
+# -- moving about, who must act, the stack (issue #21) -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page of the demo's game (``kifu demo``: Duel Masters, seed 2026)."""
+    folder = tmp_path_factory.mktemp("demo-page")
+    db, out = folder / "demo.db", folder / "demo.html"
+    assert CliRunner().invoke(main, ["demo", "--db", str(db)]).exit_code == 0
+    result = CliRunner().invoke(main, ["view", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def seq_shown(page: Any) -> int:
+    return int(page.get_attribute("body", "data-seq"))
+
+
+def test_each_arrow_key_moves_one_record_after_the_slider_was_used(browser: Any, demo_page: Path) -> None:
+    page, errors = open_page(browser, demo_page)
+    page.focus("#slider")
+    slide_to(page, 330)  # record 331; records 332 and 342 ask a choice, and are not skipped
+    assert seq_shown(page) == 331
+    for want in (332, 333):
+        page.keyboard.press("ArrowRight")
+        assert seq_shown(page) == want
+    page.keyboard.press("ArrowLeft")
+    assert seq_shown(page) == 332
+    page.click("#current")  # the slider no longer focused: the page's own keys
+    page.keyboard.press("ArrowRight")
+    assert seq_shown(page) == 333
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert seq_shown(page) == 331
+    assert errors == []
+    page.close()
+
+
+def test_a_record_is_reached_by_the_box_and_by_the_address(browser: Any, demo_page: Path) -> None:
+    page, errors = open_page(browser, demo_page)
+    page.fill("#goto", "342")
+    page.press("#goto", "Enter")
+    assert seq_shown(page) == 342
+    page.evaluate("() => { location.hash = '#record-100'; }")
+    page.wait_for_function("() => document.body.dataset.seq === '100'")
+    assert page.goto(demo_page.as_uri() + "#record-338") is None or True
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert seq_shown(page) == 338
+    assert errors == []
+    page.close()
+
+
+def test_to_act_marks_whoever_must_act_and_nobody_in_the_middle_of_a_procedure(
+        browser: Any, demo_page: Path) -> None:
+    page, errors = open_page(browser, demo_page)
+    acting = "() => Array.from(document.querySelectorAll('#board .player.acting'), (p) => p.dataset.player)"
+    slide_to(page, 341)  # record 342: Bob's turn, Alice chooses which of her abilities resolves next
+    assert page.evaluate(acting) == ["0"]
+    assert "Alice to choose which pending ability resolves next" in page.inner_text("#status")
+    slide_to(page, 337)  # record 338: effect #2 resolving, nobody asked
+    assert page.evaluate(acting) == []
+    assert "in progress: #2 効果バトル resolving · nobody is asked at this point" in page.inner_text("#status")
+    slide_to(page, 320)  # record 321: Bob's main step begins; Bob acts next (record 322)
+    assert page.evaluate(acting) == ["1"]
+    assert errors == []
+    page.close()
+
+
+def test_magic_lists_the_battlefield_above_the_deck_and_its_stack_says_what_resolves_next(
+        browser: Any, tmp_path: Path) -> None:
+    log_path, html = write_page(tmp_path, "magic")
+    log = load_log(str(log_path))
+    page, errors = open_page(browser, html)
+    zones = page.eval_on_selector_all('#board .player[data-player="0"] .zone', "els => els.map(e => e.dataset.zone)")
+    assert zones.index("0.battlefield") < zones.index("0.deck"), zones
+    stacked = [r.seq for r in log.records if len([p for p in log.state_at(r.seq).pending.values()
+                                                  if p.holder == "stack" and not p.resolving]) >= 1
+               and not any(p.resolving for p in log.state_at(r.seq).pending.values())]
+    assert stacked, "no stack in the sample game"
+    for seq in stacked[:: max(1, len(stacked) // 5)]:
+        page.evaluate("(i) => kifu.go(i)", seq - 1)
+        top = max((p for p in log.state_at(seq).pending.values() if p.holder == "stack"), key=lambda p: p.key)
+        rows = page.eval_on_selector_all("#pending .pend", "els => els.map(e => [e.dataset.effect, e.textContent])")
+        assert [e for e, text in rows if "resolves next" in text] == [str(top.effect)], (seq, rows)
+    assert errors == []
+    page.close()
+
+
+def test_the_chain_shows_the_targets_of_its_entries(browser: Any, tmp_path: Path) -> None:
+    log_path, html = write_page(tmp_path, "vision")
+    log = load_log(str(log_path))
+    page, errors = open_page(browser, html)
+    seq = next(r.seq for r in log.records if any(p.targets for p in log.state_at(r.seq).pending.values()))
+    page.evaluate("(i) => kifu.go(i)", seq - 1)
+    targeted = next(p for p in log.state_at(seq).pending.values() if p.targets)
+    row = page.inner_text(f'#pending .pend[data-effect="{targeted.effect}"]')
+    assert " · targets " in row, row
+    assert errors == []
+    page.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -45,16 +45,17 @@ _encode = msgspec.msgpack.encode
 class Sight:
     """What each player has seen of one game (see the module's docstring). Copied with the match it belongs to."""
 
-    __slots__ = ("digests", "hidden", "known", "unordered")
+    __slots__ = ("digests", "hidden", "known", "option_kinds", "unordered")
 
-    def __init__(self, hidden: frozenset[str]) -> None:
+    def __init__(self, hidden: frozenset[str], option_kinds: Mapping[str, str] | None = None) -> None:
         self.hidden = hidden
+        self.option_kinds = option_kinds or {}
         self.digests: list[bytes] = []
         self.known: list[set[int]] = []  # per player: objects they cannot see now whose identity they know
         self.unordered: dict[str, set[int]] = {}  # per zone: the objects shuffled there, in an order none saw
 
     def copy(self) -> Sight:
-        out = Sight(self.hidden)
+        out = Sight(self.hidden, self.option_kinds)
         out.digests = list(self.digests)
         out.known = [set(k) for k in self.known]
         out.unordered = {z: set(s) for z, s in self.unordered.items()}
@@ -67,7 +68,8 @@ class Sight:
             return None
         if isinstance(event, ev.Shuffled):
             self.unordered[event.zone] = set(state.zone(event.zone))
-        return [redact_event(event, p, state, hidden=self.hidden) for p in range(len(self.digests))]
+        return [redact_event(event, p, state, hidden=self.hidden, option_kinds=self.option_kinds)
+                for p in range(len(self.digests))]
 
     def after(self, state: GameState, event: ev.Event, seen: list[ev.Event | None] | None) -> None:
         if seen is None:
@@ -156,7 +158,7 @@ class Match:
             prof = profile(game, version)
         setup = prof.setup_events(players, decks, seed, {})
         engine = TrackedEngine(prof, BranchLog(GAME), GAME)
-        engine.sight = Sight(prof.hidden_zones)
+        engine.sight = Sight(prof.hidden_zones, prof.option_kinds)
         for event in setup:
             engine._append(event)
         begin_opening(engine)
@@ -168,7 +170,7 @@ class Match:
         """A match from any recorded set-up (a scenario's board: ``statemachine.scenario.setup.Board``), as
         ``Engine.from_setup`` starts one."""
         engine = TrackedEngine(prof, BranchLog(GAME), GAME)
-        engine.sight = Sight(prof.hidden_zones)
+        engine.sight = Sight(prof.hidden_zones, prof.option_kinds)
         first = events[0]
         assert isinstance(first, ev.GameStarted), "a set-up begins with GameStarted"
         options = tuple(sorted({**dict(first.options), SETUP_OPTION: str(len(events))}.items()))
@@ -262,7 +264,8 @@ class Match:
         req = self.engine.request
         if req is not None:
             asked = ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum, req.effect)
-            parts["request"] = redact_event(asked, player, st, hidden=hidden)
+            parts["request"] = redact_event(asked, player, st, hidden=hidden,
+                                             option_kinds=self.engine.profile.option_kinds)
             if req.player == player:
                 parts["picked"] = self.picked
         return msgspec.json.encode(parts).decode()
@@ -312,7 +315,7 @@ class Match:
         for seq, blob in data["snapshots"]:
             store.save_snapshot(GAME, seq, blob)
         engine = restore(prof, store, data["opening"])
-        sight = Sight(prof.hidden_zones)
+        sight = Sight(prof.hidden_zones, prof.option_kinds)
         sight.digests = list(data["digests"])
         sight.known = [set(k) for k in data["known"]]
         sight.unordered = {z: set(s) for z, s in data["unordered"].items()}

@@ -38,7 +38,9 @@ def at(log_path: str, n: int, game: str | None, player: str | None, full: bool, 
     with open_at_points(log_path, game) as log:
         state = log.state_at(log.check_point(n))
         viewer = resolve_player([p.name for p in state.players] or _started_names(log), player)
-        data = board_data(state, viewer, log.memory if viewer is None else None)
+        after = log.get(n + 1)
+        data = board_data(state, viewer, log.memory if viewer is None else None,
+                          next_decision=after.decision if after is not None else None)
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return

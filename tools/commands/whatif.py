@@ -13,6 +13,7 @@ from eventsource import signing
 from eventsource.store import EventStore
 from statemachine.decisions import Arg, Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
+from statemachine.naming import Names
 from tools import errors
 from tools.commands.options import db_option, player_option, resolve_player
 from tools.errors import BadInput
@@ -71,8 +72,20 @@ def listing_lines(engine: Engine, legal: Legal, where: str, mem: Memory | None =
     return lines
 
 
-def _parse(words: Sequence[str]) -> tuple[Arg, ...]:
-    return tuple(int(w) if re.fullmatch(r"-?\d+", w) else w for w in words)
+def _parse(words: Sequence[str], nm: Names) -> tuple[Arg, ...]:
+    """A decision's arguments as typed: numbers, ids as the listing prints them (``name#12``, ``Bob (-2)``),
+    any other word as given."""
+    out: list[Arg] = []
+    for w in words:
+        if re.fullmatch(r"-?\d+", w):
+            out.append(int(w))
+            continue
+        try:
+            oid = nm.read(w)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        out.append(w if oid is None else oid)
+    return tuple(out)
 
 
 @click.command("fork")
@@ -163,7 +176,7 @@ def _choose(engine: Engine, legal: Legal, words: tuple[str, ...], player: str | 
     who = resolve_player(names, player)
     if who is None:
         who = legal.player if legal.player is not None else 0
-    return Decision(who, words[0], _parse(words[1:]))
+    return Decision(who, words[0], _parse(words[1:], engine.names(who)))
 
 
 def _played(after: LoadedLog, start: int, engine: Engine, where: str) -> None:

@@ -128,7 +128,9 @@ class Session:
             n = log.check_point(n)
             viewer = self.seat(log, seat)
             state = log.state_at(n)
-            data = board_data(state, viewer, log.memory if viewer is None else None)
+            after = log.get(n + 1)  # whether the rules wait here or go on by themselves (as kifu at says)
+            data = board_data(state, viewer, log.memory if viewer is None else None,
+                              next_decision=after.decision if after is not None else None)
             lines = provenance.Lines(log, viewer)
             data["record"] = lines.entry(n) if n >= 1 else None
             data["last"] = log.last

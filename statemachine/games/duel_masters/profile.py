@@ -81,6 +81,7 @@ class DuelMasters(RulesProfile):
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"cast": ("object", "value"), "resolve": ("effect",)}
     option_kinds: ClassVar[dict[str, str]] = {"resolve_next": "effect", "icons": "value"}
+    request_words: ClassVar[dict[str, str]] = {"resolve_next": "which pending ability resolves next"}
 
     def opening(self, engine: Engine) -> None:
         """Shuffle, set five shields, draw five; the first player starts (player 0)."""

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
 from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
@@ -71,6 +72,22 @@ class Magic(RulesProfile):
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value"), "mana": ("object", "value")}
     option_kinds: ClassVar[dict[str, str]] = {"stack_order": "effect", "x": "value", "mana_color": "value"}
+    request_words: ClassVar[dict[str, str]] = {
+        "stack_order": "which triggered ability goes on the stack next", "x": "a value for X",
+        "mana_color": "a mana color", "pay_mana": "how to pay mana", "discard_cost": "a card to discard as a cost",
+        "sacrifice_cost": "a permanent to sacrifice as a cost"}
+
+    @staticmethod
+    def next_to_resolve(state: GameState) -> int | None:
+        """The top of the stack: the newest resolves first (MTG-P-22)."""
+        waiting = board.stack_items(state)
+        return waiting[-1].effect if waiting else None
+
+    @staticmethod
+    def describe_key(key: tuple[int, ...]) -> str:
+        """A stack object's key (``stack.stack_key``: the record it was put on the stack at, then what it is) in
+        words: the last put resolves first (MTG-P-19)."""
+        return f"put on the stack at record {key[0]}" if key else "not on the stack"
     look_back_own_move_only = False  # 603.10a: leave abilities look back at every simultaneous move
 
     def conditions_checked_on_trigger(self) -> bool:

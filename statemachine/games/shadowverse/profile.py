@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
 from statemachine.board import shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
@@ -28,7 +29,7 @@ from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, ST
 from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
-from statemachine.games.shadowverse.queue import OrderedQueue, describe_key
+from statemachine.games.shadowverse.queue import QUEUE, OrderedQueue, describe_key
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Rules
 from statemachine.loader import CardFileError
@@ -79,6 +80,13 @@ class Shadowverse(RulesProfile):
     board = BOARD  # what a possible board is (invariants.py)
     title = "Shadowverse"
     describe_key = staticmethod(describe_key)  # the queue's sort key in words (SV-O-10..14)
+
+    @staticmethod
+    def next_to_resolve(state: GameState) -> int | None:
+        """The head of the queue by its sort key (SV-O-10..14; ``OrderedQueue.waiting``)."""
+        queue = sorted((p for p in state.pending.values() if p.holder == QUEUE and not p.resolving),
+                       key=lambda p: p.key)
+        return queue[0].effect if queue else None
     policy = OrderedQueue
     pool_checks = (check_alternates,)
     decisions: ClassVar[dict[str, str]] = {

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from eventsource import events as ev
+from projections.state import GameState
 from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
 from statemachine.games.vision import actions, board, computed, rule_ids  # noqa: F401 - computed registers its steps
-from statemachine.games.vision.board import FIELD, LIFE, NODE, zone
+from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.invariants import BOARD
@@ -64,6 +65,18 @@ class Vision(RulesProfile):
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value")}
     option_kinds: ClassVar[dict[str, str]] = {"x": "value"}
+    request_words: ClassVar[dict[str, str]] = {"x": "a value for X"}
+
+    @staticmethod
+    def next_to_resolve(state: GameState) -> int | None:
+        """The interference resolves last in, first out (VOP-I-13; the order of ``effects.chain_entries``)."""
+        chain = sorted((p for p in state.pending.values() if p.holder == CHAIN), key=lambda p: (p.key, p.effect))
+        return chain[-1].effect if chain else None
+
+    @staticmethod
+    def describe_key(key: tuple[int, ...]) -> str:
+        """A chain entry's key (``actions.next_key``: its place in the chain) in words; the last resolves first."""
+        return f"place {key[0]} in the chain" if key else "not in the chain"
 
     def opening(self, engine: Engine) -> None:
         shuffle_decks(engine)

@@ -74,6 +74,9 @@ function valueSpan(text, path, title) {
 }
 
 function whoActs(d) {
+  // tools/board.py says it (board_data's acting: nobody in the middle of a procedure, else the player asked,
+  // with priority, or the turn player's free action).
+  if ("acting" in d) return d.acting;
   if (d.request) return d.request.player;
   return d.priority;
 }
@@ -97,6 +100,8 @@ function renderBoard(d) {
     req.textContent = "the game is over: nobody is asked anything";
   } else if (d.priority_name) {
     req.textContent = `${d.priority_name} has priority`;
+  } else if (d.acting_name) {
+    req.textContent = `${d.acting_name} to act (nothing else is asked)`;
   } else {
     req.textContent = "the rules are at work here; nobody is asked at this point";
   }
