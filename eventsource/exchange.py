@@ -12,6 +12,7 @@ decoded, and its hash must chain.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,6 +49,16 @@ class Line(Struct, frozen=True, omit_defaults=True):
 
 
 _encoder = msgspec.json.Encoder()
+# Characters JSON lets a string hold raw that a terminal obeys or that reorders text: DEL, the C1 controls, the
+# bidirectional marks, embeddings, overrides and isolates, and the line and paragraph separators (as UTF-8). A
+# line shows them as ``\uXXXX`` escapes, which every JSON reader decodes to the same string.
+_UNSAFE_IN_JSON = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def _escaped(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode())
+
+
 _decoder = msgspec.json.Decoder(Line)
 
 
@@ -83,9 +94,10 @@ def to_line(raw: RawRecord, signature: Signature | None = None) -> bytes:
     seq and head are the record's: a signature over another head is not written)."""
     event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
     signed = None if signature is None else LineSignature(signature.key.hex(), signature.end, signature.sig)
-    return _encoder.encode(
+    line = _encoder.encode(
         Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event, signed)
     )
+    return _UNSAFE_IN_JSON.sub(_escaped, line)
 
 
 def write(records: Iterable[RawRecord], path: str | Path, signatures: Iterable[Signature] = ()) -> int:
