@@ -21,7 +21,7 @@ import msgspec
 from msgspec import Struct
 
 from eventsource import events as ev
-from eventsource.errors import CorruptLog
+from eventsource.errors import CorruptLog, regular_file
 from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.upcast import UnknownEventKind, decode_body, fields_added_since
@@ -157,6 +157,7 @@ def read(path: str | Path) -> Iterator[RawRecord]:
 
 def read_signed(path: str | Path) -> Iterator[tuple[RawRecord, Signature | None]]:
     """Records from an exported file with the signatures they carry, each line checked on its own."""
+    regular_file(path, "a log")
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the ``with`` below, once open succeeded
     except OSError as exc:

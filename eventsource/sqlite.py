@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from eventsource.errors import ConcurrencyConflict, CorruptLog
+from eventsource.errors import ConcurrencyConflict, CorruptLog, regular_file
 from eventsource.records import GENESIS, RawRecord
 from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
@@ -81,6 +81,8 @@ class SQLiteStore(EventStore):
 
     def __init__(self, path: str | Path = "kifu.db", *, timeout: float = 30.0) -> None:
         self.path = str(path)
+        if self.path != ":memory:":
+            regular_file(self.path, "a kifu database")  # (a pipe or a device: SQLite would wait on it forever)
         try:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         except sqlite3.Error as exc:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from eventsource.errors import UnknownGame
+from eventsource.errors import UnknownGame, regular_file
 from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.sqlite import SQLiteStore
@@ -42,7 +42,9 @@ def sqlite_path(location: str) -> Path:
 
 
 def looks_like_sqlite(path: Path) -> bool:
-    """SQLite by its header bytes, or by its name when the file is still empty."""
+    """SQLite by its header bytes, or by its name when the file is still empty (a pipe or a device is refused
+    at once: reading it could wait forever)."""
+    regular_file(path, "a log or a store")
     try:
         with open(path, "rb") as handle:
             header = handle.read(len(SQLITE_HEADER))
@@ -96,6 +98,7 @@ def _open_sqlite(location: str, write: bool) -> EventStore:
     path = sqlite_path(location)
     if path.is_dir():
         raise BadInput(f"{path} is a directory, not a kifu database")
+    regular_file(path, "a kifu database")  # (a pipe or a device: SQLite would wait on it forever)
     if write:
         return SQLiteStore(path)
     if not path.exists():

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from eventsource import events as ev
+from eventsource.errors import regular_file
 from eventsource.memory import MemoryStore
 from eventsource.records import Record
 from eventsource.store import EventStore
@@ -38,6 +39,7 @@ EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "ta
 def load(path: str | Path) -> Scenario:
     """A scenario file, decoded and checked (its id, its expectations); ``ScenarioError`` naming the problem."""
     p = Path(path)
+    regular_file(p, "a scenario file")
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
         sc = msgspec.convert(data, Scenario, strict=True)
