@@ -300,7 +300,7 @@ class Engine:
                              reason="a log begins with GameStarted, which names its rules and inputs")
         given = dict(started.options).get(SETUP_OPTION)
         if as_logged:
-            count = int(given) if given is not None and given.isdigit() else 1 + len(leading_cards(recs))
+            count = int(given) if given is not None and given.isdecimal() else 1 + len(leading_cards(recs))
             opening: list[ev.Event] = [r.event for r in recs[:count]]
         else:
             opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)

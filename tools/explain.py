@@ -208,7 +208,7 @@ def why(log: PointLog, n: int) -> list[str]:
 def find_objects(log: PointLog, states: list[GameState], card: str) -> list[int]:
     """Objects meant by CARD: ``#12`` or ``12`` (an object id), or a definition id or a card name."""
     text = card.lstrip("#")
-    if text.isdigit():
+    if text.isdecimal():
         oid = int(text)
         if any(oid in s.objects or oid in s.last_known for s in states):
             return [oid]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging as stdlib_logging
 import sys
+from collections.abc import MutableMapping
 from typing import Any, TextIO
 
 from tools.safe import raw, visible
@@ -42,7 +43,7 @@ class _StderrLoggerFactory:
         return structlog.PrintLogger(stream)
 
 
-def _shown(logger: Any, method: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+def _shown(logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> dict[str, Any]:
     """Every text in a log line with its control and bidirectional characters shown as escapes (``tools.safe``):
     the console renderer writes text values as they are (others it writes as ``repr``, which escapes them)."""
     return {visible(str(k)): visible(v) if isinstance(v, str) else v for k, v in event_dict.items()}

@@ -123,7 +123,7 @@ def player_name(st: GameState, p: int | None) -> str:
 
 def zone_name(st: GameState, zone: str) -> str:
     owner, dot, rest = zone.partition(".")
-    if dot and owner.isdigit():
+    if dot and owner.isdecimal():
         return f"{player_name(st, int(owner))}'s {rest}"
     return zone
 
@@ -397,7 +397,7 @@ def concerns(st: GameState, event: ev.Event, mem: Memory | None = None) -> set[i
 
     def of_zone(zone: str) -> set[int]:
         owner, dot, _ = zone.partition(".")
-        return {int(owner)} if dot and owner.isdigit() else set()
+        return {int(owner)} if dot and owner.isdecimal() else set()
 
     def of_obj(oid: int) -> set[int]:
         obj = st.objects.get(oid)
@@ -519,7 +519,7 @@ class Trace:
         names = [p.name for p in self.state.players]
         if wanted in names:
             return names.index(wanted)
-        if wanted.isdigit() and (not names or int(wanted) < len(names)):
+        if wanted.isdecimal() and (not names or int(wanted) < len(names)):
             return int(wanted)
         known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
         raise BadInput(f"no player {wanted!r} in this game; players: {known}")

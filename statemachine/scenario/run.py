@@ -49,6 +49,8 @@ def load(path: str | Path) -> Scenario:
         raise ScenarioError(f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: not valid TOML: {exc}") from exc
+    except RecursionError:  # (tomllib reads arrays and tables by recursion)
+        raise ScenarioError(f"{p}: nested too deeply to read") from None
     except msgspec.ValidationError as exc:
         raise ScenarioError(f"{p}: {exc}") from exc
     if sc.id != p.stem:
@@ -97,7 +99,7 @@ class Run:
             return self.handles[handle]
         # A card made during the game has no handle; it is shown, and may be named, as "card<id>".
         cid = handle.removeprefix("card")
-        if handle.startswith("card") and cid.isdigit() and int(cid) in self.engine.state.cards \
+        if handle.startswith("card") and cid.isdecimal() and int(cid) in self.engine.state.cards \
                 and int(cid) not in self.handles.values():
             return int(cid)
         raise ScenarioError(f"{self.path}: unknown handle {handle!r}")

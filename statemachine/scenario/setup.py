@@ -40,7 +40,7 @@ class Board:
                 raise self._fail(f"setup card {n}: there is no player {spec.owner} to own it")
         for key in st.stats:
             who = key.partition(".")[0]
-            if not who.isdigit() or int(who) not in players:
+            if not who.isdecimal() or int(who) not in players:
                 raise self._fail(f"setup.stats: {key!r} does not name a player (\"0.life\")")
         options = {"deck_out": "off", **sc.options, SCENARIO_OPTION: sc.id}
         out: list[ev.Event] = [ev.GameStarted(sc.game, self.profile.version, tuple(st.players), sc.seed, pool.name,
@@ -138,7 +138,7 @@ class Board:
         return self.handles[h]
 
     def _target(self, name: str, where: str) -> int:
-        if name.startswith("player") and name[6:].isdigit():
+        if name.startswith("player") and name[6:].isdecimal():
             return -1 - int(name[6:])
         return self._handle(name, where)
 

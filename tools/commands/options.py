@@ -81,7 +81,7 @@ def resolve_player(names: list[str], wanted: str | None) -> int | None:
         return None
     if wanted in names:
         return names.index(wanted)
-    if wanted.isdigit() and int(wanted) < len(names):
+    if wanted.isdecimal() and int(wanted) < len(names):
         return int(wanted)
     from tools.errors import BadInput
 

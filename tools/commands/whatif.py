@@ -153,7 +153,7 @@ def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | 
 
 
 def _choose(engine: Engine, legal: Legal, words: tuple[str, ...], player: str | None) -> Decision:
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and words[0].isdecimal():
         i = int(words[0])
         if i >= len(legal.decisions):
             raise BadInput(f"there are {len(legal.decisions)} legal decisions (0 to {len(legal.decisions) - 1}); "
