@@ -92,7 +92,10 @@ def _array_length(body: bytes) -> int:
 def to_line(raw: RawRecord, signature: Signature | None = None) -> bytes:
     """A record as one line; ``signature`` is the signature over the head this record ends, if any (its game,
     seq and head are the record's: a signature over another head is not written)."""
-    event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
+    try:
+        event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
+    except (msgspec.MsgspecError, UnknownEventKind, IndexError) as exc:  # (IndexError: an empty body)
+        raise CorruptLog(f"its body cannot be read: {exc or 'it is empty'}", seq=raw.seq) from exc
     signed = None if signature is None else LineSignature(signature.key.hex(), signature.end, signature.sig)
     line = _encoder.encode(
         Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event, signed)

@@ -198,6 +198,18 @@ class SQLiteStore(EventStore):
                 raise CorruptLog(f"game {game!r}: the store is damaged: {', '.join(wrong)}", seq=seq)
             raise CorruptLog(f"game {game!r}: the store is damaged: a record's seq is {seq!r}: {', '.join(wrong)}")
 
+    def stray_rows(self) -> list[str]:
+        out = [f"game {name!r}: {n} record(s) at sequence numbers {low} to {high}, below record 1: no log holds them"
+               for name, n, low, high in self._db.execute(
+                   "SELECT g.name, count(*), min(e.seq), max(e.seq) FROM events e JOIN games g ON g.id = e.game "
+                   "WHERE e.seq <= 0 GROUP BY g.name ORDER BY g.name")]
+        out += [f"{n} record(s) of game number {gid} (records {low} to {high}), which no games row names: "
+                "no listed game holds them"
+                for gid, n, low, high in self._db.execute(
+                    "SELECT game, count(*), min(seq), max(seq) FROM events "
+                    "WHERE game NOT IN (SELECT id FROM games) GROUP BY game ORDER BY game")]
+        return out
+
     def integrity_problems(self, limit: int = 10, *, quick: bool = False) -> list[str]:
         """What SQLite's own ``PRAGMA integrity_check`` (``quick_check`` when ``quick``) finds wrong with the
         file, one line each (nothing: an empty list)."""

@@ -18,7 +18,7 @@ from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
-from tools.errors import BadInput
+from tools.errors import BadInput, note_damage
 
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 SQLITE_SUFFIXES: Final = frozenset({".db", ".sqlite", ".sqlite3"})
@@ -141,7 +141,11 @@ def describe_games(games: Sequence[GameInfo], limit: int = 10) -> str:
 
 
 def pick_game(store: EventStore, game: str | None, where: str) -> GameInfo:
-    """The game named ``game``, or the only game in the store; a clear error if there are none or several."""
+    """The game named ``game``, or the only game in the store; a clear error if there are none or several.
+    Rows no game's log can hold are damage the command warns of (``tools.errors.note_damage``): it answers from
+    the game's own records, then exits 1."""
+    for problem in store.stray_rows():
+        note_damage(f"{where} is damaged: {problem}")
     games = [g for g in store.games() if g.length > 0]
     if game is not None:
         for info in games:
