@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
 
 class KifuError(Exception):
     """Base of kifu's own errors: bad input, not a bug."""
@@ -38,3 +41,22 @@ class CorruptLog(KifuError):
         super().__init__(where + message)
         self.seq = seq
         self.line = line
+
+
+class NotAFile(KifuError):
+    """An input that is not a regular file: reading a pipe or a device would wait for a writer forever (or
+    never end), so it is refused at once."""
+
+
+def regular_file(path: str | os.PathLike[str], what: str) -> None:
+    """Refuse ``path`` at once unless it is missing or a regular file (symbolic links followed): ``what`` says
+    which input it was given as (``a log``, ``the --db store``, ``the public key``). A missing file is left to
+    the caller, whose message says what to do."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if stat.S_ISDIR(mode):
+        raise NotAFile(f"{path} is a directory, not {what}")
+    if not stat.S_ISREG(mode):
+        raise NotAFile(f"{path} is not a regular file (a pipe, a device or a socket) and cannot be {what}")

@@ -12,6 +12,7 @@ decoded, and its hash must chain.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +21,7 @@ import msgspec
 from msgspec import Struct
 
 from eventsource import events as ev
-from eventsource.errors import CorruptLog
+from eventsource.errors import CorruptLog, regular_file
 from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.upcast import UnknownEventKind, decode_body, fields_added_since
@@ -48,6 +49,16 @@ class Line(Struct, frozen=True, omit_defaults=True):
 
 
 _encoder = msgspec.json.Encoder()
+# Characters JSON lets a string hold raw that a terminal obeys or that reorders text: DEL, the C1 controls, the
+# bidirectional marks, embeddings, overrides and isolates, and the line and paragraph separators (as UTF-8). A
+# line shows them as ``\uXXXX`` escapes, which every JSON reader decodes to the same string.
+_UNSAFE_IN_JSON = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def _escaped(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode())
+
+
 _decoder = msgspec.json.Decoder(Line)
 
 
@@ -81,11 +92,15 @@ def _array_length(body: bytes) -> int:
 def to_line(raw: RawRecord, signature: Signature | None = None) -> bytes:
     """A record as one line; ``signature`` is the signature over the head this record ends, if any (its game,
     seq and head are the record's: a signature over another head is not written)."""
-    event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
+    try:
+        event = readable(decode_body(raw.v, raw.body), raw.v, raw.body)
+    except (msgspec.MsgspecError, UnknownEventKind, IndexError) as exc:  # (IndexError: an empty body)
+        raise CorruptLog(f"its body cannot be read: {exc or 'it is empty'}", seq=raw.seq) from exc
     signed = None if signature is None else LineSignature(signature.key.hex(), signature.end, signature.sig)
-    return _encoder.encode(
+    line = _encoder.encode(
         Line(raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.hash.hex(), raw.body, event, signed)
     )
+    return _UNSAFE_IN_JSON.sub(_escaped, line)
 
 
 def write(records: Iterable[RawRecord], path: str | Path, signatures: Iterable[Signature] = ()) -> int:
@@ -145,6 +160,7 @@ def read(path: str | Path) -> Iterator[RawRecord]:
 
 def read_signed(path: str | Path) -> Iterator[tuple[RawRecord, Signature | None]]:
     """Records from an exported file with the signatures they carry, each line checked on its own."""
+    regular_file(path, "a log")
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the ``with`` below, once open succeeded
     except OSError as exc:

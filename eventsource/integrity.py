@@ -63,7 +63,8 @@ class Seen:
         return None if at == -1 else at // HASH_SIZE + 1
 
 
-def _chains(prev: bytes, r: RawRecord, seq: int | None = None) -> bool:
+def chains(prev: bytes, r: RawRecord, seq: int | None = None) -> bool:
+    """Whether record ``r`` (numbered ``seq`` if given) chains on a record whose hash is ``prev``."""
     s = r.seq if seq is None else seq
     try:
         return record_hash(prev, r.game, s, r.decision, r.cause, r.v, r.body) == r.hash
@@ -96,7 +97,7 @@ def walk(records: Iterable[RawRecord], game: str | None = None) -> tuple[Finding
             game = r.game
         if r.game != game:
             return Finding("foreign", expected, position, f"record belongs to game {r.game!r}, not {game!r}"), seen
-        if r.seq != expected or not _chains(prev, r):
+        if r.seq != expected or not chains(prev, r):
             # (a record that chains on here cannot repeat an earlier one: the hash covers the seq)
             repeated = seen.seq_of(r.hash)
             if repeated is not None:
@@ -142,10 +143,10 @@ def _classify(prev: bytes, expected: int, position: int, r: RawRecord, rest: Ite
     """
     nxt = next(rest, None)
     if r.seq == expected:
-        if nxt is not None and nxt.game == r.game and nxt.seq == expected and _chains(prev, nxt):
+        if nxt is not None and nxt.game == r.game and nxt.seq == expected and chains(prev, nxt):
             return Finding("inserted", expected, position, _NOT_IN_CHAIN)
         return Finding("altered", expected, position, "its content does not match its hash")
-    if _chains(prev, r, expected):
+    if chains(prev, r, expected):
         return Finding("altered", expected, position, f"sequence number changed from {expected} to {r.seq}")
     if r.seq < expected:
         return Finding("inserted", expected, position, f"a second record {r.seq} was inserted")
@@ -157,9 +158,9 @@ def _classify(prev: bytes, expected: int, position: int, r: RawRecord, rest: Ite
             return Finding("duplicated", expected, position, f"record {r.seq} appears here and again later")
         if x.game != r.game:
             continue
-        if x.seq == expected and not found_expected and _chains(prev, x):
+        if x.seq == expected and not found_expected and chains(prev, x):
             found_expected = True
-        if x.seq == r.seq - 1 and not genuine and _chains(x.hash, r):
+        if x.seq == r.seq - 1 and not genuine and chains(x.hash, r):
             genuine = True
     if found_expected:
         if genuine:

@@ -33,7 +33,7 @@ from msgspec import Struct
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from eventsource.errors import KifuError
+from eventsource.errors import KifuError, regular_file
 from eventsource.records import RawRecord
 
 DOMAIN: Final = b"kifu signed head v1\x00"
@@ -147,6 +147,7 @@ def sign_heads(signer: Signer, records: Sequence[RawRecord], *, end: bool = Fals
 
 
 def _read(path: str | Path, what: str) -> bytes:
+    regular_file(path, f"the {what} key")
     try:
         with open(path, "rb") as handle:
             return handle.read(1 << 16)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from eventsource.errors import ConcurrencyConflict, CorruptLog
+from eventsource.errors import ConcurrencyConflict, CorruptLog, regular_file
 from eventsource.records import GENESIS, RawRecord
 from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
@@ -81,6 +81,8 @@ class SQLiteStore(EventStore):
 
     def __init__(self, path: str | Path = "kifu.db", *, timeout: float = 30.0) -> None:
         self.path = str(path)
+        if self.path != ":memory:":
+            regular_file(self.path, "a kifu database")  # (a pipe or a device: SQLite would wait on it forever)
         try:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         except sqlite3.Error as exc:
@@ -195,6 +197,18 @@ class SQLiteStore(EventStore):
             if type(seq) is int:
                 raise CorruptLog(f"game {game!r}: the store is damaged: {', '.join(wrong)}", seq=seq)
             raise CorruptLog(f"game {game!r}: the store is damaged: a record's seq is {seq!r}: {', '.join(wrong)}")
+
+    def stray_rows(self) -> list[str]:
+        out = [f"game {name!r}: {n} record(s) at sequence numbers {low} to {high}, below record 1: no log holds them"
+               for name, n, low, high in self._db.execute(
+                   "SELECT g.name, count(*), min(e.seq), max(e.seq) FROM events e JOIN games g ON g.id = e.game "
+                   "WHERE e.seq <= 0 GROUP BY g.name ORDER BY g.name")]
+        out += [f"{n} record(s) of game number {gid} (records {low} to {high}), which no games row names: "
+                "no listed game holds them"
+                for gid, n, low, high in self._db.execute(
+                    "SELECT game, count(*), min(seq), max(seq) FROM events "
+                    "WHERE game NOT IN (SELECT id FROM games) GROUP BY game ORDER BY game")]
+        return out
 
     def integrity_problems(self, limit: int = 10, *, quick: bool = False) -> list[str]:
         """What SQLite's own ``PRAGMA integrity_check`` (``quick_check`` when ``quick``) finds wrong with the
@@ -362,10 +376,13 @@ class SQLiteStore(EventStore):
 
     def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
         gid = self._game_id(game)
-        if gid is None:
+        if gid is None or not self._has_table("snapshots"):  # (a cache: a store without one folds from record 1)
             return None
         row = self._db.execute(
             "SELECT seq, state FROM snapshots WHERE game = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
             (gid, at_most),
         ).fetchone()
-        return (int(row[0]), bytes(row[1])) if row else None
+        if row is None:
+            return None
+        # A state that is not a BLOB (a row edited to TEXT or a number) is no snapshot: an empty one, passed over.
+        return int(row[0]), bytes(row[1]) if isinstance(row[1], (bytes, memoryview)) else b""

@@ -78,6 +78,11 @@ class EventStore(ABC):
         for seq, state in snapshots:
             self.save_snapshot(game, seq, state)
 
+    def stray_rows(self) -> list[str]:
+        """Rows no game's log can hold (a sequence number below 1, a game that is not listed): each says which.
+        None in a store that cannot hold them."""
+        return []
+
     def close(self) -> None:  # noqa: B027 - optional for backends without resources
         pass
 

@@ -104,7 +104,7 @@ class ImpossibleBoard(ProjectionError):
 def zone_kind(name: str) -> str:
     """``0.battle`` -> ``battle``; a shared zone (``stack``, ``chain``) is its own kind."""
     head, dot, rest = name.partition(".")
-    return rest if dot and head.isdigit() else name
+    return rest if dot and head.isdecimal() else name
 
 
 def _player_ref(state: GameState, ref: int) -> bool:

@@ -22,9 +22,13 @@ from eventsource.events import Event
 from eventsource.records import HASH_SIZE, RawRecord
 from eventsource.store import EventStore
 from eventsource.upcast import UnknownEventKind, decode_body
+from projections.invariants import KERNEL
 from projections.state import GameState, ProjectionError, evolve, restore, snapshot
 
 SNAPSHOT_EVERY = 256
+# What a snapshot's state may inflate to: a real game's is tens of kilobytes, and a few megabytes of zlib from a
+# store anyone can edit would otherwise inflate to gigabytes before it is read.
+MAX_SNAPSHOT = 64 << 20
 _KEYED = b"\x01"  # a keyed snapshot: this byte, the record hash it was taken at, then the zlib'd state
 
 
@@ -53,8 +57,22 @@ def key_of(blob: bytes) -> bytes | None:
 
 
 def unpack(blob: bytes) -> GameState:
+    """The state in a snapshot; ``ValueError`` for one that inflates past ``MAX_SNAPSHOT`` or is cut short."""
     body = blob[1 + HASH_SIZE :] if blob[:1] == _KEYED else blob
-    return restore(zlib.decompress(body))
+    inflater = zlib.decompressobj()
+    data = inflater.decompress(body, MAX_SNAPSHOT)
+    if inflater.unconsumed_tail or not inflater.eof:
+        raise ValueError(f"a snapshot that inflates past {MAX_SNAPSHOT:,} bytes or is cut short")
+    return restore(data)
+
+
+def sound(state: GameState) -> bool:
+    """Whether a restored snapshot's objects, zones and cards refer to each other as every fold leaves them (the
+    kernel invariants the fold keeps). A snapshot is keyed to a record's hash, which proves where it was taken,
+    not what it says: one that names an object no zone could hold is passed over, as a stale one is."""
+    if any(obj.card not in state.cards for obj in state.objects.values()):
+        return False
+    return not any(next(iter(inv.breaches(state)), None) for inv in KERNEL if inv.fold_keeps)
 
 
 def hash_at(store: EventStore, game: str, seq: int) -> bytes | None:
@@ -78,7 +96,7 @@ def usable(store: EventStore, game: str, at_most: int) -> GameState | None:
                 state = unpack(blob)
             except (zlib.error, msgspec.MsgspecError, ValueError):
                 state = None
-            if state is not None and state.seq == seq:
+            if state is not None and state.seq == seq and sound(state):
                 return state
         at_most = seq - 1
     return None

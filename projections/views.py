@@ -27,7 +27,7 @@ PRIVATE_ZONES: Final = frozenset({"hand"})
 
 def zone_kind(zone: str) -> tuple[int | None, str]:
     owner, _, kind = zone.partition(".")
-    return (int(owner), kind) if kind and owner.isdigit() else (None, zone)
+    return (int(owner), kind) if kind and owner.isdecimal() else (None, zone)
 
 
 def can_see(state: GameState, player: int | None, oid: int, zone: str | None = None, *,

@@ -46,6 +46,16 @@ SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has 
 __all__ = ["SETUP_OPTION", "Divergence", "Engine"]
 
 
+def _distinct_names(players: Sequence[str]) -> None:
+    """A new game's players have different names: the tools name a seat by its name as well as by its number,
+    and two seats of one name could be told apart by neither the text nor a judge (logs recorded before this
+    check still replay and verify as they are)."""
+    for seat, name in enumerate(players):
+        if name in players[:seat]:
+            raise KifuError(f"players {players.index(name)} and {seat} are both named {name!r}; "
+                            "each player needs a name of their own")
+
+
 
 # -- what the loop asks of a game -----------------------------------------------------------------------------
 # The engine is the middle of the kernel: the game-facing bases build on it (``flow.TurnFlow``,
@@ -213,6 +223,7 @@ class Engine:
             store: EventStore | None = None, game: str = "game", options: dict[str, str] | None = None,
             signer: Signer | None = None) -> Engine:
         """Start a game: record the setup, then play on by the rules up to the first decision."""
+        _distinct_names(players)
         engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
@@ -235,6 +246,7 @@ class Engine:
         first = events[0]
         if not isinstance(first, ev.GameStarted):
             raise KifuError("a setup begins with GameStarted")
+        _distinct_names(first.players)
         options = tuple(sorted({**dict(first.options), SETUP_OPTION: str(len(events))}.items()))
         engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
@@ -303,7 +315,7 @@ class Engine:
                              reason="a log begins with GameStarted, which names its rules and inputs")
         given = dict(started.options).get(SETUP_OPTION)
         if as_logged:
-            count = int(given) if given is not None and given.isdigit() else 1 + len(leading_cards(recs))
+            count = int(given) if given is not None and given.isdecimal() else 1 + len(leading_cards(recs))
             opening: list[ev.Event] = [r.event for r in recs[:count]]
         else:
             opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)

@@ -192,6 +192,8 @@ def load_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabu
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise CardFileError(str(path), f"not valid TOML: {exc}") from exc
+        except RecursionError:  # (tomllib reads arrays and tables by recursion)
+            raise CardFileError(str(path), "nested too deeply to read") from None
         except OSError as exc:
             raise CardFileError(str(path), f"cannot read: {exc.strerror}") from exc
         except UnicodeDecodeError as exc:

@@ -264,4 +264,4 @@ def given_setup(log: StreamedLog | LoadedLog) -> int | None:
     count = dict(started.options).get(SETUP_OPTION) if started is not None else None
     if count is None:
         return None
-    return int(count) if count.isdigit() else 0
+    return int(count) if count.isdecimal() else 0

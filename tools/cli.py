@@ -83,7 +83,9 @@ class KifuGroup(click.Group):
             ctx.exit(errors.BAD_INPUT)
 
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
+# ``color``: click never strips ANSI sequences itself (it would off a terminal, so a saved report would show a
+# name other than the log's); every one is shown as an escape instead, on a terminal and a pipe alike.
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 110, "color": True}
 
 
 @click.group(cls=KifuGroup, context_settings=CONTEXT)
@@ -96,7 +98,8 @@ def main(log_json: bool, verbose: int) -> None:
     Exit codes: 0 ok, 1 a problem found in a log, 2 input that cannot be used.
     """
     kifu_logging.configure(json=log_json, verbosity=verbose)
-    sys.stdout = install(sys.stdout)  # text from logs is shown, never obeyed by the terminal (tools.safe)
+    # Text from logs is shown, never obeyed by the terminal (tools.safe): everything written goes through here.
+    sys.stdout, sys.stderr = install(sys.stdout), install(sys.stderr)
 
 
 if __name__ == "__main__":

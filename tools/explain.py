@@ -211,7 +211,7 @@ def find_objects(log: PointLog, states: list[GameState], card: str) -> list[int]
     (``name#12``), or a definition id or a card name."""
     printed = printed_id(card)
     text = card.lstrip("#") if printed is None else str(printed[1])
-    if text.isdigit():
+    if text.isdecimal():
         oid = int(text)
         if not any(oid in s.objects or oid in s.last_known for s in states):
             raise BadInput(f"no object #{oid} around that record")

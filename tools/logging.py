@@ -1,7 +1,8 @@
 """Structured logs through structlog, always on stderr so that stdout stays the command's output.
 
-On a terminal the logs are rendered for people (structlog's console renderer); ``--log-json`` renders one JSON
-object per line for machines. Without ``-v`` only warnings and errors are shown, except with ``--log-json``,
+On a terminal the logs are rendered for people (structlog's console renderer, every text in them with its
+control characters shown as escapes); ``--log-json`` renders one JSON object per line for machines (JSON with
+every character outside ASCII escaped). Without ``-v`` only warnings and errors are shown, except with ``--log-json``,
 whose readers usually want the informational events as well.
 
 structlog (with the console renderer and what it imports) costs a tenth of a second to import, more than a
@@ -13,7 +14,10 @@ from __future__ import annotations
 
 import logging as stdlib_logging
 import sys
+from collections.abc import MutableMapping
 from typing import Any, TextIO
+
+from tools.safe import raw, visible
 
 LEVELS = (stdlib_logging.WARNING, stdlib_logging.INFO, stdlib_logging.DEBUG)
 _METHOD_LEVELS = {"debug": stdlib_logging.DEBUG, "info": stdlib_logging.INFO, "msg": stdlib_logging.INFO,
@@ -35,8 +39,14 @@ class _StderrLoggerFactory:
     def __call__(self, *args: Any) -> Any:
         import structlog
 
-        stream: TextIO = sys.stderr
+        stream: TextIO = raw(sys.stderr)  # (the values are escaped by ``_shown``; the colours are the renderer's)
         return structlog.PrintLogger(stream)
+
+
+def _shown(logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> dict[str, Any]:
+    """Every text in a log line with its control and bidirectional characters shown as escapes (``tools.safe``):
+    the console renderer writes text values as they are (others it writes as ``repr``, which escapes them)."""
+    return {visible(str(k)): visible(v) if isinstance(v, str) else v for k, v in event_dict.items()}
 
 
 def level_for(verbosity: int, json: bool) -> int:
@@ -62,7 +72,7 @@ def _apply() -> None:
     if _Settings.json:
         processors += [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
     else:
-        processors.append(structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()))
+        processors += [_shown, structlog.dev.ConsoleRenderer(colors=raw(sys.stderr).isatty())]
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(_Settings.level),

@@ -26,7 +26,7 @@ import msgspec
 from msgspec import Struct
 
 from eventsource import exchange
-from eventsource.errors import CorruptLog
+from eventsource.errors import CorruptLog, regular_file
 from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
@@ -71,6 +71,7 @@ def _reason(exc: CorruptLog) -> str:
 
 
 def _open(path: Path) -> BinaryIO:
+    regular_file(path, "a log")
     try:
         return open(path, "rb")  # the callers close it in a with block
     except OSError as exc:
@@ -199,6 +200,7 @@ class LogSource:
 
 def _count_lines(path: Path) -> int:
     n = 0
+    regular_file(path, "a log")
     with open(path, "rb") as handle:
         while chunk := handle.read(1 << 20):
             n += chunk.count(b"\n")

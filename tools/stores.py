@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from eventsource.errors import UnknownGame
+from eventsource.errors import UnknownGame, regular_file
 from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
-from tools.errors import BadInput
+from tools.errors import BadInput, note_damage
 
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 SQLITE_SUFFIXES: Final = frozenset({".db", ".sqlite", ".sqlite3"})
@@ -42,7 +42,9 @@ def sqlite_path(location: str) -> Path:
 
 
 def looks_like_sqlite(path: Path) -> bool:
-    """SQLite by its header bytes, or by its name when the file is still empty."""
+    """SQLite by its header bytes, or by its name when the file is still empty (a pipe or a device is refused
+    at once: reading it could wait forever)."""
+    regular_file(path, "a log or a store")
     try:
         with open(path, "rb") as handle:
             header = handle.read(len(SQLITE_HEADER))
@@ -96,6 +98,7 @@ def _open_sqlite(location: str, write: bool) -> EventStore:
     path = sqlite_path(location)
     if path.is_dir():
         raise BadInput(f"{path} is a directory, not a kifu database")
+    regular_file(path, "a kifu database")  # (a pipe or a device: SQLite would wait on it forever)
     if write:
         return SQLiteStore(path)
     if not path.exists():
@@ -138,7 +141,11 @@ def describe_games(games: Sequence[GameInfo], limit: int = 10) -> str:
 
 
 def pick_game(store: EventStore, game: str | None, where: str) -> GameInfo:
-    """The game named ``game``, or the only game in the store; a clear error if there are none or several."""
+    """The game named ``game``, or the only game in the store; a clear error if there are none or several.
+    Rows no game's log can hold are damage the command warns of (``tools.errors.note_damage``): it answers from
+    the game's own records, then exits 1."""
+    for problem in store.stray_rows():
+        note_damage(f"{where} is damaged: {problem}")
     games = [g for g in store.games() if g.length > 0]
     if game is not None:
         for info in games:

@@ -30,6 +30,7 @@ from statemachine.naming import Declared, Names
 from statemachine.profile import RulesProfile
 from tools.errors import BadInput
 from tools.folding import apply
+from tools.seats import seat_of
 
 ARROW = "→"
 
@@ -55,7 +56,7 @@ class Filters:
     players: tuple[str, ...] = ()  # only events about these players (indices or names), resolved at GameStarted
     kinds: frozenset[str] = frozenset()  # class names, as resolve_kind returns them
     everything: bool = False  # one line per record even for the set-up's many created cards
-    viewer: str | None = None  # the game as this player knew it (an index or a name): ``--player``
+    viewer: str | None = None  # the game as this player knew it (a seat number, else a name): ``--player``
 
     @property
     def active(self) -> bool:
@@ -125,7 +126,7 @@ def player_name(st: GameState, p: int | None) -> str:
 
 def zone_name(st: GameState, zone: str) -> str:
     owner, dot, rest = zone.partition(".")
-    if dot and owner.isdigit():
+    if dot and owner.isdecimal():
         return f"{player_name(st, int(owner))}'s {rest}"
     return zone
 
@@ -415,7 +416,7 @@ def concerns(st: GameState, event: ev.Event, mem: Memory | None = None) -> set[i
 
     def of_zone(zone: str) -> set[int]:
         owner, dot, _ = zone.partition(".")
-        return {int(owner)} if dot and owner.isdigit() else set()
+        return {int(owner)} if dot and owner.isdecimal() else set()
 
     def of_obj(oid: int) -> set[int]:
         obj = st.objects.get(oid)
@@ -535,12 +536,9 @@ class Trace:
 
     def _resolve(self, wanted: str) -> int:
         names = [p.name for p in self.state.players]
-        if wanted in names:
-            return names.index(wanted)
-        if wanted.isdigit() and (not names or int(wanted) < len(names)):
-            return int(wanted)
-        known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
-        raise BadInput(f"no player {wanted!r} in this game; players: {known}")
+        if not names and wanted.isdecimal():
+            return int(wanted)  # (a log cut before its players are known: a number is all there is)
+        return seat_of(names, wanted)
 
     def _resolve_players(self) -> set[int]:
         if self._players is None:

@@ -160,7 +160,7 @@ def after_nth(value: Any) -> str | None:
 def player_stats(value: Any) -> str | None:
     bad = table(value)
     if bad is None:
-        wrong = [k for k in value if not (k.partition(".")[0].isdigit() and k.partition(".")[2])]
+        wrong = [k for k in value if not (k.partition(".")[0].isdecimal() and k.partition(".")[2])]
         bad = f"{', '.join(map(repr, wrong))} do(es) not name a player's counter (\"0.life\")" if wrong else None
     return bad
 

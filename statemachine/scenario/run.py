@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from eventsource import events as ev
+from eventsource.errors import regular_file
 from eventsource.memory import MemoryStore
 from eventsource.records import Record
 from eventsource.store import EventStore
@@ -38,6 +39,7 @@ EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "ta
 def load(path: str | Path) -> Scenario:
     """A scenario file, decoded and checked (its id, its expectations); ``ScenarioError`` naming the problem."""
     p = Path(path)
+    regular_file(p, "a scenario file")
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
         sc = msgspec.convert(data, Scenario, strict=True)
@@ -47,6 +49,8 @@ def load(path: str | Path) -> Scenario:
         raise ScenarioError(f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: not valid TOML: {exc}") from exc
+    except RecursionError:  # (tomllib reads arrays and tables by recursion)
+        raise ScenarioError(f"{p}: nested too deeply to read") from None
     except msgspec.ValidationError as exc:
         raise ScenarioError(f"{p}: {exc}") from exc
     if sc.id != p.stem:
@@ -95,7 +99,7 @@ class Run:
             return self.handles[handle]
         # A card made during the game has no handle; it is shown, and may be named, as "card<id>".
         cid = handle.removeprefix("card")
-        if handle.startswith("card") and cid.isdigit() and int(cid) in self.engine.state.cards \
+        if handle.startswith("card") and cid.isdecimal() and int(cid) in self.engine.state.cards \
                 and int(cid) not in self.handles.values():
             return int(cid)
         raise ScenarioError(f"{self.path}: unknown handle {handle!r}")

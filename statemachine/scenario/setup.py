@@ -40,7 +40,7 @@ class Board:
                 raise self._fail(f"setup card {n}: there is no player {spec.owner} to own it")
         for key in st.stats:
             who = key.partition(".")[0]
-            if not who.isdigit() or int(who) not in players:
+            if not who.isdecimal() or int(who) not in players:
                 raise self._fail(f"setup.stats: {key!r} does not name a player (\"0.life\")")
         options = {"deck_out": "off", **sc.options, SCENARIO_OPTION: sc.id}
         out: list[ev.Event] = [ev.GameStarted(sc.game, self.profile.version, tuple(st.players), sc.seed, pool.name,
@@ -149,7 +149,7 @@ def player_ref(name: str, players: list[str]) -> int | None:
     """A player written where an object may stand (a target, an option), as the kernel takes it (``-1 -
     player``): by seat (``player0``, as the runner prints players) or by name (``player:you``); None for
     anything else. A player named that is not in the scenario is an error, never a literal option."""
-    if name.startswith("player") and name[6:].isdigit():
+    if name.startswith("player") and name[6:].isdecimal():
         seat = int(name[6:])
     elif name.startswith("player:"):
         if name[7:] not in players:

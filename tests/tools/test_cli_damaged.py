@@ -140,3 +140,41 @@ def test_the_time_travel_commands_catch_a_damaged_head_wherever_they_are_asked(d
     for args in (["at", str(db), "5"], ["why", str(db), "268"], ["diff", str(db), "1", "5"]):
         result = invoke(*args)
         assert result.exit_code in (1, 2) and "record 946" in result.output and "damaged" in result.output, args
+
+
+# #21: a store altered at one record, or holding rows no game's log can hold. Every reading command still answers
+# or refuses cleanly, names the record, and never exits 0 (README: it warns naming the record and exits 1).
+AT = 300
+ALTERED = {
+    "empty-body": f"UPDATE events SET body = x'' WHERE seq = {AT}",
+    "cut-body": f"UPDATE events SET body = substr(body, 1, length(body) - 3) WHERE seq = {AT}",
+    "junk-body": f"UPDATE events SET body = x'c1c1c1' WHERE seq = {AT}",
+    "retagged-body": f"UPDATE events SET body = x'dd' || substr(body, 2) WHERE seq = {AT}",
+    "text-body": f"UPDATE events SET body = 'abc' WHERE seq = {AT}",
+    "short-hash": f"UPDATE events SET hash = x'00' WHERE seq = {AT}",
+    "zero-hash": f"UPDATE events SET hash = zeroblob(16) WHERE seq = {AT}",
+    "huge-decision": f"UPDATE events SET decision = 9223372036854775807 WHERE seq = {AT}",
+    "negative-cause": f"UPDATE events SET cause = -5 WHERE seq = {AT}",
+    "unknown-version": f"UPDATE events SET v = 99 WHERE seq = {AT}",
+    "real-version": f"UPDATE events SET v = 1.5 WHERE seq = {AT}",
+    "row-at-seq-0": "INSERT INTO events SELECT game, 0, decision, cause, v, body, hash FROM events WHERE seq = 1",
+    "row-below-0": "INSERT INTO events SELECT game, -3, decision, cause, v, body, hash FROM events WHERE seq = 1",
+    "unlisted-game": "INSERT INTO events SELECT 77, seq, decision, cause, v, body, hash FROM events WHERE seq <= 5",
+    "missing-record": f"DELETE FROM events WHERE seq = {AT}",
+}
+
+
+@pytest.mark.parametrize("damage", list(ALTERED))
+def test_every_reading_command_names_the_damaged_record_and_never_exits_0(
+        demo_db: Path, tmp_path: Path, damage: str) -> None:
+    db = _copy(demo_db, tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute(ALTERED[damage])
+    conn.close()
+    commands = {name: args for name, args in readers(db, tmp_path, AT).items() if name != "games"}
+    commands["snapshot"] = ["snapshot", "--db", str(db)]
+    commands["why"] = ["why", str(db), "268"]
+    for name, args in commands.items():
+        result = invoke(*args)
+        assert result.exit_code in (1, 2), (name, result.output)
+        assert "record" in result.output, (name, result.output)

@@ -159,3 +159,30 @@ def test_entry_point_smoke(exported: Path, tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
+
+
+def test_a_seat_number_wins_over_a_seat_named_like_it() -> None:
+    """#21: ``--player 1`` is seat 1, even where seat 0 is named "1" (a log recorded before names had to
+    differ); a name that is no seat number still names its seat, and an unknown one is refused naming them."""
+    from tools.errors import BadInput
+    from tools.seats import seat_of
+
+    assert seat_of(["1", "Bob"], "1") == 1
+    assert seat_of(["1", "Bob"], "0") == 0
+    assert seat_of(["1", "Bob"], "Bob") == 1
+    assert seat_of(["Alice", "7"], "7") == 1  # no seat 7: the name
+    with pytest.raises(BadInput, match=r"no player '2' in this game; players: 1 \(0\), Bob \(1\)"):
+        seat_of(["1", "Bob"], "2")
+
+
+def test_a_game_whose_players_share_a_name_is_refused_where_it_is_created() -> None:
+    from eventsource.errors import KifuError
+    from eventsource.memory import MemoryStore
+    from statemachine.engine import Engine
+    from statemachine.games import profile
+    from statemachine.games.duel_masters.demo import DECK_A, DECK_B
+
+    store = MemoryStore()
+    with pytest.raises(KifuError, match="players 0 and 1 are both named 'Ann'"):
+        Engine.new(profile("duel_masters"), ["Ann", "Ann"], [list(DECK_A), list(DECK_B)], 3, store=store, game="g")
+    assert store.head("g") == 0

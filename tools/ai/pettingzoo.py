@@ -106,7 +106,7 @@ def observation(engine: Engine, player: int, picked: Sequence[int], lay: Layout)
     sides = (player, 1 - player)
     for name, content in seen["zones"].items():
         owner, _, kind = name.partition(".")
-        if not owner.isdigit() or int(owner) not in sides:
+        if not owner.isdecimal() or int(owner) not in sides:
             continue
         side = sides.index(int(owner))
         row = at + (side * len(lay.zones) + zone_at.get(kind, zone_at[OTHER])) * lay.per_zone

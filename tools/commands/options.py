@@ -71,7 +71,7 @@ def head_option(help_text: str) -> Callable[[F], F]:
     return click.option("--head", metavar="HEX", callback=parse_head, help=help_text)
 
 
-def player_option(help_text: str = "Show only what player P (an index or a name) may see.") -> Callable[[F], F]:
+def player_option(help_text: str = "Show only what player P (a seat number, else a name) may see.") -> Callable[[F], F]:
     return click.option("--player", "player", metavar="P", default=None, help=help_text)
 
 
@@ -79,11 +79,6 @@ def resolve_player(names: list[str], wanted: str | None) -> int | None:
     """A player by index or name (None stays None: the omniscient view); BadInput naming the players."""
     if wanted is None:
         return None
-    if wanted in names:
-        return names.index(wanted)
-    if wanted.isdigit() and int(wanted) < len(names):
-        return int(wanted)
-    from tools.errors import BadInput
+    from tools.seats import seat_of
 
-    known = ", ".join(f"{n} ({i})" for i, n in enumerate(names)) or "none recorded"
-    raise BadInput(f"no player {wanted!r} in this game; players: {known}")
+    return seat_of(names, wanted)

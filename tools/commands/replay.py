@@ -23,10 +23,10 @@ log = get_logger("kifu.replay")
 @click.argument("game", required=False)
 @click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Only turn N (0 is the set-up).")
 @click.option("--player", "viewer", metavar="P", default=None,
-              help="The game as player P (an index or a name) knew it: what P could not see stays hidden.")
+              help="The game as player P (a seat number, else a name) knew it: what P could not see stays hidden.")
 @click.option(
     "--about", "players", multiple=True, metavar="P",
-    help="Only events about player P (an index or a name); repeatable.",
+    help="Only events about player P (a seat number, else a name); repeatable.",
 )
 @click.option(
     "--kind", "kinds", multiple=True, metavar="KIND",

@@ -27,7 +27,7 @@ log = get_logger("kifu.view")
 @click.argument("game", required=False)
 @click.option("-o", "--output", required=True, metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the HTML page (a new file, or a regular file it replaces).")
-@player_option("Show only what player P (an index or a name) could see, at every point.")
+@player_option("Show only what player P (a seat number, else a name) could see, at every point.")
 @game_option()
 def view(log_path: str, game: str | None, output: str, player: str | None) -> None:
     """Write the game as one HTML file that works offline: a slider over every record, the board and what

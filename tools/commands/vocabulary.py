@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from tools import errors
+from tools.output import regular_target, write_atomically
 from tools.vocabulary import DOC, render
 
 
@@ -18,6 +19,8 @@ def vocabulary(output: Path | None, check: bool) -> None:
     """Print the vocabulary reference, generated from the code: per game, the decisions, requests, effects
     (with their parameters and types), conditions, costs, triggers, filters, keywords and selectors; and every
     scenario expectation key."""
+    if output is not None:
+        regular_target(output, "kifu vocabulary")  # (refused before the reference is made)
     text = render()
     if check:
         current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
@@ -27,6 +30,6 @@ def vocabulary(output: Path | None, check: bool) -> None:
         click.echo(f"{DOC} is current")
         return
     if output is not None:
-        output.write_text(text, encoding="utf-8")
+        write_atomically(output, lambda path: path.write_text(text, encoding="utf-8"), "kifu vocabulary")
         return
     click.echo(text, nl=False)

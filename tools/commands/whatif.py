@@ -123,7 +123,7 @@ def fork(log_path: str, n: int, db: str, name: str | None, game: str | None, key
 @click.command("decide")
 @db_option()
 @click.argument("words", nargs=-1, metavar="GAME [NUMBER | ACTION ARGS...]")
-@player_option("Decide as player P (an index or a name) [default: the player the rules wait for].")
+@player_option("Decide as player P (a seat number, else a name) [default: the player the rules wait for].")
 @click.option("--game", "game", default=None, metavar="GAME",
               help="The game; then every word is the decision (a store holding one game needs no name).")
 @click.option("--key", "key", metavar="PRIVATE", default=None,
@@ -166,7 +166,7 @@ def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | 
 
 
 def _choose(engine: Engine, legal: Legal, words: tuple[str, ...], player: str | None) -> Decision:
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and words[0].isdecimal():
         i = int(words[0])
         if i >= len(legal.decisions):
             raise BadInput(f"there are {len(legal.decisions)} legal decisions (0 to {len(legal.decisions) - 1}); "

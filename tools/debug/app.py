@@ -60,7 +60,7 @@ class _Guard:
             await _refuse(401, "open the URL kifu debug printed (it carries the session's token)")(scope, receive, send)
             return
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        if length is not None and (not length.isdecimal() or int(length) > MAX_BODY):
             await _refuse(413, f"a request body is at most {MAX_BODY} bytes")(scope, receive, send)
             return
         await self.app(scope, receive, send)

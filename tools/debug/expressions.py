@@ -72,7 +72,7 @@ class Names:
 
     def card(self, word: str) -> int:
         m = re.fullmatch(r"(?:.*#)?(\d+)", word)
-        if word.startswith("card:") and word[5:].isdigit():
+        if word.startswith("card:") and word[5:].isdecimal():
             cid = int(word[5:])
             if cid in self.card_names:
                 return cid

@@ -54,8 +54,8 @@ def parse(symbols: str) -> ManaCost:
     anything else."""
     rest = symbols.lstrip("X")
     xs = len(symbols) - len(rest)
-    digits = "".join(c for c in rest if c.isdigit())
-    pips = tuple(c for c in rest if not c.isdigit())
+    digits = "".join(c for c in rest if c.isdecimal())
+    pips = tuple(c for c in rest if not c.isdecimal())
     if not symbols or (not rest and not xs) or any(p not in KINDS for p in pips) or (
             digits and not rest.startswith(digits)):
         raise ValueError(f"not a mana cost: {symbols!r}")

@@ -35,7 +35,7 @@ def keyword_number(state: GameState, oid: int, word: str, default: int = 0) -> i
     """The number of a keyword written ``word:N`` (``node:2`` = NODE 2, ``uses:3`` = three uses per card)."""
     for k in view(state, oid).chars.keywords:
         name, _, n = k.partition(":")
-        if name == word and n.isdigit():
+        if name == word and n.isdecimal():
             return int(n)
     return default
 
