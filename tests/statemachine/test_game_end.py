@@ -129,3 +129,25 @@ def test_a_loop_ends_drawn_within_the_bound(name: str, game: str) -> None:
     assert st_.ended and st_.winner is None and st_.end_reason.startswith(rules.loop_rule + ":")
     looped = st_.seq - st_.acted_at
     assert rules.loop_bound < looped <= rules.loop_bound + 20  # it stops within a group of events of the bound
+
+
+def test_a_magic_loop_of_mandatory_actions_is_a_draw_within_the_bound() -> None:
+    """MTG-LOOP-S01 played on: both players only pass priority (nothing else stops the loop, CR 732.2), and the
+    game ends drawn naming CR 104.4b once the rules give more events than the bound since the last other act."""
+    path = Path(__file__).parents[1] / "scenarios" / "magic" / "MTG-LOOP-S01.toml"
+    run = Run(load(path), str(path))
+    run.run()
+    engine = run.engine
+    rules = engine.profile
+    acted = engine.state.acted_at
+    passes = 0
+    while not engine.state.ended:
+        legal = engine.legal()
+        assert legal.player is not None and Decision(legal.player, "pass") in legal.decisions
+        engine.decide(Decision(legal.player, "pass"))
+        passes += 1
+        assert passes < rules.loop_bound  # every pass gives events: the bound is reached long before
+    st_ = engine.state
+    assert st_.acted_at == acted  # (passing is no act: the count ran on over every pass)
+    assert st_.winner is None and st_.end_reason.startswith("CR 104.4b:")
+    assert rules.loop_bound < st_.seq - acted <= rules.loop_bound + 20

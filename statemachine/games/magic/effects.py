@@ -236,6 +236,29 @@ def destroy(ctx: EffectContext, p: TargetRef) -> Procedure:
     yield
 
 
+@MTG.effect("sacrifice_self")
+def sacrifice_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Sacrifice this permanent, if it is still on the battlefield (701.17)."""
+    me = ctx.source_now()
+    if me is not None and board.on_battlefield(ctx.state, me):
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, [me], board.SACRIFICE))
+    return
+    yield
+
+
+@MTG.effect("return_self_to_battlefield")
+def return_self_to_battlefield(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Return this card from its owner's graveyard to the battlefield under your control (a new object, 400.7)."""
+    st = ctx.state
+    owner = st.cards[ctx.source_card].owner
+    here = next((o for o in st.zone(zone(owner, GRAVEYARD)) if st.objects[o].card == ctx.source_card), None)
+    if here is not None:
+        ctx.engine.emit(board.move(ctx.engine, here, zone(ctx.controller, board.BATTLEFIELD), board.ENTER,
+                                   controller=ctx.controller))
+    return
+    yield
+
+
 # -- the stack ----------------------------------------------------------------------------------------------
 
 
