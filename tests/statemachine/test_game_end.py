@@ -119,7 +119,8 @@ def test_each_game_declares_its_loop_rule_and_a_bound_no_real_decision_reaches(g
     assert max(per_decision.values()) * 50 < rules.loop_bound
 
 
-@pytest.mark.parametrize(("name", "game"), [("DM-LOOP-S01", "duel_masters"), ("SV-LOOP-S01", "shadowverse")])
+@pytest.mark.parametrize(("name", "game"), [("DM-LOOP-S01", "duel_masters"), ("SV-LOOP-S01", "shadowverse"),
+                                          ("VOP-LOOP-S01", "vision")])
 def test_a_loop_ends_drawn_within_the_bound(name: str, game: str) -> None:
     path = Path(__file__).parents[1] / "scenarios" / game / f"{name}.toml"
     run = Run(load(path), str(path))

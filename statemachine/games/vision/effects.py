@@ -197,5 +197,17 @@ def set_from_discard(ctx: EffectContext, _: NoParams) -> Procedure:
     yield
 
 
+@VOP.effect("return_self_to_field")
+def return_self_to_field(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Put this card from its owner's discard pile onto the field under your control (it enters as any card)."""
+    st = ctx.state
+    owner = st.cards[ctx.source_card].owner
+    here = next((o for o in st.zone(zone(owner, DISCARD)) if st.objects[o].card == ctx.source_card), None)
+    if here is not None:
+        board.enter_field(ctx.engine, here, ctx.controller)
+    return
+    yield
+
+
 __all__ = ["ANNOUNCED", "END_OF_INTERFERENCE", "RETARGET", "TARGET_KINDS", "VOP", "chain_entries",
            "target_options", "target_spec"]
