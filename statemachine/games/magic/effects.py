@@ -15,6 +15,7 @@ from msgspec import Struct
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.amounts import Amount, evaluate
+from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
 from statemachine.games.magic import board, mana, targets
@@ -249,9 +250,7 @@ def sacrifice_self(ctx: EffectContext, _: NoParams) -> Procedure:
 @MTG.effect("return_self_to_battlefield")
 def return_self_to_battlefield(ctx: EffectContext, _: NoParams) -> Procedure:
     """Return this card from its owner's graveyard to the battlefield under your control (a new object, 400.7)."""
-    st = ctx.state
-    owner = st.cards[ctx.source_card].owner
-    here = next((o for o in st.zone(zone(owner, GRAVEYARD)) if st.objects[o].card == ctx.source_card), None)
+    here = card_in_owners(ctx.state, ctx.source_card, GRAVEYARD)
     if here is not None:
         ctx.engine.emit(board.move(ctx.engine, here, zone(ctx.controller, board.BATTLEFIELD), board.ENTER,
                                    controller=ctx.controller))
