@@ -216,6 +216,20 @@ def _turn(state: GameState) -> Found:
         yield (), f"the winner {state.winner} is not in this game"
 
 
+GAME_OVER_RULE: Final = "KIFU-END"
+
+
+def _game_over(state: GameState) -> Found:
+    """Once the game has ended nothing follows: no rules event after its GameEnded, and no request open."""
+    if not state.ended:
+        return
+    if state.ended_at and state.seq > state.ended_at:
+        yield (), (f"record {state.ended_at + 1} follows the end of the game (GameEnded, record {state.ended_at}): "
+                   "no event may follow it")
+    if state.request is not None:
+        yield (), f"player {state.request.player} is asked a choice ({state.request.kind}) in a game that has ended"
+
+
 def _modifiers(state: GameState) -> Found:
     """A continuous effect in force applies to an object in the game or to a player."""
     for m in state.modifiers.values():
@@ -234,6 +248,8 @@ KERNEL: Final[tuple[Invariant, ...]] = (
               "players of the game", _turn),
     Invariant("modifier-target", "KIFU-MODIFIER", "a continuous effect applies to something in the game",
               _modifiers),
+    Invariant("game-over", GAME_OVER_RULE, "once the game has ended no event follows and no request is open",
+              _game_over),
 )
 
 

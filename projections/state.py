@@ -94,6 +94,9 @@ class PlayerState(Struct, array_like=True):
     lost: str = ""  # the reason, once the player lost
 
 
+PASS: Final = "pass"  # the action of passing priority (Magic, Vision): a decision that lets the rules run on
+
+
 class GameState(Struct, dict=True):
     # ``dict=True``: memos that are not part of the state (``projections.characteristics`` keeps the computed
     # view of each object for the current sequence number there); fields alone are encoded and compared.
@@ -127,6 +130,10 @@ class GameState(Struct, dict=True):
     ended: bool = False
     winner: int | None = None
     end_reason: str = ""
+    ended_at: int = 0  # the record that ended the game (its first GameEnded); nothing may follow it (KIFU-END)
+    # The last decision other than passing priority: what the rules did since then is one run of them, which a
+    # loop no player can stop never leaves (a game's loop bound counts its events; ``Rules.loop_bound``).
+    acted_at: int = 0
 
     # -- read helpers (no rules here: only where things are) -----------------------------------------
 
@@ -186,6 +193,7 @@ def fork(state: GameState) -> GameState:
         {eid: msgspec.structs.replace(p) for eid, p in state.pending.items()}, state.turn, state.active,
         state.phase, state.step, state.priority, list(state.passes), state.random_draws, state.next_object,
         state.next_effect, state.request, state.flight, state.started, state.ended, state.winner, state.end_reason,
+        state.ended_at, state.acted_at,
     )
     out.__dict__[_SHARED] = set(shared)
     return out
@@ -343,6 +351,8 @@ def _effect_done(state: GameState, seq: int, event: ev.EffectResolved | ev.Effec
 
 
 def _choice_made(state: GameState, seq: int, event: ev.ChoiceMade) -> None:
+    if event.action != PASS:
+        state.acted_at = seq
     if state.request is None:
         state.flight = seq  # a decision made with no request open begins a new procedure
     state.request = None
@@ -458,6 +468,8 @@ def _player_lost(state: GameState, seq: int, event: ev.PlayerLost) -> None:
 
 
 def _game_ended(state: GameState, seq: int, event: ev.GameEnded) -> None:
+    if not state.ended:
+        state.ended_at = seq
     state.ended, state.winner, state.end_reason = True, event.winner, event.reason
     state.pending.clear()
 

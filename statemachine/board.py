@@ -53,6 +53,13 @@ def is_in(state: GameState, oid: int, kind: str) -> bool:
     return obj is not None and kind_of(obj.zone) == kind
 
 
+def card_in_owners(state: GameState, card: int, name: str) -> int | None:
+    """The object card ``card`` is now in its owner's zone ``name`` (a graveyard, a discard pile), if it is there:
+    where an ability of a card that left finds that card again ("return this card ...")."""
+    owner = state.cards[card].owner
+    return next((o for o in state.zone(zone(owner, name)) if state.objects[o].card == card), None)
+
+
 def views(state: GameState, oids: Iterable[int]) -> list[ObjectView]:
     return [view(state, o) for o in oids]
 

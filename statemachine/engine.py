@@ -30,7 +30,7 @@ from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
 from eventsource.signing import Signer, sign_heads
 from eventsource.store import EventStore
-from projections.invariants import Invariant, enforce, not_kept_by_fold
+from projections.invariants import GAME_OVER_RULE, Invariant, enforce, not_kept_by_fold
 from projections.state import GameState, Pending
 from projections.timeline import Timeline, pack
 from statemachine.cards import CardPool
@@ -43,7 +43,7 @@ from statemachine.vocabulary import Answer, Procedure, Vocabulary
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # the integers an event can hold (eventsource.records)
 SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
-__all__ = ["SETUP_OPTION", "Divergence", "Engine"]
+__all__ = ["SETUP_OPTION", "Divergence", "Engine", "GameOver"]
 
 
 def _distinct_names(players: Sequence[str]) -> None:
@@ -55,6 +55,14 @@ def _distinct_names(players: Sequence[str]) -> None:
             raise KifuError(f"players {players.index(name)} and {seat} are both named {name!r}; "
                             "each player needs a name of their own")
 
+
+class GameOver(Exception):
+    """Raised inside a procedure once the game has ended (KIFU-END): nothing of it runs on, and ``_drive``
+    closes it. Only under a release whose ``Rules`` switch ``ends_at_game_end`` says so."""
+
+
+class EndlessLoop(Exception):
+    """Raised by ``emit`` when the rules run past the game's loop bound (``Rules.loop_bound``) since the last act."""
 
 
 # -- what the loop asks of a game -----------------------------------------------------------------------------
@@ -187,6 +195,15 @@ class Rules(Protocol):
 
     def conditions_checked_on_trigger(self) -> bool: ...
 
+    @property
+    def ends_at_game_end(self) -> bool: ...
+
+    @property
+    def loop_bound(self) -> int: ...
+
+    @property
+    def loop_rule(self) -> str: ...
+
 
 class Engine:
     """One game under one rules profile, over one store."""
@@ -214,6 +231,8 @@ class Engine:
         # every board a decision is made on, not inside one (where a board passes through states no rule lets
         # anyone see), and not what the fold keeps by itself. Measured in bench.playouts (invariant_cost).
         self.checks = not_kept_by_fold(profile.invariants())
+        if not profile.ends_at_game_end:  # (a release before KIFU-END: its logs replay as recorded)
+            self.checks = tuple(i for i in self.checks if i.rule != GAME_OVER_RULE)
         self._sync()
 
     # -- creating and loading -------------------------------------------------------------------------
@@ -475,11 +494,19 @@ class Engine:
         """Append a group of simultaneous events, fold them, then see what they triggered."""
         if not events:
             return
+        over = self.profile.ends_at_game_end
+        if over and self.state.ended:
+            raise GameOver  # KIFU-END: no rules event follows the end of the game
         before = before_listeners(self.index, events) if any(isinstance(e, ev.ZoneChanged) for e in events) else None
         folded: list[tuple[int, ev.Event]] = []
         for e in events:
             self._append(e)
             folded.append((self.state.seq, e))
+        bound = self.profile.loop_bound
+        if bound and self.state.seq - self.state.acted_at > bound:  # (counted from the last act: state.acted_at)
+            raise EndlessLoop  # the game's loop rule (``Rules.loop_bound``): ``_drive`` ends the game drawn
+        if over and self.state.ended:
+            raise GameOver  # the game ended with these events: nothing they triggered happens
         if self.state.started:
             instances = match(self.state, self.index, folded, before,
                               ignoring_lifted=self.profile.ignoring_lifted_on_leave(self.state),
@@ -554,17 +581,29 @@ class Engine:
     def _drive(self, answer: Answer | None) -> None:
         """Run procedures until one asks a player something or a player must act."""
         while not self.state.ended:
-            if self.flight is None:
-                self.flight = self._next()
-                answer = None
-                if self.flight is None:
-                    break
             try:
-                req = self.flight.send(answer)  # type: ignore[arg-type]
-            except StopIteration:
+                if self.flight is None:
+                    self.flight = self._next()
+                    answer = None
+                    if self.flight is None:
+                        break
+                try:
+                    req = self.flight.send(answer)  # type: ignore[arg-type]
+                except StopIteration:
+                    self.flight = None
+                    answer = None
+                    continue
+            except GameOver:  # KIFU-END: the game ended inside the procedure, which stops there
                 self.flight = None
-                answer = None
-                continue
+                break
+            except EndlessLoop:
+                self.flight = None
+                self._append(ev.GameEnded(None, self._loop_reason()))
+                break
+            if self.state.ended and self.profile.ends_at_game_end:
+                self.flight.close()  # KIFU-END: a game that has ended asks nobody anything
+                self.flight = None
+                break
             self.request = req
             self._append(ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum,
                                             req.effect))
@@ -572,6 +611,11 @@ class Engine:
             return
         self.request = None
         self.policy.sync(self)
+
+    def _loop_reason(self) -> str:
+        """Why a game that looped ended drawn: the game's rule, and the bound its rules went past."""
+        return (f"{self.profile.loop_rule}: a loop no player can stop (more than {self.profile.loop_bound} "
+                "events since the last decision that was not a pass); the game is a draw")
 
     def _next(self) -> Procedure | None:
         self.profile.check_state(self)

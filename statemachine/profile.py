@@ -193,6 +193,21 @@ class RulesProfile(ABC):
         says what; the default prints the numbers)."""
         return ", ".join(map(str, key))
 
+    # The rule a game names when its rules loop without end (a draw, ``Engine._loop_reason``).
+    loop_rule: ClassVar[str] = "KIFU-LOOP"
+
+    @property
+    def ends_at_game_end(self) -> bool:
+        """KIFU-END: whether the game stops the moment it ends, nothing of the procedure in flight running on
+        (the ``Rules`` switch ``ends_at_game_end``; off in the releases before it, whose logs replay as recorded)."""
+        return bool(getattr(self.rules, "ends_at_game_end", False))
+
+    @property
+    def loop_bound(self) -> int:
+        """How many events one decision may give before the game is a loop no player can stop and ends drawn
+        (``loop_rule``); 0: no bound (the releases before it). Far above what any real decision gives."""
+        return int(getattr(self.rules, "loop_bound", 0))
+
     def next_turn_player(self, engine: Engine) -> int:
         return (engine.state.active + 1) % len(engine.state.players)
 

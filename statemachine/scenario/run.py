@@ -88,6 +88,9 @@ class Run:
             raise ScenarioError(f"{path}: the setup is not a consistent board: {exc}") from exc
         self.seen = 0
         self.all_events: list[Record] = []
+        # Each effect's Triggered and first EffectPending, as collected (an event row names its source and label).
+        self.triggered: dict[int, ev.Triggered] = {}
+        self.pended: dict[int, ev.EffectPending] = {}
         # What the rules did from the given board before the first decision (a Shadowverse queue placed by the
         # set-up settles at once): a first step without a decision checks these as its events.
         self.startup = [r for r in self._collect() if r.seq > len(board.events)]
@@ -159,8 +162,12 @@ class Run:
             match r.event:
                 case ev.ObjectCreated(obj=o, card=c) | ev.ZoneChanged(new=o, card=c):
                     self.card_of[o] = c
-                case ev.EffectPending(effect=e) if e in self.engine.state.pending:
-                    self.source_of[e] = self.effect_row(self.engine.state.pending[e], self.engine.state)["source"]
+                case ev.EffectPending(effect=e):
+                    self.pended.setdefault(e, r.event)
+                    if e in self.engine.state.pending:
+                        self.source_of[e] = self.effect_row(self.engine.state.pending[e], self.engine.state)["source"]
+                case ev.Triggered(effect=e):
+                    self.triggered.setdefault(e, r.event)
                 case _:
                     pass
         self.all_events += new
@@ -258,8 +265,7 @@ class Run:
             row["looked_back"] = ["@" + self.handle_of_card(self.card_of[o]) if o in self.card_of else o
                                   for o in e.looked_back]
         if isinstance(e, ev.EffectFizzled | ev.EffectResolved | ev.EffectResolving | ev.EffectPending):
-            src = next((x.event for x in self.all_events if isinstance(x.event, ev.Triggered)
-                        and x.event.effect == e.effect), None)
+            src = self.triggered.get(e.effect)
             if src is not None:
                 row["source"] = "@" + self.handle_of_card(src.source_card)
                 row["ability"] = src.ability
@@ -267,8 +273,8 @@ class Run:
             elif e.effect in self.source_of:
                 row["source"] = self.source_of[e.effect]
             pend = self.engine.state.pending.get(e.effect)
-            label = next((x.event.label for x in self.all_events if isinstance(x.event, ev.EffectPending)
-                          and x.event.effect == e.effect), pend.label if pend is not None else "")
+            pended = self.pended.get(e.effect)
+            label = pended.label if pended is not None else pend.label if pend is not None else ""
             row.setdefault("label", label)
         return row
 

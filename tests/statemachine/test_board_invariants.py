@@ -192,7 +192,13 @@ BREAKERS: dict[str, Breaker] = {
     "leader-alive": _set_stat("life", 0, 1),
     "queue-order": _same_queue_place,
     "passes": lambda game, s: setattr(s, "passes", [0, 1, 0]),
+    "game-over": lambda game, s: _ended_before(s),
 }
+
+
+def _ended_before(s: GameState) -> None:
+    """The game ended two records ago, and one more record followed it (KIFU-END)."""
+    s.ended, s.ended_at = True, s.seq - 1
 
 
 @pytest.mark.parametrize(("game", "name"), [(g, i.name) for g in GAMES for i in profile_class(g).invariants()])
@@ -208,7 +214,8 @@ def test_each_invariant_catches_a_board_built_to_break_it(game: str, name: str) 
 
 
 def test_every_game_declares_its_own_invariants_with_rule_ids() -> None:
-    kernel = {"one-zone", "under", "pending-live", "turn", "modifier-target", "known-zone", "holder", "step"}
+    kernel = {"one-zone", "under", "pending-live", "turn", "modifier-target", "game-over", "known-zone", "holder",
+              "step"}
     for game in GAMES:
         checks = profile_class(game).invariants()
         names = {c.name for c in checks}

@@ -15,9 +15,12 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from eventsource.records import NewEvent
 from eventsource.sqlite import SQLiteStore
+from statemachine.games import versions
 from tests.tools.conftest import GAME, build_store, sample_events
 from tests.tools.tamper import flip_body_byte, forge
 from tools.cli import main
+
+NOT_INSTALLED = f"no duel_masters rules 0.1 installed (installed: {', '.join(versions('duel_masters'))})"
 
 
 def audit(*args: str) -> tuple[int, str, str]:
@@ -290,10 +293,10 @@ def test_a_log_naming_rules_not_installed_cannot_be_audited(exported: Path) -> N
         result = CliRunner().invoke(main, [command, str(exported)])
         assert "Traceback" not in result.output
         assert result.exit_code == 2, result.output
-        assert "no duel_masters rules 0.1 installed (installed: 1.0, 1.1)" in result.stderr
+        assert NOT_INSTALLED in result.stderr
     result = CliRunner().invoke(main, ["audit", str(exported), "--json"])
     assert result.exit_code == 2
-    assert "no duel_masters rules 0.1 installed (installed: 1.0, 1.1)" in json.loads(result.stdout)["error"]
+    assert NOT_INSTALLED in json.loads(result.stdout)["error"]
 
 
 def test_a_hand_written_log_is_not_what_the_rules_give(tmp_path: Path) -> None:

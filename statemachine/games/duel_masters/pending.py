@@ -59,6 +59,12 @@ class PendingPool(ResolutionPolicy):
             player, candidates = self.side_to_resolve(engine)
             if not candidates:
                 return
+            if engine.profile.rules.state_checked_between_abilities:
+                # DM-GAME-STATE: the state check comes before each resolution (a player whose deck an ability
+                # emptied loses before the next one resolves or asks anything).
+                engine.profile.check_state(engine)
+                if engine.state.ended:
+                    return
             if len(candidates) == 1:
                 # DM-W-05: with nothing else of theirs waiting there is no order to choose.
                 chosen = candidates[0].effect

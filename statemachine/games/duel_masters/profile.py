@@ -70,6 +70,7 @@ class DuelMasters(RulesProfile):
     title = "Duel Masters"
     policy = PendingPool
     hidden_zones = frozenset({DECK, SHIELDS})  # shields are set face down
+    loop_rule = "DM-GAME-LOOP"  # a loop of mandatory processes no player can stop: a draw (README)
     decisions: ClassVar[dict[str, str]] = {
         "charge": "`[card]`: put a card from your hand into your mana zone (charge step, once a turn)",
         "summon": "`[card]` or `[card, evolution source]`: summon a creature, paying its cost (main step)",

@@ -23,6 +23,16 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # stack, every card already there staying under it; two invasions declared together stack one on the other
     # (DM-GAME-EVOLVE). 1.0: the card under the first invader was taken from under it, or the stack nested.
     evolve_onto_whole_stack: bool = False
+    # KIFU-END: the game stops the moment it ends; nothing of the procedure in flight runs on (an attack that
+    # won by a direct attack does not go on to end: no 「攻撃の後」 destruction, no ability left waiting). 1.1:
+    # the attack ran to its end after GameEnded.
+    ends_at_game_end: bool = False
+    # DM-GAME-STATE: the state check (a player with no deck loses) runs before each waiting ability resolves,
+    # not only once the whole pool is done (状況起因処理 comes before the resolution of any spell or ability).
+    state_checked_between_abilities: bool = False
+    # DM-GAME-LOOP: a loop of mandatory processes no player can stop ends the game drawn once one decision gives
+    # more events than this (0: no bound, the game ran for ever).
+    loop_bound: int = 0
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

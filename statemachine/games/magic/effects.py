@@ -15,6 +15,7 @@ from msgspec import Struct
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.amounts import Amount, evaluate
+from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
 from statemachine.games.magic import board, mana, targets
@@ -232,6 +233,27 @@ def destroy(ctx: EffectContext, p: TargetRef) -> Procedure:
     ref = target(ctx, p.target)
     if ref is not None and ref >= 0:
         ctx.engine.emit(*board.to_graveyards(ctx.engine, [ref], board.DESTROY))
+    return
+    yield
+
+
+@MTG.effect("sacrifice_self")
+def sacrifice_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Sacrifice this permanent, if it is still on the battlefield (701.17)."""
+    me = ctx.source_now()
+    if me is not None and board.on_battlefield(ctx.state, me):
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, [me], board.SACRIFICE))
+    return
+    yield
+
+
+@MTG.effect("return_self_to_battlefield")
+def return_self_to_battlefield(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Return this card from its owner's graveyard to the battlefield under your control (a new object, 400.7)."""
+    here = card_in_owners(ctx.state, ctx.source_card, GRAVEYARD)
+    if here is not None:
+        ctx.engine.emit(board.move(ctx.engine, here, zone(ctx.controller, board.BATTLEFIELD), board.ENTER,
+                                   controller=ctx.controller))
     return
     yield
 

@@ -60,6 +60,7 @@ class Magic(RulesProfile):
     steps = STEPS
     board = BOARD  # what a possible board is (invariants.py)
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
+    loop_rule = "CR 104.4b"  # a loop no player can stop: a draw (README)
     policy = Stack
     pool_checks = (check_pool,)
     decisions: ClassVar[dict[str, str]] = {

@@ -19,6 +19,12 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # only if its condition holds when the event happens, and checks it again as it resolves. 1.0 checked it
     # on resolution only, so the ability went on the stack and players received priority with it there.
     intervening_if: bool = False
+    # KIFU-END: the game stops the moment it ends; nothing of the procedure in flight runs on (and nothing it
+    # triggered happens). Before: the procedure ran to its end after GameEnded.
+    ends_at_game_end: bool = False
+    # CR 104.4b: a loop no player can stop ends the game drawn once the rules give more events than this
+    # since the last action other than passing priority (0: no bound, the game ran for ever).
+    loop_bound: int = 0
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

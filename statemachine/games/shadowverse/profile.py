@@ -79,6 +79,7 @@ class Shadowverse(RulesProfile):
     steps = STEPS
     board = BOARD  # what a possible board is (invariants.py)
     title = "Shadowverse"
+    loop_rule = "SV-GAME-LOOP"  # a loop no player can stop: a draw (README)
     describe_key = staticmethod(describe_key)  # the queue's sort key in words (SV-O-10..14)
 
     @staticmethod

@@ -24,6 +24,12 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # 1.0: which abilities bundle the instances of one simultaneous group was keyed by the effect id
     # ``piercing_bundle``; from 1.1 the card data states it: the ability's ``bundle`` (SV-O-100).
     bundle_from_card: bool = False
+    # KIFU-END: the game stops the moment it ends; nothing of the procedure in flight runs on (and nothing it
+    # triggered happens). Before: the procedure ran to its end after GameEnded.
+    ends_at_game_end: bool = False
+    # SV-GAME-LOOP: a loop no player can stop ends the game drawn once the rules give more events than this
+    # since the last action other than passing priority (0: no bound, the game ran for ever).
+    loop_bound: int = 0
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

@@ -16,6 +16,7 @@ from msgspec import Struct
 from eventsource import events as ev
 from projections.state import Pending
 from statemachine.amounts import Amount, evaluate
+from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
@@ -193,6 +194,16 @@ def set_from_discard(ctx: EffectContext, _: NoParams) -> Procedure:
         ctx.engine.emit(ev.Stacked(me, pile[-1]))
     else:
         ctx.engine.emit(ev.StatusSet(me, "haki", 1))  # 破棄 arises: processed right after this effect (VOP-I-16)
+    return
+    yield
+
+
+@VOP.effect("return_self_to_field")
+def return_self_to_field(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Put this card from its owner's discard pile onto the field under your control (it enters as any card)."""
+    here = card_in_owners(ctx.state, ctx.source_card, DISCARD)
+    if here is not None:
+        board.enter_field(ctx.engine, here, ctx.controller)
     return
     yield
 

@@ -53,6 +53,7 @@ class Vision(RulesProfile):
     steps = STEPS
     board = BOARD  # what a possible board is (invariants.py)
     title = "Vision of Phantasm"
+    loop_rule = "VOP-GAME-LOOP"  # a loop no player can stop: a draw (README)
     policy = InterferenceChain
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority in an interference",

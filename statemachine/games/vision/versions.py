@@ -15,5 +15,12 @@ from statemachine.releases import Releases, load_releases
 class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     """The switches of one Vision of Phantasm release."""
 
+    # KIFU-END: the game stops the moment it ends; nothing of the procedure in flight runs on (and nothing it
+    # triggered happens). Before: the procedure ran to its end after GameEnded.
+    ends_at_game_end: bool = False
+    # VOP-GAME-LOOP: a loop no player can stop ends the game drawn once the rules give more events than this
+    # since the last action other than passing priority (0: no bound, the game ran for ever).
+    loop_bound: int = 0
+
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)
