@@ -22,7 +22,9 @@ import msgspec
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import Record
+from projections.state import ProjectionError
 from statemachine.cards import CardPool
+from statemachine.decisions import IllegalDecision
 
 
 class Rules(Protocol):
@@ -69,6 +71,13 @@ class Divergence(KifuError):
         self.explained = bool(reason)  # a reason of its own, not just the two records and the field
         self.reason = reason or describe(expected, actual, field, log_value, rules_value)
         super().__init__(f"record {seq} (decision {decision}): {self.reason}")
+
+
+# What re-running a log raises when the log is not one the rules give (a tampered or divergent log): the rules give
+# other records (Divergence), refuse one of its decisions (IllegalDecision), or a record does not fold, or folds to
+# a board the game cannot be in (ProjectionError). Whoever falls back to the log's own fold catches only these: any
+# other exception is a bug in the rules, and propagates.
+LOG_DISAGREES: Final = (Divergence, IllegalDecision, ProjectionError)
 
 
 def show(event: ev.Event | None) -> str:

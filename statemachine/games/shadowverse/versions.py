@@ -24,6 +24,10 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # 1.0: which abilities bundle the instances of one simultaneous group was keyed by the effect id
     # ``piercing_bundle``; from 1.1 the card data states it: the ability's ``bundle`` (SV-O-100).
     bundle_from_card: bool = False
+    # 1.0-1.2: a transformed vehicle's pilot, and a pilot that found no room on the field as its vehicle left,
+    # was left under nothing (KIFU-UNDER); from 1.3 it disembarks from a transformed vehicle as from any other
+    # that leaves the field, and with no room it is banished (SV-O-40).
+    pilot_never_left: bool = False
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)
