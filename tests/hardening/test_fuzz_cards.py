@@ -17,6 +17,7 @@ from statemachine.games import PROFILES, profile
 from statemachine.loader import CardFileError, load_pool, parse_cards
 from tests.hardening.conftest import tried
 from tests.hardening.mutate import mutated
+from tests.properties import examples
 
 GAMES = sorted(PROFILES)
 FILES = {g: sorted((Path(importlib.import_module(PROFILES[g][0]).__file__ or "").parent / "cards").glob("*.toml"))
@@ -27,7 +28,7 @@ TEXT: dict[str, list[bytes]] = {g: [p.read_bytes() for p in FILES[g]] for g in G
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_damaged_card_table_loads_or_is_refused_clearly(game: str, data: st.DataObject) -> None:
     which = data.draw(st.integers(0, len(DATA[game]) - 1))
@@ -43,7 +44,7 @@ def test_a_damaged_card_table_loads_or_is_refused_clearly(game: str, data: st.Da
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, 10**6), where=st.integers(0, 10**9), bit=st.integers(0, 7),
        cut=st.booleans())
 def test_a_damaged_card_file_on_disk_loads_or_is_refused_clearly(game: str, which: int, where: int, bit: int,
@@ -97,7 +98,7 @@ NAMES = sorted({n for g in GAMES for kind in profile(g).vocabulary.names.values(
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_damaged_card_that_loads_plays_without_failing(game: str, data: st.DataObject) -> None:
     """A card in a sample deck gets a name, selector or parameter replaced; if the pool still loads, bots play

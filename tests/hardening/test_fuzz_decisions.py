@@ -16,6 +16,7 @@ from statemachine.decisions import Decision, IllegalDecision
 from statemachine.games import PROFILES
 from tests.hardening.conftest import tried
 from tests.hardening.gamelog import play
+from tests.properties import examples
 
 ACTIONS = ["charge", "summon", "cast", "attack", "end_step", "choose", "resolve", "pass", "declare", "block",
            "", "end", "concede", "play", "evolve", "activate", "end_turn", "node", "defend", "mana"]
@@ -34,7 +35,7 @@ def decisions(draw: st.DrawFn, objects: list[int], players: int) -> Decision:
 
 
 @pytest.mark.parametrize("rules", GAMES)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), data=st.data())
 def test_a_random_decision_is_refused_whole_or_played(rules: str, seed: int, data: st.DataObject) -> None:
     store = MemoryStore()

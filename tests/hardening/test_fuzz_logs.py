@@ -20,8 +20,9 @@ from eventsource.records import record_hash
 from tests.hardening.cli import failed_cleanly, kifu
 from tests.hardening.conftest import tried
 from tests.hardening.gamelog import exported_lines, head_hex
+from tests.properties import examples
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 WRONG = st.one_of(
     st.none(), st.booleans(), st.floats(allow_nan=False), st.text(max_size=20), st.lists(st.integers(), max_size=3),
@@ -69,7 +70,7 @@ def test_a_bit_flipped_log(where: int, bit: int, flips: int) -> None:
     check(bytes(data))
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(at=st.integers(0, 207), size=st.sampled_from([1 << 20, 5 << 20, 20 << 20]), kind=st.integers(0, 2))
 def test_an_oversized_line(at: int, size: int, kind: int) -> None:
     ls = lines()
@@ -115,7 +116,7 @@ def test_an_unknown_event_kind_even_when_it_chains(at: int, tag: int, fields: li
     check(b"".join([*ls[:i], msgspec.json.encode(record) + b"\n", *ls[i + 1 :]]))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(at=st.integers(0, 207), depth=st.sampled_from([100, 1_000, 10_000, 200_000]), where=st.sampled_from(
     ["event", "line", "body"]))
 def test_deep_nesting(at: int, depth: int, where: str) -> None:

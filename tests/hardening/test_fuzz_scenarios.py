@@ -16,6 +16,7 @@ from statemachine.scenario import ScenarioError, load
 from tests.hardening.cli import failed_cleanly, kifu
 from tests.hardening.conftest import tried
 from tests.hardening.mutate import mutated
+from tests.properties import examples
 
 ROOT = Path(__file__).parent.parent / "scenarios"
 FILES = sorted(ROOT.glob("*/*.toml"))  # every game's
@@ -62,7 +63,7 @@ def run(path: Path) -> None:
     assert why is None, f"kifu scenario run: {why}\n{path.read_text(encoding='utf-8', errors='replace')[:2000]}"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_damaged_scenario_is_refused_or_run_cleanly(data: st.DataObject) -> None:
     which = data.draw(st.integers(0, len(DATA) - 1))
@@ -78,7 +79,7 @@ def test_a_damaged_scenario_is_refused_or_run_cleanly(data: st.DataObject) -> No
         run(path)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, 10**6), where=st.integers(0, 10**9), bit=st.integers(0, 7), cut=st.booleans())
 def test_a_scenario_file_with_damaged_bytes_is_refused_or_run_cleanly(which: int, where: int, bit: int,
                                                                       cut: bool) -> None:
