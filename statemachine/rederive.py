@@ -23,7 +23,7 @@ from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import Record
 from projections.state import ProjectionError
-from statemachine.cards import CardPool
+from statemachine.cards import CardPool, UnknownAbility
 from statemachine.decisions import IllegalDecision
 
 
@@ -74,10 +74,11 @@ class Divergence(KifuError):
 
 
 # What re-running a log raises when the log is not one the rules give (a tampered or divergent log): the rules give
-# other records (Divergence), refuse one of its decisions (IllegalDecision), or a record does not fold, or folds to
-# a board the game cannot be in (ProjectionError). Whoever falls back to the log's own fold catches only these: any
-# other exception is a bug in the rules, and propagates.
-LOG_DISAGREES: Final = (Divergence, IllegalDecision, ProjectionError)
+# other records (Divergence), refuse one of its decisions (IllegalDecision), a record does not fold, or folds to a
+# board the game cannot be in (ProjectionError), or the log's own board names what its cards do not have
+# (UnknownAbility). Whoever falls back to the log's own fold catches only these: any other exception is a bug in
+# the rules, and propagates.
+LOG_DISAGREES: Final = (Divergence, IllegalDecision, ProjectionError, UnknownAbility)
 
 
 def show(event: ev.Event | None) -> str:

@@ -54,10 +54,11 @@ def postgres_url(postgres_server: pgserver.Server) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A soak runs the property tests only (hypothesis marks each one it runs)."""
+    """A soak runs the property tests only: those hypothesis runs, and those marked as running them."""
     if not properties.SOAK:
         return
-    kept = [i for i in items if getattr(getattr(i, "obj", None), "is_hypothesis_test", False)]
+    kept = [i for i in items if getattr(getattr(i, "obj", None), "is_hypothesis_test", False)
+            or i.get_closest_marker("property")]
     config.hook.pytest_deselected(items=[i for i in items if i not in kept])
     items[:] = kept
 
