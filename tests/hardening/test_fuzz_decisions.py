@@ -40,6 +40,7 @@ GAMES_EACH = 12  # random games per kind of game, each given random decisions
 @settings(max_examples=examples(GAMES_EACH), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), data=st.data())
 def random_decisions(rules: str, seed: int, data: st.DataObject) -> None:
+    tried(f"decision: game ({rules})")
     store = MemoryStore()
     engine = play(0, seed=seed, store=store, game="g", rules=rules)
     bot = RandomBot(seed)
@@ -73,7 +74,8 @@ def random_decisions(rules: str, seed: int, data: st.DataObject) -> None:
 @pytest.mark.property
 @pytest.mark.parametrize("rules", GAMES)
 def test_a_random_decision_is_refused_whole_or_played(rules: str) -> None:
-    refused = f"decision, refused ({rules})"
-    before = CASES[refused]
-    assert exercised(f"decision ({rules})", lambda: random_decisions(rules)) >= examples(GAMES_EACH)
-    assert CASES[refused] - before > 0, f"no random decision was refused in {rules}"
+    decided, refused = f"decision ({rules})", f"decision, refused ({rules})"
+    before = CASES[decided], CASES[refused]
+    assert exercised(f"decision: game ({rules})", lambda: random_decisions(rules)) >= examples(GAMES_EACH)
+    assert CASES[decided] - before[0] >= examples(GAMES_EACH), f"{rules}: too few random decisions tried"
+    assert CASES[refused] - before[1] > 0, f"no random decision was refused in {rules}"
