@@ -15,5 +15,9 @@ from statemachine.releases import Releases, load_releases
 class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     """The switches of one Vision of Phantasm release."""
 
+    # 1.2: changing life points to X (set_life) set the damage taken to 20 - X whatever X was, so an X above 20
+    # raised life points above the 20 a player starts with; from 1.3 X is at most 20 (VOP-GAME-LIFE).
+    life_at_most_start: bool = False
+
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)
