@@ -62,10 +62,12 @@ bench: $(VENV)/.installed-bench
 # Every property test (tests/properties.py) with many examples and fresh randomness: SOAK_GAMES random games
 # across the four games (the playout properties share them), every other property SOAK_SCALE times its own
 # count. Each failure is printed with the @example that pins it; the summary counts the games played per game.
+# SOAK_TESTS narrows it (the playout properties alone: tests/statemachine).
 SOAK_GAMES ?= 10000
 SOAK_SCALE ?= 20
+SOAK_TESTS ?= tests
 soak: $(VENV)/.installed-dev postgres
-	KIFU_SOAK_GAMES=$(SOAK_GAMES) KIFU_SOAK_SCALE=$(SOAK_SCALE) $(BIN)/python -m pytest -p no:cacheprovider -q tests
+	KIFU_SOAK_GAMES=$(SOAK_GAMES) KIFU_SOAK_SCALE=$(SOAK_SCALE) $(BIN)/python -m pytest -p no:cacheprovider -q $(SOAK_TESTS)
 
 clean:
 	rm -rf $(VENV) kifu.db kifu.db-wal kifu.db-shm
