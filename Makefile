@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint bench clean browser postgres
+.PHONY: demo test lint bench soak clean browser postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,16 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.concurrent
 	$(BIN)/python -m bench.commands
+
+# Every property test (tests/properties.py) with many examples and fresh randomness: SOAK_GAMES random games
+# across the four games (the playout properties share them), every other property SOAK_SCALE times its own
+# count. Each failure is printed with the @example that pins it; the summary counts the games played per game.
+# SOAK_TESTS narrows it (the playout properties alone: tests/statemachine).
+SOAK_GAMES ?= 10000
+SOAK_SCALE ?= 20
+SOAK_TESTS ?= tests
+soak: $(VENV)/.installed-dev postgres
+	KIFU_SOAK_GAMES=$(SOAK_GAMES) KIFU_SOAK_SCALE=$(SOAK_SCALE) $(BIN)/python -m pytest -p no:cacheprovider -q $(SOAK_TESTS)
 
 clean:
 	rm -rf $(VENV) kifu.db kifu.db-wal kifu.db-shm

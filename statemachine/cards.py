@@ -15,8 +15,14 @@ import msgspec
 from msgspec import Struct, field
 
 from eventsource import events as ev
+from eventsource.errors import KifuError
 
 Params = dict[str, Any]
+
+
+class UnknownAbility(KifuError, KeyError):
+    """A board names an ability its card does not have (a waiting effect's): the rules never make one, so only a
+    log they did not give (a tampered one, folded as it is) holds it (statemachine.rederive.LOG_DISAGREES)."""
 
 
 class TriggerDef(Struct, frozen=True, forbid_unknown_fields=True):
@@ -90,7 +96,7 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
         for a in self.abilities:
             if a.id == ability_id:
                 return a
-        raise KeyError(f"{self.id} has no ability {ability_id!r}")
+        raise UnknownAbility(f"{self.id} has no ability {ability_id!r}")
 
 
 # Fields of a card (or of its abilities) added after pool 1.0, with their defaults: a card that leaves one at

@@ -37,7 +37,7 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.forks import forked_records
 from statemachine.naming import Names
-from statemachine.rederive import ENVELOPE, Divergence, dealt_opening, given_board, leading_cards
+from statemachine.rederive import ENVELOPE, LOG_DISAGREES, Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
 
@@ -301,7 +301,7 @@ class Engine:
                 return cls.replay(profile, store.read(game), store, game)
             try:
                 return cls.replay(profile, store.read(game), store, game)
-            except Exception:
+            except LOG_DISAGREES:  # (only a log the rules do not give: a bug in the rules propagates)
                 return cls(profile, store, game, state)
         engine = cls(profile, store, game, timeline.state_at(state.flight - 1))
         records = list(store.read(game, state.flight))
@@ -311,7 +311,7 @@ class Engine:
             return engine
         try:
             engine.rerun(records)
-        except Exception:
+        except LOG_DISAGREES:
             return cls(profile, store, game, state)
         return engine
 

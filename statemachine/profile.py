@@ -112,6 +112,15 @@ class RulesProfile(ABC):
     # ("resolve_next"); any other kind is read as its words ("target", "mana color").
     request_words: ClassVar[dict[str, str]] = {}
 
+    # Player counters a given set-up's turn implies (a scenario's, a judge's): counter -> what it is. A set-up
+    # states the turn once (``turn``, ``active``); these follow from it (``setup_counters``), and a set-up that
+    # states one of them otherwise contradicts itself and is refused.
+    derived_counters: ClassVar[dict[str, str]] = {}
+
+    def setup_counters(self, turn: int, active: int) -> dict[tuple[int, str], int]:
+        """The ``derived_counters`` of each player on a given board at turn ``turn``, ``active``'s turn."""
+        return {}
+
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]:
         """The recorded setup: the game's start and every card, face down in its owner's deck ("<p>.deck", in

@@ -22,7 +22,9 @@ import msgspec
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import Record
-from statemachine.cards import CardPool
+from projections.state import ProjectionError
+from statemachine.cards import CardPool, UnknownAbility
+from statemachine.decisions import IllegalDecision
 
 
 class Rules(Protocol):
@@ -74,6 +76,14 @@ class Divergence(KifuError):
         self.reason = reason or describe(expected, actual, field, log_value, rules_value,
                                          envelope=kind == ENVELOPE)
         super().__init__(f"record {seq} (decision {decision}): {self.reason}")
+
+
+# What re-running a log raises when the log is not one the rules give (a tampered or divergent log): the rules give
+# other records (Divergence), refuse one of its decisions (IllegalDecision), a record does not fold, or folds to a
+# board the game cannot be in (ProjectionError), or the log's own board names what its cards do not have
+# (UnknownAbility). Whoever falls back to the log's own fold catches only these: any other exception is a bug in
+# the rules, and propagates.
+LOG_DISAGREES: Final = (Divergence, IllegalDecision, ProjectionError, UnknownAbility)
 
 
 def show(event: ev.Event | None) -> str:

@@ -26,6 +26,7 @@ from eventsource import events as ev
 from eventsource.records import RawRecord, Record
 from statemachine.decisions import IllegalDecision
 from statemachine.engine import SETUP_OPTION, Divergence, Engine
+from statemachine.rederive import LOG_DISAGREES
 from tools.progress import Counter
 from tools.streamed import StreamedLog, Window, decoded
 
@@ -178,7 +179,7 @@ class _Walk:
             self.engine = Engine.replay(self.profile, opening, game=self.log.game)
         except Divergence as exc:
             result.divergence = _divergence(exc)
-        except Exception as exc:
+        except LOG_DISAGREES as exc:  # (a bug in the rules is no finding about the log: it propagates)
             first = opening[0] if opening else self.log.first
             result.divergence = DivergenceFinding(
                 first.seq, first.event, None, 0, None,
@@ -216,7 +217,7 @@ class _Walk:
             if result.divergence is None:
                 result.divergence = _divergence(exc)
             self.engine = None
-        except Exception as exc:
+        except LOG_DISAGREES as exc:
             result.checked += 1
             if result.divergence is None:
                 result.divergence = _broken(span, exc)
@@ -235,7 +236,7 @@ class _Walk:
             return None
         try:
             engine = Engine.load(self.profile, store, self.log.game)
-        except Exception:
+        except LOG_DISAGREES:
             return None
         engine.cause = following.cause
         return engine

@@ -20,6 +20,7 @@ from eventsource import events as ev
 from eventsource.records import decode
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Divergence, Engine
+from statemachine.rederive import LOG_DISAGREES
 from statemachine.releases import Change
 from tools.adjudication import DivergenceFinding, decision_spans
 from tools.loaded import LoadedLog, LogStore
@@ -71,7 +72,7 @@ def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> D
         engine = Engine.replay(profile, opening, game=log.game, as_logged=True)
     except Divergence as exc:
         return _finding(log, exc)
-    except Exception as exc:  # rules that cannot even run the set-up of this log
+    except LOG_DISAGREES as exc:  # rules that cannot even run the set-up of this log
         first = log.records[0]
         return DivergenceFinding(first.seq, first.event, None, 0, None,
                                  f"the rules cannot re-run the opening: {type(exc).__name__}: {exc}")
@@ -87,7 +88,7 @@ def first_divergence(log: LoadedLog, profile: Any, stop: int | None = None) -> D
                                      f"decision: {exc.reason} [{exc.rule}]")
         except Divergence as exc:
             return _finding(log, exc)
-        except Exception as exc:
+        except LOG_DISAGREES as exc:
             return DivergenceFinding(made.seq, made.event, None, made.decision, made.seq,
                                      f"the rules cannot re-run this decision: {type(exc).__name__}: {exc}")
     return None
@@ -105,7 +106,7 @@ def played_instead(log: LoadedLog, profile: Any, f: DivergenceFinding, limit: in
     try:
         engine = Engine.load(profile, store, log.game)
         engine.decide(Decision(made.player, made.action, tuple(made.args)))
-    except Exception:  # the other rules cannot take the game up there: the divergence itself says why
+    except LOG_DISAGREES:  # the other rules cannot take the game up there: the divergence itself says why
         return []
     raws = list(store.read_raw(log.game))
     other = LoadedLog(log.location, log.format, log.game, raws, [decode(r) for r in raws], store)

@@ -23,7 +23,7 @@ from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
 from eventsource.records import RawRecord, Record, decode
 from eventsource.store import EventStore, GameInfo
-from projections.state import GameState, copy, evolve
+from projections.state import GameState, ProjectionError, copy, evolve
 from projections.timeline import pack
 from tools.errors import BadInput
 from tools.folding import Inconsistent, apply
@@ -215,7 +215,7 @@ class Window:
         self.raws.append(raw)
         try:
             evolve(self.state, rec.seq, rec.event, rec.decision)
-        except Exception:
+        except ProjectionError:  # (a record that does not fold; any other exception is a bug, and propagates)
             self.broken = True
 
     def store(self) -> EventStore | None:

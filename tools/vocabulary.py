@@ -234,6 +234,15 @@ def scenario_section() -> Iterator[str]:
     yield ""
     for struct, where in ((Setup, "setup"), (CardSpec, "setup.cards"), (EffectSpec, "setup.effects")):
         yield f"- `{where}`: " + "; ".join(params_of(struct).split("<br>"))
+    yield ("- `refused` (top level, beside `game`): string = `\"\"`: the set-up must be refused, naming this rule "
+           "(a board the game cannot be in); such a scenario has no steps")
+    yield ""
+    yield ("Player counters a set-up's `turn` and `active` imply (derived; a set-up that states one otherwise is "
+           "refused):")
+    yield ""
+    for game in sorted(PROFILES):
+        derived = profile(game).derived_counters
+        yield f"- {game}: " + ("; ".join(f"`{k}`: {v}" for k, v in derived.items()) or "none")
     yield ""
     yield "### Expectation keys"
     yield ""

@@ -17,10 +17,11 @@ from statemachine.scenario.model import (
     Scenario,
     ScenarioError,
     Setup,
+    SetupRefused,
     Step,
 )
 from statemachine.scenario.run import Run, files, load, run_file
 from statemachine.scenario.setup import SCENARIO_OPTION
 
 __all__ = ["EXPECTATIONS", "SCENARIO_OPTION", "CardSpec", "Do", "EffectSpec", "Failure", "Result", "Run", "Scenario",
-           "ScenarioError", "Setup", "Step", "files", "load", "run_file"]
+           "ScenarioError", "Setup", "SetupRefused", "Step", "files", "load", "run_file"]

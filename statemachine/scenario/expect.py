@@ -172,6 +172,8 @@ def scalar(value: Any) -> str | None:
 def check_file(sc: Scenario, path: str) -> None:
     """Refuse what the file says that kifu cannot check: an unknown expectation key, or a value of a shape that
     key cannot use (an unknown event kind or field, an empty expectation)."""
+    if sc.refused and sc.steps:
+        raise ScenarioError(f"{path}: refused says the set-up cannot be a board, so no step can follow it")
     for n, step in enumerate(sc.steps, start=1):
         if step.reject and step.do is None:
             raise ScenarioError(f"{path}: step {n}: reject names a rule, but the step has no decision (do)")

@@ -19,6 +19,15 @@ class ScenarioError(KifuError):
     """A scenario file that cannot be read or set up (not a failed expectation)."""
 
 
+class SetupRefused(ScenarioError):
+    """A set-up that states a board the game cannot be in, refused naming the rule it breaks (``rule``): what a
+    scenario with ``refused`` expects."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
 class CardSpec(Struct, forbid_unknown_fields=True):
     card: str
     handle: str = ""
@@ -26,7 +35,7 @@ class CardSpec(Struct, forbid_unknown_fields=True):
     zone: str = "battle"
     tapped: bool = False
     sick: bool = False
-    under: list[str] = field(default_factory=list)
+    under: list[str] = field(default_factory=list)  # the handles of the cards under it (each under one card)
     ignored: bool = False  # its abilities are being ignored (a continuous effect)
     power: int = 0  # a power modification in force
     face_down: bool | None = None
@@ -79,6 +88,7 @@ class Scenario(Struct, forbid_unknown_fields=True):
     seed: int = 1
     rules: str = ""  # the rules version it runs under ("1.0"); empty: the newest installed
     options: dict[str, str] = field(default_factory=dict)
+    refused: str = ""  # the set-up must be refused, naming this rule (a board the game cannot be in); no steps
     setup: Setup = field(default_factory=Setup)
     card: list[dict[str, Any]] = field(default_factory=list)  # inline cards, as in a card file
     steps: list[Step] = field(default_factory=list)

@@ -20,6 +20,7 @@ from eventsource.errors import regular_file
 from eventsource.memory import MemoryStore
 from eventsource.records import Record
 from eventsource.store import EventStore
+from projections.invariants import ImpossibleBoard
 from projections.state import GameState, Pending, ProjectionError
 from statemachine.decisions import Arg, Decision, IllegalDecision
 from statemachine.engine import Engine
@@ -30,7 +31,7 @@ from statemachine.naming import Names
 from statemachine.profile import RulesProfile
 from statemachine.releases import UnknownVersion
 from statemachine.scenario.expect import EXPECTATIONS, check_file
-from statemachine.scenario.model import Failure, Result, Scenario, ScenarioError, Step
+from statemachine.scenario.model import Failure, Result, Scenario, ScenarioError, SetupRefused, Step
 from statemachine.scenario.setup import Board, player_ref
 
 EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "target", "top", "below")
@@ -84,6 +85,8 @@ class Run:
         self.source_of: dict[int, str] = {}  # effect -> its source as named while it waited (a spell has no trigger)
         try:
             self.engine: Engine = Engine.from_setup(self.profile, board.events, store or MemoryStore(), sc.id)
+        except ImpossibleBoard as exc:  # a board the game cannot be in, refused naming the rule (invariants)
+            raise SetupRefused(exc.breach.rule, f"{path}: the setup is not a consistent board: {exc}") from exc
         except ProjectionError as exc:
             raise ScenarioError(f"{path}: the setup is not a consistent board: {exc}") from exc
         self.seen = 0
@@ -298,6 +301,8 @@ def run_file(path: str | Path, store: EventStore | None = None) -> Result:
     """Run one scenario file; with ``store``, its log is kept there under the scenario's id (``kifu scenario run
     --db``, ``kifu debug SCENARIO``), and a failure names the record its state was at."""
     sc = load(path)
+    if sc.refused:
+        return _refused(sc, str(path))
     run = Run(sc, str(path), store=store)  # a scenario that cannot be set up is bad input: ScenarioError propagates
     try:
         run.run()
@@ -306,6 +311,18 @@ def run_file(path: str | Path, store: EventStore | None = None) -> Result:
     except ScenarioError as exc:
         return Result(sc.id, str(path), False, str(exc), seq=run.engine.state.seq)
     return Result(sc.id, str(path), True, seq=run.engine.state.seq)
+
+
+def _refused(sc: Scenario, path: str) -> Result:
+    """A scenario whose set-up must be refused (``refused``): it passes when the set-up is refused naming that
+    rule; a set-up that is not refused, or refused for another rule, fails it."""
+    try:
+        Run(sc, path)
+    except SetupRefused as exc:
+        if exc.rule == sc.refused:
+            return Result(sc.id, path, True)
+        return Result(sc.id, path, False, f"setup: refused naming {exc.rule}, not {sc.refused}: {exc}")
+    return Result(sc.id, path, False, f"setup: the board was set up, but refused = {sc.refused!r} says it cannot be")
 
 
 def files(paths: Iterable[str | Path]) -> Iterator[Path]:

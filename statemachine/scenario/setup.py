@@ -5,9 +5,11 @@ the step. The board is then folded like any other log, so an impossible one is r
 from __future__ import annotations
 
 from eventsource import events as ev
+from projections.invariants import KERNEL
+from projections.state import UNDER
 from statemachine.cards import CardPool
 from statemachine.profile import RulesProfile
-from statemachine.scenario.model import CardSpec, EffectSpec, Scenario, ScenarioError
+from statemachine.scenario.model import CardSpec, EffectSpec, Scenario, ScenarioError, SetupRefused
 
 SCENARIO_OPTION = "scenario"
 # Where each game's effects wait (an ``EffectSpec`` without ``holder``).
@@ -15,7 +17,10 @@ HOLDERS = {"duel_masters": "pool", "magic": "stack", "vision": "chain", "shadowv
 # Stack and chain items that are not a card's ability: a Magic spell being cast (its card in the stack zone),
 # a Vision action being announced (the card played, attacking, defending, set as a node).
 ACTIONS = {"magic": ("spell",), "vision": ("play", "attack", "defend", "node")}
-SHARED_ZONES = ("stack", "chain")  # zones of no player: a card there is named by the bare word
+# Zones of no player: a card there is named by the bare word. A card set up "under" nothing lies in the kernel's
+# pseudo-zone of cards under another, held by none: a board the kernel's KIFU-UNDER refuses.
+SHARED_ZONES = ("stack", "chain", UNDER)
+UNDER_RULE = next(i for i in KERNEL if i.name == "under")  # KIFU-UNDER
 MAGIC_SPELL = -1  # the stack key's marker of a spell (statemachine.games.magic.stack.SPELL)
 
 
@@ -50,20 +55,42 @@ class Board:
         for n, spec in enumerate(st.cards, start=1):
             out.append(self._card(n, spec, positions))
             later += self._modifications(n, spec, len([e for e in later if isinstance(e, ev.ContinuousEffectStarted)]))
+        held: dict[str, int] = {}
         for n, spec in enumerate(st.cards, start=1):
             for h in spec.under:
                 if h not in self.handles:
                     raise self._fail(f"setup card {n}: unknown handle {h!r} in under")
+                if h in held:  # a second Stacked would move it: the board stated is not the one folded
+                    raise SetupRefused(UNDER_RULE.rule, f"{self.path}: setup card {n}: {h!r} is under setup card "
+                                       f"{held[h]} too, and {UNDER_RULE.says} [{UNDER_RULE.rule}]")
+                held[h] = n
                 out.append(ev.Stacked(n, self.handles[h]))
         for key, value in st.stats.items():
             player, _, stat = key.partition(".")
             later.append(ev.PlayerStat(int(player), stat, value))
+        later += self._derived_counters()
         step = next((s for s in self.profile.steps if s.name == st.step), None)
         if step is None:
             raise self._fail(f"setup: no step {st.step!r} in {sc.game}")
         out += later
         out += [ev.TurnBegan(st.turn, st.active), ev.StepBegan(step.phase, step.name)]
         return out + self._effects(len(out))
+
+    def _derived_counters(self) -> list[ev.Event]:
+        """The counters the turn implies (``RulesProfile.setup_counters``: Shadowverse's turns begun and who went
+        second), which the set-up does not state again; one it states otherwise is refused."""
+        st = self.sc.setup
+        derived = self.profile.setup_counters(st.turn, st.active)
+        out: list[ev.Event] = []
+        for (player, stat), value in sorted(derived.items()):
+            key = f"{player}.{stat}"
+            if key in st.stats and st.stats[key] != value:
+                raise self._fail(f"setup.stats: {key!r} = {st.stats[key]} contradicts turn = {st.turn}, active = "
+                                 f"{st.active}, which make it {value} ({stat}: "
+                                 f"{self.profile.derived_counters[stat]}); a set-up states the turn once")
+            if key not in st.stats and value:
+                out.append(ev.PlayerStat(player, stat, value))
+        return out
 
     def _card(self, n: int, spec: CardSpec, positions: dict[str, int]) -> ev.Event:
         if spec.card not in self.pool:

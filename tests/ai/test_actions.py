@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from statemachine.decisions import Decision, Request
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
+from tests.properties import SOAK, examples
 from tools.ai.actions import DONE, FIRST_SHAPE, MAX_OPTIONS, ActionSpaceExceeded, numbering
 
 GAMES = sorted(PROFILES)
@@ -127,7 +128,7 @@ def _answers(req: Request) -> set[tuple[int | str, ...]]:
     return out
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=not SOAK)
 @given(requests())
 def test_picks_reach_exactly_the_valid_answers(req: Request) -> None:
     reachable = _answers(req)

@@ -16,6 +16,7 @@ from projections.views import can_see
 from statemachine.games import profile
 from statemachine.scenario.run import load
 from statemachine.scenario.setup import Board
+from tests.properties import SOAK, examples
 from tools.ai.match import Match
 from tools.ai.resample import resample
 
@@ -26,7 +27,7 @@ def definitions_by_owner(state: GameState) -> Counter[tuple[int, str]]:
     return Counter((f.owner, f.definition) for f in state.cards.values())
 
 
-@settings(max_examples=20, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@settings(max_examples=examples(20), deadline=None, derandomize=not SOAK, phases=[Phase.explicit, Phase.generate])
 @given(st.sampled_from(GAMES), st.integers(0, 10_000), st.integers(0, 140), st.integers(0, 1))
 def test_a_resampled_game_looks_the_same_to_the_player(game: str, seed: int, steps: int, player: int) -> None:
     m, rng = Match.new(game, seed % 50), random.Random(seed)

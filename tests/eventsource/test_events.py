@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventsource import events as ev
+from tests.properties import examples
 
 INT64 = st.integers(-(2**63), 2**63 - 1)
 
@@ -46,7 +47,7 @@ any_event = st.one_of(*(events_of(cls) for cls in ev.EVENT_TYPES))
 
 
 @pytest.mark.parametrize("cls", ev.EVENT_TYPES, ids=lambda c: c.__name__)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_every_event_type_round_trips(cls: type[Any], data: st.DataObject) -> None:
     event = data.draw(events_of(cls))
@@ -63,7 +64,7 @@ def test_every_event_type_round_trips(cls: type[Any], data: st.DataObject) -> No
     assert ev.from_builtins(msgspec.json.decode(msgspec.json.encode(readable))) == event
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(any_event)
 def test_the_union_decoder_tells_every_kind_apart(event: ev.Event) -> None:
     assert type(ev.decode(ev.encode(event))) is type(event)

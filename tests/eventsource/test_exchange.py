@@ -19,8 +19,9 @@ from eventsource.records import NewEvent, RawRecord
 from eventsource.signing import Signature, Signer
 from eventsource.sqlite import SQLiteStore
 from tests.eventsource.logs import logs, stored_log
+from tests.properties import examples
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def exported(log: list[RawRecord]) -> bytes:

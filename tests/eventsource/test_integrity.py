@@ -12,8 +12,9 @@ from eventsource import events as ev
 from eventsource.integrity import Finding, Verified, verify
 from eventsource.records import GENESIS, RawRecord, record_hash
 from tests.eventsource.logs import first_difference, logs, stored_log
+from tests.properties import examples
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def finding(records: list[RawRecord], **kwargs: object) -> Finding:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -11,6 +12,15 @@ CASES: Counter[str] = Counter()
 
 def tried(kind: str, n: int = 1) -> None:
     CASES[kind] += n
+
+
+def exercised(kind: str, fuzz: Callable[[], None]) -> int:
+    """Run a fuzzer (a hypothesis test) and return how many cases of ``kind`` it tried: every fuzzer asserts how
+    many it exercised, per game, so that one whose cases all fell through (none loaded, none reached the rules)
+    cannot pass as if it had tested something."""
+    before = CASES[kind]
+    fuzz()
+    return CASES[kind] - before
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

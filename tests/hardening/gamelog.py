@@ -1,5 +1,5 @@
 """A short real game between two bots (Duel Masters unless another game is named), recorded and exported: the
-material the fuzzers damage."""
+material the fuzzers damage, one game of each kind."""
 
 from __future__ import annotations
 
@@ -28,17 +28,21 @@ def play(decisions: int, seed: int = 11, store: MemoryStore | None = None, game:
     return play_out(engine, [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)], decisions)
 
 
+def _game(rules: str) -> str:
+    return GAME if rules == "duel_masters" else f"fuzz-{rules}"
+
+
 @functools.cache
-def exported_lines() -> tuple[bytes, ...]:
+def exported_lines(rules: str = "duel_masters") -> tuple[bytes, ...]:
     """The exported game, one record per line (each ending in a newline)."""
-    engine = play(25)
+    engine = play(25, game=_game(rules), rules=rules)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.jsonl"
-        exchange.write(engine.store.read_raw(GAME), path)
+        exchange.write(engine.store.read_raw(_game(rules)), path)
         return tuple(path.read_bytes().splitlines(keepends=True))
 
 
 @functools.cache
-def head_hex() -> str:
-    engine = play(25)
+def head_hex(rules: str = "duel_masters") -> str:
+    engine = play(25, game=_game(rules), rules=rules)
     return engine.store.games()[0].head.hex()

@@ -14,8 +14,9 @@ from projections.timeline import replay
 from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.games import PROFILES
-from tests.hardening.conftest import tried
+from tests.hardening.conftest import CASES, exercised, tried
 from tests.hardening.gamelog import play
+from tests.properties import examples
 
 ACTIONS = ["charge", "summon", "cast", "attack", "end_step", "choose", "resolve", "pass", "declare", "block",
            "", "end", "concede", "play", "evolve", "activate", "end_turn", "node", "defend", "mana"]
@@ -33,10 +34,13 @@ def decisions(draw: st.DrawFn, objects: list[int], players: int) -> Decision:
     return Decision(player, action, tuple(draw(st.lists(arg, max_size=4))))
 
 
-@pytest.mark.parametrize("rules", GAMES)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES_EACH = 12  # random games per kind of game, each given random decisions
+
+
+@settings(max_examples=examples(GAMES_EACH), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), data=st.data())
-def test_a_random_decision_is_refused_whole_or_played(rules: str, seed: int, data: st.DataObject) -> None:
+def random_decisions(rules: str, seed: int, data: st.DataObject) -> None:
+    tried(f"decision: game ({rules})")
     store = MemoryStore()
     engine = play(0, seed=seed, store=store, game="g", rules=rules)
     bot = RandomBot(seed)
@@ -53,6 +57,7 @@ def test_a_random_decision_is_refused_whole_or_played(rules: str, seed: int, dat
             try:
                 engine.decide(decision)
             except IllegalDecision as exc:
+                tried(f"decision, refused ({rules})")
                 assert exc.rule and str(exc)
                 assert store.head("g") == head, f"{decision} was refused but appended"
                 assert list(store.read_raw("g")) == log
@@ -64,3 +69,13 @@ def test_a_random_decision_is_refused_whole_or_played(rules: str, seed: int, dat
             break
         engine.decide(bot.choose(legal))
     assert snapshot(replay(store, "g")) == snapshot(engine.state), "the engine's state is not its log's"
+
+
+@pytest.mark.property
+@pytest.mark.parametrize("rules", GAMES)
+def test_a_random_decision_is_refused_whole_or_played(rules: str) -> None:
+    decided, refused = f"decision ({rules})", f"decision, refused ({rules})"
+    before = CASES[decided], CASES[refused]
+    assert exercised(f"decision: game ({rules})", lambda: random_decisions(rules)) >= examples(GAMES_EACH)
+    assert CASES[decided] - before[0] >= examples(GAMES_EACH), f"{rules}: too few random decisions tried"
+    assert CASES[refused] - before[1] > 0, f"no random decision was refused in {rules}"

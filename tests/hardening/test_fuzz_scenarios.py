@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import tempfile
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from statemachine.scenario import ScenarioError, load
 from tests.hardening.cli import failed_cleanly, kifu
-from tests.hardening.conftest import tried
+from tests.hardening.conftest import CASES, tried
 from tests.hardening.mutate import mutated
+from tests.properties import examples
 
 ROOT = Path(__file__).parent.parent / "scenarios"
 FILES = sorted(ROOT.glob("*/*.toml"))  # every game's
@@ -62,12 +65,25 @@ def run(path: Path) -> None:
     assert why is None, f"kifu scenario run: {why}\n{path.read_text(encoding='utf-8', errors='replace')[:2000]}"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES = sorted({p.parent.name for p in FILES})
+STRUCTURE, BYTES = 200, 120  # damaged scenarios of every game
+
+
+def each_game(kind: str, fuzz: Callable[[], None], total: int) -> None:
+    """Run ``fuzz`` and check how many damaged scenarios it tried in all, and that every game had its share."""
+    before = {g: CASES[f"scenario: {kind} ({g})"] for g in GAMES}
+    fuzz()
+    share = {g: CASES[f"scenario: {kind} ({g})"] - before[g] for g in GAMES}
+    assert sum(share.values()) >= examples(total), share
+    assert all(share.values()), f"a game's scenarios were never damaged: {share}"
+
+
+@settings(max_examples=examples(STRUCTURE), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
-def test_a_damaged_scenario_is_refused_or_run_cleanly(data: st.DataObject) -> None:
+def damaged_scenario(data: st.DataObject) -> None:
     which = data.draw(st.integers(0, len(DATA) - 1))
     damaged = data.draw(mutated(DATA[which], max_mutations=2))
-    tried("scenario: structure")
+    tried(f"scenario: structure ({FILES[which].parent.name})")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / named(damaged)
         try:
@@ -78,17 +94,26 @@ def test_a_damaged_scenario_is_refused_or_run_cleanly(data: st.DataObject) -> No
         run(path)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.property
+def test_a_damaged_scenario_is_refused_or_run_cleanly() -> None:
+    each_game("structure", damaged_scenario, STRUCTURE)
+
+
+@settings(max_examples=examples(BYTES), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, 10**6), where=st.integers(0, 10**9), bit=st.integers(0, 7), cut=st.booleans())
-def test_a_scenario_file_with_damaged_bytes_is_refused_or_run_cleanly(which: int, where: int, bit: int,
-                                                                      cut: bool) -> None:
+def scenario_with_damaged_bytes(which: int, where: int, bit: int, cut: bool) -> None:
     text = bytearray(FILES[which % len(FILES)].read_bytes())
     if cut:
         text = text[: where % len(text)]
     else:
         text[where % len(text)] ^= 1 << bit
-    tried("scenario: bytes")
+    tried(f"scenario: bytes ({FILES[which % len(FILES)].parent.name})")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / FILES[which % len(FILES)].name  # a file's id must equal its name: keep the name
         path.write_bytes(bytes(text))
         run(path)
+
+
+@pytest.mark.property
+def test_a_scenario_file_with_damaged_bytes_is_refused_or_run_cleanly() -> None:
+    each_game("bytes", scenario_with_damaged_bytes, BYTES)

@@ -18,8 +18,9 @@ from eventsource.store import EventStore
 from projections.state import GameState, evolve, fold, fork, restore, snapshot
 from projections.timeline import Timeline, unpack
 from tests.fixtures.scripted import record_game, scripted_game
+from tests.properties import examples
 
-PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def game_records(seed: int, length: int) -> list[Record]:
@@ -91,7 +92,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

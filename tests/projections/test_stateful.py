@@ -18,6 +18,7 @@ from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent
 from projections.characteristics import ObjectView, current_or_last_known, last_known, view
 from projections.state import GameState, evolve, snapshot
+from tests.properties import examples
 
 PLAYERS = 2
 ZONE_KINDS = ("deck", "hand", "battle", "grave", "shields")
@@ -556,6 +557,6 @@ class GameLog(RuleBasedStateMachine):
 
 
 GameLog.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(100), stateful_step_count=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 test_projections_follow_the_reference_fold = GameLog.TestCase

@@ -14,6 +14,7 @@ from projections.state import GameState, fold
 from projections.views import HIDDEN, can_see, player_view, redact_event
 from statemachine.games import hidden_zones
 from tests.fixtures.scripted import events_of, scripted_game
+from tests.properties import examples
 
 
 def card(obj: int, zone: str, name: str, position: int = -1, face_down: bool = False) -> ev.ObjectCreated:
@@ -156,7 +157,7 @@ def test_a_card_played_from_hand_is_seen_by_all() -> None:
     assert [c["name"] for c in player_view(state, 0)["zones"]["1.battle"]["visible"]] == ["Ren-Hand-A", "Ren-Battle"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(20, 200), st.sampled_from([0, 1]))
 def test_in_any_game_a_view_shows_exactly_what_the_player_may_see(seed: int, length: int, player: int) -> None:
     state = fold(events_of(scripted_game(random.Random(seed), length)))

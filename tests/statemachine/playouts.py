@@ -14,6 +14,7 @@ from eventsource.store import EventStore
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
 from statemachine.profile import RulesProfile
+from tests.properties import GAMES_PLAYED
 
 Chooser = Callable[[random.Random, Legal], Decision]
 Invariant = Callable[[Engine], None]
@@ -29,6 +30,7 @@ def play(profile: RulesProfile, store: EventStore, seed: int, bot_seed: int, dec
          invariant: Invariant | None = None) -> tuple[Engine, list[Decision]]:
     """A game between seeded random players; ``invariant`` is checked after every decision."""
     engine = Engine.new(profile, ["p0", "p1"], decks, seed, store=store, game=GAME)
+    GAMES_PLAYED[profile.name] += 1
     rng = random.Random(bot_seed)
     made: list[Decision] = []
     for _ in range(limit):

@@ -22,6 +22,7 @@ from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, profile, profile_class
+from tests.properties import games
 from tests.statemachine import test_duel_masters_playouts as dm_tests
 from tests.statemachine import test_magic_playouts as magic_tests
 from tests.statemachine import test_shadowverse_playouts as sv_tests
@@ -54,7 +55,7 @@ def no_breach(engine: Engine) -> None:
     assert not found, f"after record {engine.state.seq}: " + "; ".join(map(str, found))
 
 
-@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=games(24, 0.35), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16),
        deck_seed=st.integers(0, 2**16))
 def test_random_playouts_of_every_game_keep_every_invariant(game: str, seed: int, bot_seed: int,

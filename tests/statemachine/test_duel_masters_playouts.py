@@ -13,6 +13,7 @@ from eventsource.sqlite import SQLiteStore
 from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, Legal
 from statemachine.games.duel_masters import DuelMasters, card_pool
+from tests.properties import games
 from tests.statemachine.playouts import play, prove
 
 PROFILE = DuelMasters()
@@ -28,7 +29,7 @@ def bot(rng: random.Random, legal: Legal) -> Decision:
     return RandomBot(rng.randrange(2**32)).choose(legal)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=games(12, 0.2), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16), deck_seed=st.integers(0, 2**16))
 def test_random_games_end_cleanly_and_replay_byte_for_byte(tmp_path: Path, seed: int, bot_seed: int,
                                                            deck_seed: int) -> None:

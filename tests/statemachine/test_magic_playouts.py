@@ -13,6 +13,7 @@ from eventsource.sqlite import SQLiteStore
 from statemachine.decisions import Decision, Legal
 from statemachine.games.magic import Magic, card_pool
 from statemachine.games.magic.demo import sample_game
+from tests.properties import games
 from tests.statemachine.playouts import play, prove
 
 PROFILE = Magic()
@@ -44,7 +45,7 @@ def check(tmp: Path, seed: int, bot_seed: int, deck_seed: int, decks: list[list[
     store.close()
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=games(6, 0.05), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16), deck_seed=st.integers(0, 2**16))
 def test_random_games_end_cleanly_and_replay_byte_for_byte(tmp_path: Path, seed: int, bot_seed: int,
                                                            deck_seed: int) -> None:
@@ -52,7 +53,7 @@ def test_random_games_end_cleanly_and_replay_byte_for_byte(tmp_path: Path, seed:
     check(tmp_path, seed, bot_seed, deck_seed, [random_deck(rng), random_deck(rng)])
 
 
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=games(2, 0.01), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16))
 def test_the_sample_game_plays_and_replays(tmp_path: Path, seed: int, bot_seed: int) -> None:
     _, _, decks = sample_game(seed)

@@ -328,3 +328,38 @@ def test_an_unknown_game_is_refused_naming_the_file_and_the_games(tmp_path: Path
     path = write(tmp_path, "pokemon", 'game = "pokemon"\n')
     code, output = exit_of(path)
     assert code == 2 and f"{path}: no rules profile 'pokemon'" in output and "duel_masters" in output
+
+
+# -- a set-up that must be refused (refused = RULE) ------------------------------------------------------------
+
+UNDER_TWO = """game = "duel_masters"
+refused = "{rule}"
+[setup]
+turn = 3
+cards = [
+  {{ handle = "evo1", card = "jababa_hat", zone = "battle", under = ["base"] }},
+  {{ handle = "evo2", card = "jababa_hat", zone = "battle", under = [{second}] }},
+  {{ handle = "base", card = "dark_soldier", zone = "battle" }},
+  {{ handle = "other", card = "dark_soldier", zone = "battle" }},
+]
+"""
+
+
+def test_a_card_stated_under_two_objects_is_refused_naming_kifu_under(tmp_path: Path) -> None:
+    assert run_file(write(tmp_path, "two", UNDER_TWO.format(rule="KIFU-UNDER", second='"base"'))).ok
+
+
+def test_a_set_up_expected_refused_that_is_a_board_fails(tmp_path: Path) -> None:
+    result = run_file(write(tmp_path, "fine", UNDER_TWO.format(rule="KIFU-UNDER", second='"other"')))
+    assert not result.ok and "refused = 'KIFU-UNDER' says it cannot be" in result.message
+
+
+def test_a_set_up_refused_for_another_rule_fails(tmp_path: Path) -> None:
+    result = run_file(write(tmp_path, "other", UNDER_TWO.format(rule="KIFU-ZONE", second='"base"')))
+    assert not result.ok and "refused naming KIFU-UNDER, not KIFU-ZONE" in result.message
+
+
+def test_a_set_up_that_cannot_be_has_no_steps(tmp_path: Path) -> None:
+    text = UNDER_TWO.format(rule="KIFU-UNDER", second='"base"') + '[[steps]]\ndo = { player = 0, action = "x" }\n'
+    with pytest.raises(ScenarioError, match="no step can follow it"):
+        load(write(tmp_path, "steps", text))

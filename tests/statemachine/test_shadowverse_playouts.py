@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from eventsource.memory import MemoryStore
 from statemachine.decisions import Decision, Legal
 from statemachine.games.shadowverse import Shadowverse, card_pool
 from statemachine.games.shadowverse.demo import sample_game
+from tests.properties import games
 from tests.statemachine.playouts import play, prove
 
 PROFILE = Shadowverse()
@@ -33,14 +34,15 @@ def check(seed: int, bot_seed: int, decks: list[list[str]]) -> None:
     prove(PROFILE, store, engine, decisions, decks, seed)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=games(10, 0.2), deadline=None)
 @given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16), deck_seed=st.integers(0, 2**16))
+@example(seed=1, bot_seed=407, deck_seed=65535)  # a transformed vehicle's pilot left under nothing (SV 1.3)
 def test_random_games_with_random_decks_replay_byte_for_byte(seed: int, bot_seed: int, deck_seed: int) -> None:
     rng = random.Random(deck_seed)
     check(seed, bot_seed, [[rng.choice(CARDS) for _ in range(30)] for _ in range(2)])
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=games(5, 0.04), deadline=None)
 @given(seed=st.integers(0, 2**16), bot_seed=st.integers(0, 2**16))
 def test_sample_games_end_and_replay(seed: int, bot_seed: int) -> None:
     _, _, decks = sample_game(seed)

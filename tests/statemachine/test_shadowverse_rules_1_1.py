@@ -40,15 +40,15 @@ def life(run: Run, player: int) -> int:
 # -- SV-GAME-EVOLVE: the 5th turn (4th going second), in scenarios too ------------------------------------------
 
 
-@pytest.mark.parametrize(("card", "second", "turns", "legal"), [
-    ("fighter", 0, 4, False),
-    ("fighter", 0, 5, True),
-    ("goblin", 1, 3, False),
-    ("goblin", 1, 4, True),
+@pytest.mark.parametrize(("card", "turn", "legal"), [
+    ("fighter", 7, False),  # player 0 went first (odd turns): turn 7 is its 4th
+    ("fighter", 9, True),  # its 5th
+    ("goblin", 6, False),  # player 0 went second (even turns): turn 6 is its 3rd
+    ("goblin", 8, True),  # its 4th
 ])
-def test_evolving_opens_on_the_fifth_turn_in_a_scenario(card: str, second: int, turns: int, legal: bool) -> None:
-    run = run_at(board({"0.ep": 2, "0.turns": turns, "0.second": second},
-                       [{"handle": "f", "card": card, "zone": "field"}]))
+def test_evolving_opens_on_the_fifth_turn_in_a_scenario(card: str, turn: int, legal: bool) -> None:
+    """The turns each player has begun and who went second follow from the set-up's turn and active player."""
+    run = run_at(board({"0.ep": 2}, [{"handle": "f", "card": card, "zone": "field"}], turn=turn))
     if legal:
         decide(run, "evolve", "f")
         assert run.engine.state.objects[run.obj("f")].status.get("evolved") == 1
@@ -61,7 +61,7 @@ def test_evolving_opens_on_the_fifth_turn_in_a_scenario(card: str, second: int, 
 
 @pytest.mark.parametrize("card", ["fighter", "goblin"])
 def test_rules_1_0_let_a_scenario_evolve_at_any_turn(card: str) -> None:
-    run = run_at(board({"0.ep": 2, "0.turns": 1}, [{"handle": "f", "card": card, "zone": "field"}]), "1.0")
+    run = run_at(board({"0.ep": 2}, [{"handle": "f", "card": card, "zone": "field"}], turn=1), "1.0")
     decide(run, "evolve", "f")
     assert run.engine.state.objects[run.obj("f")].status.get("evolved") == 1
 

@@ -13,6 +13,7 @@ from statemachine.engine import Engine
 from statemachine.games.vision import Vision, card_pool
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.demo import sample_game
+from tests.properties import games
 from tests.statemachine.playouts import play, prove
 
 PROFILE = Vision()
@@ -26,7 +27,7 @@ def waits_only_in_the_chain(engine: Engine) -> None:
     assert st_.priority is not None or engine.request is not None or st_.ended
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=games(15, 0.15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**16), deck_seed=st.integers(0, 2**16))
 def test_random_games_replay_byte_for_byte(seed: int, choice_seed: int, deck_seed: int) -> None:
     rng = random.Random(deck_seed)

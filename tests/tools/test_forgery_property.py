@@ -28,6 +28,7 @@ from eventsource.records import Record
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.games import profile
+from tests.properties import examples
 from tests.tools.forgeries import GAMES, played
 from tests.tools.tamper import reseal
 from tools import audit as auditing
@@ -155,7 +156,7 @@ def test_the_short_logs_are_what_the_rules_produce() -> None:
             assert audited_clean(path)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(EXAMPLES), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits())
 def test_an_edited_re_sealed_log_is_clean_only_if_the_rules_produce_it(edit: tuple[str, list[Record], str]) -> None:
     game, records, field = edit

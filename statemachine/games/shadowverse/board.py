@@ -24,6 +24,7 @@ from statemachine.engine import Engine
 DECK, HAND, FIELD, CEMETERY, BANISHED, CASTING = "deck", "hand", "field", "cemetery", "banished", "casting"
 LIMBO = "limbo"  # outside the game: where a made card waits to be summoned, a card played as another lies
 FIELD_LIMIT = 5
+NO_ROOM = "no_room"  # ZoneChanged.cause: a card that would come onto a full field is banished instead
 HAND_LIMIT = 9  # SV-O-102 (option hand_limit; 8 shortly after release)
 START_LIFE = 20
 
@@ -301,10 +302,23 @@ def _leave(engine: Engine, oid: int, where: str, cause: str) -> None:
         events.append(ev.PlayerStat(p, "destroyed_count", st.stat(p, "destroyed_count") + 1))
     engine.emit(*events)
     _lost_with(engine, oid)
-    # SV-O-40/41: the pilot aboard returns to the field (disembark), not as "coming into play".
+    _disembark(engine, pilots)
+
+
+def _disembark(engine: Engine, pilots: list[int]) -> None:
+    """SV-O-40/41: the pilot aboard a vehicle that left returns to the field, not as "coming into play".
+
+    Before 1.3 a pilot with no room on the field was left under nothing (KIFU-UNDER); from 1.3 (switch
+    ``pilot_never_left``) it is banished, as any card that finds no room on the field is."""
+    st = engine.state
     for pilot in pilots:
-        if pilot in st.objects and len(st.zone(zone(st.objects[pilot].owner, FIELD))) < FIELD_LIMIT:
-            engine.emit(move(engine, pilot, zone(st.objects[pilot].owner, FIELD), DISEMBARK))
+        if pilot not in st.objects:
+            continue
+        field = zone(st.objects[pilot].owner, FIELD)
+        if len(st.zone(field)) < FIELD_LIMIT:
+            engine.emit(move(engine, pilot, field, DISEMBARK))
+        elif engine.profile.rules.pilot_never_left:
+            engine.emit(move(engine, pilot, zone(st.objects[pilot].owner, BANISHED), NO_ROOM))
 
 
 def _lost_with(engine: Engine, oid: int) -> None:
@@ -323,10 +337,14 @@ def transform(engine: Engine, oid: int, into: str) -> int | None:
         return None
     obj = st.objects[oid]
     pos = st.zones[obj.zone].index(oid)
+    pilots = list(obj.under)
     gone = move(engine, oid, zone(obj.owner, BANISHED), TRANSFORM)
     engine.emit(gone)
     _lost_with(engine, oid)
-    return create(engine, into, obj.controller, FIELD, pos=pos, cause=TRANSFORM)
+    new = create(engine, into, obj.controller, FIELD, pos=pos, cause=TRANSFORM)
+    if engine.profile.rules.pilot_never_left:  # SV-O-40: the vehicle is gone from the field, its pilot disembarks
+        _disembark(engine, pilots)
+    return new
 
 
 def create(engine: Engine, definition: str, player: int, where: str, *, pos: int = -1, cause: str = SUMMON) -> int:
@@ -340,7 +358,7 @@ def create(engine: Engine, definition: str, player: int, where: str, *, pos: int
         # Made in a side zone, then summoned: entering is a ZoneChanged that "comes into play" triggers see.
         engine.emit(ev.ObjectCreated(oid, cid, card.id, player, zone(player, LIMBO), 0, card.printed()))
         if len(st.zone(z)) >= FIELD_LIMIT:
-            engine.emit(move(engine, oid, zone(player, BANISHED), "no_room"))
+            engine.emit(move(engine, oid, zone(player, BANISHED), NO_ROOM))
             return -1
         moved = move(engine, oid, z, cause)
         engine.emit(moved, ev.StatusSet(moved.new, "sick", 1),

@@ -98,6 +98,18 @@ class Shadowverse(RulesProfile):
         "choose": "`[option, ...]`: answer a request",
     }
     option_kinds: ClassVar[dict[str, str]] = {"choice": "value"}
+    derived_counters: ClassVar[dict[str, str]] = {
+        "turns": "the turns the player has begun, this one included (evolving opens at 5, 4 going second)",
+        "second": "1 for the player who went second (its first turn draws two), 0 for the first",
+    }
+
+    def setup_counters(self, turn: int, active: int) -> dict[tuple[int, str], int]:
+        """Turn 1 is the first player's, turn 2 the second's, and so on (SV-O-46); turn 0 (before the first) is
+        the first player's: turn 9 with player 0 active is player 0's 5th turn, player 0 having gone first."""
+        first = active if turn % 2 or turn == 0 else 1 - active
+        second = 1 - first
+        return {(first, "turns"): (turn + 1) // 2, (second, "turns"): turn // 2,
+                (first, "second"): 0, (second, "second"): 1}
 
     def opening(self, engine: Engine) -> None:
         """SV-O-46: seat 0 goes first. Shuffle, life 20, deal 3; the mulligan opens turn 1 (SV-O-47)."""

@@ -30,6 +30,10 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # SV-GAME-LOOP: a loop no player can stop ends the game drawn once the rules give more events than this
     # since the last action other than passing priority (0: no bound, the game ran for ever).
     loop_bound: int = 0
+    # 1.0-1.2: a transformed vehicle's pilot, and a pilot that found no room on the field as its vehicle left,
+    # was left under nothing (KIFU-UNDER); from 1.3 it disembarks from a transformed vehicle as from any other
+    # that leaves the field, and with no room it is banished (SV-O-40).
+    pilot_never_left: bool = False
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

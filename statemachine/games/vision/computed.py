@@ -125,8 +125,12 @@ def _players(ctx: EffectContext, who: str) -> list[int]:
 @VOP.effect("set_life", PlayersParams)
 def set_life(ctx: EffectContext, p: PlayersParams) -> Procedure:
     """「〔全てのプレイヤー〕のライフポイントはXに変更される」: X is computed once; each player's life points become
-    X. A change is not damage: the damage taken becomes LIFE - X (《均衡》)."""
+    X. A change is not damage: the damage taken becomes LIFE - X (《均衡》). From 1.3 X is at most LIFE: 《均衡》's X,
+    half of the players' total, is never more on a board the game can be in; an X above it raised life points above
+    the start (damage taken below 0) under 1.2."""
     x = evaluate(ctx, p.amount)
+    if ctx.engine.profile.rules.life_at_most_start:  # VOP-GAME-LIFE: no more life points than a player starts with
+        x = min(x, LIFE)
     ctx.engine.emit(*[ev.PlayerStat(q, "damage", LIFE - x) for q in _players(ctx, p.who)])
     return
     yield

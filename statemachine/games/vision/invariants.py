@@ -47,8 +47,8 @@ BOARD = Board(
            DISCARD: "VOP-I-16", CHAIN: "VOP-I-09"},
     holders={CHAIN: "VOP-I-13", "": "VOP-I-15"},
     steps={"": "VOP-GAME-TIMING"},
-    # (damage taken has no floor: set_life makes a player's life points X by setting the damage to 20 - X)
-    stats={"node_set": Range("VOP-GAME-NODE", 0, 1)},
+    # Damage taken is never negative: life points are at most the 20 a player starts with (set_life from 1.3).
+    stats={"node_set": Range("VOP-GAME-NODE", 0, 1), "damage": Range("VOP-GAME-LIFE", 0)},
     statuses={"tapped": Marked("VOP-GAME-COST", (NODE, FIELD), 0, 1),
               "damage": Marked("VOP-GAME-LIFE", (FIELD,), 0)},
     extra=(passes_in_succession("VOP-I-11"),

@@ -21,6 +21,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # VOP-GAME-LOOP: a loop no player can stop ends the game drawn once the rules give more events than this
     # since the last action other than passing priority (0: no bound, the game ran for ever).
     loop_bound: int = 0
+    # 1.2: changing life points to X (set_life) set the damage taken to 20 - X whatever X was, so an X above 20
+    # raised life points above the 20 a player starts with; from 1.3 X is at most 20 (VOP-GAME-LIFE).
+    life_at_most_start: bool = False
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)
