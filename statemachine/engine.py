@@ -35,14 +35,16 @@ from projections.state import GameState, Pending
 from projections.timeline import Timeline, pack
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.decks import DeckRule
 from statemachine.forks import forked_records
 from statemachine.naming import Names
+from statemachine.options import SETUP
 from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # the integers an event can hold (eventsource.records)
-SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
+SETUP_OPTION = SETUP  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
 __all__ = ["SETUP_OPTION", "Divergence", "Engine"]
 
 
@@ -143,6 +145,9 @@ class Rules(Protocol):
     @property
     def option_kinds(self) -> dict[str, str]: ...
 
+    @property
+    def deck_rule(self) -> DeckRule | None: ...
+
     def invariants(self) -> Sequence[Invariant]: ...
 
     def make_policy(self) -> Policy: ...
@@ -174,6 +179,10 @@ class Rules(Protocol):
 
     def conditions_checked_on_trigger(self) -> bool: ...
 
+    def parse_options(self, pairs: Iterable[tuple[str, str]]) -> Any: ...
+
+    def check_inputs(self, decks: Sequence[Sequence[str]], pairs: Iterable[tuple[str, str]]) -> None: ...
+
 
 class Engine:
     """One game under one rules profile, over one store."""
@@ -201,7 +210,16 @@ class Engine:
         # every board a decision is made on, not inside one (where a board passes through states no rule lets
         # anyone see), and not what the fold keeps by itself. Measured in bench.playouts (invariant_cost).
         self.checks = not_kept_by_fold(profile.invariants())
+        self._options: tuple[dict[str, str], Any] | None = None
         self._sync()
+
+    @property
+    def options(self) -> Any:
+        """The game's options, typed by its rules version (``statemachine.options``): read once per game."""
+        raw = self.state.options
+        if self._options is None or self._options[0] is not raw:
+            self._options = (raw, self.profile.parse_options(raw.items()))
+        return self._options[1]
 
     # -- creating and loading -------------------------------------------------------------------------
 
@@ -210,6 +228,7 @@ class Engine:
             store: EventStore | None = None, game: str = "game", options: dict[str, str] | None = None,
             signer: Signer | None = None) -> Engine:
         """Start a game: record the setup, then play on by the rules up to the first decision."""
+        profile.check_inputs(decks, (options or {}).items())  # options it reads, decks its rules allow
         engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
@@ -233,6 +252,7 @@ class Engine:
         if not isinstance(first, ev.GameStarted):
             raise KifuError("a setup begins with GameStarted")
         options = tuple(sorted({**dict(first.options), SETUP_OPTION: str(len(events))}.items()))
+        profile.parse_options(options)  # a given board has no decks to check (statemachine.decks)
         engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
