@@ -24,7 +24,8 @@ from msgspec import Struct
 from eventsource.errors import KifuError
 from statemachine.cards import CardDef, CardPool
 
-__all__ = ["DeckProblem", "DeckRule", "IllegalDeck", "checks_decks", "problems", "refuse_illegal", "taken_as_given"]
+__all__ = ["DeckProblem", "DeckRule", "IllegalDeck", "checks_decks", "problems", "refuse_illegal", "said",
+           "taken_as_given"]
 
 
 class DeckRule(Struct, frozen=True):
@@ -114,11 +115,22 @@ def refuse_illegal(profile: Profile, decks: Sequence[Sequence[str]]) -> None:
 
 
 def taken_as_given(profile: Profile, *, given_board: bool) -> str | None:
-    """What was not checked of the decks, in words (None: they were checked and hold)."""
+    """What was not checked of the decks, in words, naming the rules version (None: they were checked)."""
     if given_board:
-        return ("the game began from a given board, not from decks: no deck construction was checked "
-                f"({profile.name} rules {profile.version})")
+        return ("the deck lists were taken as given: the game began from a given board, not from decks, so no "
+                f"deck construction was checked ({profile.name} rules {profile.version})")
     if not checks_decks(profile):
         return (f"the deck lists were taken as given: {profile.name} rules {profile.version} checks no deck "
                 "construction")
     return None
+
+
+def said(profile: Profile, *, given_board: bool) -> str:
+    """What a judge is told of the decks: taken as given (and why), or checked against the rule."""
+    unchecked = taken_as_given(profile, given_board=given_board)
+    if unchecked is not None:
+        return unchecked
+    rule = profile.deck_rule
+    assert rule is not None
+    return (f"the deck lists were checked against {rule.rule} ({rule.summary}), as {profile.name} rules "
+            f"{profile.version} requires")

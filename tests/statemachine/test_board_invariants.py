@@ -26,7 +26,7 @@ from tests.statemachine import test_duel_masters_playouts as dm_tests
 from tests.statemachine import test_magic_playouts as magic_tests
 from tests.statemachine import test_shadowverse_playouts as sv_tests
 from tests.statemachine import test_vision_playouts as vision_tests
-from tests.statemachine.playouts import GAME, play
+from tests.statemachine.playouts import GAME, legal_deck, play
 from tools.cli import main
 
 GAMES = ("duel_masters", "magic", "vision", "shadowverse")
@@ -34,8 +34,8 @@ SCENARIOS = Path(__file__).parents[1] / "scenarios"
 DECKS: dict[str, Callable[[random.Random], list[str]]] = {
     "duel_masters": dm_tests.random_deck,
     "magic": magic_tests.random_deck,
-    "vision": lambda rng: [rng.choice(vision_tests.CARDS) for _ in range(30)],
-    "shadowverse": lambda rng: [rng.choice(sv_tests.CARDS) for _ in range(30)],
+    "vision": lambda rng: legal_deck(vision_tests.PROFILE, rng, vision_tests.CARDS),
+    "shadowverse": lambda rng: legal_deck(sv_tests.PROFILE, rng, sv_tests.CARDS),
 }
 
 

@@ -12,7 +12,7 @@ from eventsource.memory import MemoryStore
 from statemachine.decisions import Decision, Legal
 from statemachine.games.shadowverse import Shadowverse, card_pool
 from statemachine.games.shadowverse.demo import sample_game
-from tests.statemachine.playouts import play, prove
+from tests.statemachine.playouts import legal_deck, play, prove
 
 PROFILE = Shadowverse()
 # Every card a deck may hold (not the cards that end a game on the spot, which make games too short to test).
@@ -37,7 +37,7 @@ def check(seed: int, bot_seed: int, decks: list[list[str]]) -> None:
 @given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16), deck_seed=st.integers(0, 2**16))
 def test_random_games_with_random_decks_replay_byte_for_byte(seed: int, bot_seed: int, deck_seed: int) -> None:
     rng = random.Random(deck_seed)
-    check(seed, bot_seed, [[rng.choice(CARDS) for _ in range(30)] for _ in range(2)])
+    check(seed, bot_seed, [legal_deck(PROFILE, rng, CARDS) for _ in range(2)])
 
 
 @settings(max_examples=5, deadline=None)
