@@ -38,7 +38,7 @@ from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.decks import DeckRule
 from statemachine.forks import forked_records
 from statemachine.naming import Names
-from statemachine.options import SETUP
+from statemachine.options import SETUP, setup_count
 from statemachine.rederive import Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
@@ -320,7 +320,7 @@ class Engine:
                              reason="a log begins with GameStarted, which names its rules and inputs")
         given = dict(started.options).get(SETUP_OPTION)
         if as_logged:
-            count = int(given) if given is not None and given.isdigit() else 1 + len(leading_cards(recs))
+            count = setup_count(given) or 1 + len(leading_cards(recs))
             opening: list[ev.Event] = [r.event for r in recs[:count]]
         else:
             opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)

@@ -27,7 +27,8 @@ from msgspec import Meta, Struct
 
 from eventsource.errors import KifuError
 
-__all__ = ["SETUP", "BadOption", "GameOptions", "Switch", "choices", "describe", "parse", "with_scenario_label"]
+__all__ = ["SETUP", "BadOption", "GameOptions", "Switch", "choices", "describe", "parse", "setup_count",
+           "with_scenario_label"]
 
 SETUP: Final = "setup"  # how many records a given set-up has (Engine.from_setup): the kernel's own option
 Switch = Literal["on", "off"]  # an option that turns a rule on or off (its default: on)
@@ -58,6 +59,14 @@ def with_scenario_label(options: type[Opts]) -> type[Opts]:
     made = msgspec.defstruct(f"{options.__name__}WithScenario", [("scenario", str | None, None)], bases=(options,),
                              frozen=True, forbid_unknown_fields=True, module=options.__module__)
     return typing.cast(type[Opts], made)
+
+
+def setup_count(value: str | None) -> int | None:
+    """The ``setup`` option's record count, if ``value`` is one written as the engine writes it (plain ASCII
+    digits, at least 1): None otherwise (``"²"`` is a digit to ``str.isdigit`` but no count)."""
+    if value is None or not (value.isascii() and value.isdigit()) or str(int(value)) != value or int(value) < 1:
+        return None
+    return int(value)
 
 
 def choices(options: type[GameOptions]) -> dict[str, str]:

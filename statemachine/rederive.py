@@ -25,7 +25,7 @@ from eventsource.records import Record
 from statemachine import decks as deck_rules
 from statemachine.cards import CardPool
 from statemachine.decks import DeckRule
-from statemachine.options import BadOption
+from statemachine.options import BadOption, setup_count
 
 
 class Rules(Protocol):
@@ -198,7 +198,7 @@ def given_board(profile: Rules, records: list[Record], count: str) -> list[ev.Ev
     """A given set-up's first ``count`` records, held to the rules version and the card pool: the rules'
     ``GameStarted`` for those players, seed and options, and each card as the pool prints it."""
     started = rules_started(profile, records)
-    n = int(count) if count.isdigit() else 0
+    n = setup_count(count) or 0
     if not 1 <= n <= len(records):
         raise Divergence(records[0].seq, started, None, records[0].decision, field="options", kind="not-a-board",
                          log_value=count, reason=f"the option setup={count!r} does not count records of this "

@@ -27,6 +27,7 @@ from eventsource.records import RawRecord, Record
 from statemachine.decisions import IllegalDecision
 from statemachine.decks import said
 from statemachine.engine import SETUP_OPTION, Divergence, Engine
+from statemachine.options import setup_count
 from tools.progress import Counter
 from tools.streamed import StreamedLog, Window, decoded
 
@@ -268,6 +269,4 @@ def given_setup(log: StreamedLog | LoadedLog) -> int | None:
     """For a log that declares a given set-up (``SETUP_OPTION``), the record its given board ends at."""
     started = log.started
     count = dict(started.options).get(SETUP_OPTION) if started is not None else None
-    if count is None:
-        return None
-    return int(count) if count.isdigit() else 0
+    return setup_count(count)  # (a count the engine would not write is an options finding, not a board)
