@@ -8,7 +8,8 @@ it can. What an engine holds, and how a clone gets it:
 - the trigger index: a copy of its tables (``TriggerIndex.copy``), sharing each object's listeners;
 - the turn flow and the resolution policy: clones of their own (one machine serves them all);
 - the log: a ``BranchLog`` sharing the records so far, which seals what the clone appends only when read;
-- the profile (rules, cards, vocabulary) and the board invariants it checks: shared, nothing changes them;
+- the profile (rules, cards, vocabulary), the board invariants it checks and the typed options: shared, nothing
+  changes them;
 - the procedure in flight, when a choice is awaited: a Python generator cannot be copied, so the clone runs it
   again from where it began, with the decisions recorded since, as restoring from a log does
   (``Engine._load``). Where it began is the engine's ``anchor``: the engine as it was just before, made from the
@@ -69,6 +70,7 @@ def _quiet(engine: Engine, log: EventStore, anchor: Engine | None) -> Engine:
     out.batch, out.flight, out.request = [], None, engine.request
     out.declarable, out.cause = list(engine.declarable), engine.cause
     out._expect, out.anchor, out.checks = None, anchor, engine.checks
+    out._options = engine._options  # (the options never change after GameStarted; the fork shares them)
     return out
 
 

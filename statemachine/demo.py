@@ -20,7 +20,7 @@ from statemachine.games import PROFILES, UnknownProfile
 
 SEED = 2026
 DEFAULT = "duel_masters"  # the game ``kifu demo`` plays when none is named
-MAX_DECISIONS = 2000
+MAX_DECISIONS = 5000  # (a 60-card Magic sample game between random bots can take over 2,000)
 
 
 def demo_name(game: str) -> str:

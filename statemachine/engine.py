@@ -35,14 +35,16 @@ from projections.state import GameState, Pending
 from projections.timeline import Timeline, pack
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
+from statemachine.decks import DeckRule
 from statemachine.forks import forked_records
 from statemachine.naming import Names
+from statemachine.options import SETUP, setup_count
 from statemachine.rederive import ENVELOPE, LOG_DISAGREES, Divergence, dealt_opening, given_board, leading_cards
 from statemachine.triggers import Instance, TriggerIndex, TriggerKind, before_listeners, match
 from statemachine.vocabulary import Answer, Procedure, Vocabulary
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # the integers an event can hold (eventsource.records)
-SETUP_OPTION = "setup"  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
+SETUP_OPTION = SETUP  # GameStarted option: how many events a given setup has (scenarios, reconstructions)
 __all__ = ["SETUP_OPTION", "Divergence", "Engine", "GameOver"]
 
 
@@ -164,6 +166,9 @@ class Rules(Protocol):
     @property
     def request_words(self) -> dict[str, str]: ...
 
+    @property
+    def deck_rule(self) -> DeckRule | None: ...
+
     def invariants(self) -> Sequence[Invariant]: ...
 
     def make_policy(self) -> Policy: ...
@@ -203,6 +208,9 @@ class Rules(Protocol):
 
     @property
     def loop_rule(self) -> str: ...
+    def parse_options(self, pairs: Iterable[tuple[str, str]]) -> Any: ...
+
+    def check_inputs(self, decks: Sequence[Sequence[str]], pairs: Iterable[tuple[str, str]]) -> None: ...
 
 
 class Engine:
@@ -233,7 +241,16 @@ class Engine:
         self.checks = not_kept_by_fold(profile.invariants())
         if not profile.ends_at_game_end:  # (a release before KIFU-END: its logs replay as recorded)
             self.checks = tuple(i for i in self.checks if i.rule != GAME_OVER_RULE)
+        self._options: tuple[dict[str, str], Any] | None = None
         self._sync()
+
+    @property
+    def options(self) -> Any:
+        """The game's options, typed by its rules version (``statemachine.options``): read once per game."""
+        raw = self.state.options
+        if self._options is None or self._options[0] is not raw:
+            self._options = (raw, self.profile.parse_options(raw.items()))
+        return self._options[1]
 
     # -- creating and loading -------------------------------------------------------------------------
 
@@ -243,6 +260,7 @@ class Engine:
             signer: Signer | None = None) -> Engine:
         """Start a game: record the setup, then play on by the rules up to the first decision."""
         _distinct_names(players)
+        profile.check_inputs(decks, (options or {}).items())  # options it reads, decks its rules allow
         engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
@@ -267,6 +285,7 @@ class Engine:
             raise KifuError("a setup begins with GameStarted")
         _distinct_names(first.players)
         options = tuple(sorted({**dict(first.options), SETUP_OPTION: str(len(events))}.items()))
+        profile.parse_options(options)  # a given board has no decks to check (statemachine.decks)
         engine = cls(profile, store, game, signer=signer)
         if engine.store.head(game):
             raise KifuError(f"game {game!r} already exists in this store")
@@ -334,7 +353,7 @@ class Engine:
                              reason="a log begins with GameStarted, which names its rules and inputs")
         given = dict(started.options).get(SETUP_OPTION)
         if as_logged:
-            count = int(given) if given is not None and given.isdecimal() else 1 + len(leading_cards(recs))
+            count = setup_count(given) or 1 + len(leading_cards(recs))
             opening: list[ev.Event] = [r.event for r in recs[:count]]
         else:
             opening = dealt_opening(profile, recs) if given is None else given_board(profile, recs, given)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,6 +15,7 @@ from eventsource import events as ev
 from eventsource.errors import KifuError
 from projections.invariants import Board, Invariant, invariants
 from projections.state import GameState
+from statemachine import decks, options
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine, StepDef
@@ -52,6 +53,11 @@ class RulesProfile(ABC):
     hidden_zones: frozenset[str] = frozenset({"deck"})
     # What a possible board of this game is (``statemachine/games/<game>/invariants.py``); None: the kernel's only.
     board: ClassVar[Board | None] = None
+    # The game's options (``statemachine.options``): every key any of its rules versions reads, typed.
+    options_type: ClassVar[type[options.GameOptions]] = options.GameOptions
+    # The game's deck-construction rule (``statemachine.decks``), checked from the release that sets the
+    # switch ``decks_checked``; None: the game states none.
+    deck_rule: ClassVar[decks.DeckRule | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -84,6 +90,24 @@ class RulesProfile(ABC):
         """Run the game's ``pool_checks`` on a pool (the shipped pool once, when it loads; any other as given)."""
         for check in cls.pool_checks:
             check(pool)
+
+    def option_kind(self) -> type[options.GameOptions]:
+        """The options this rules version reads: the game's, and the scenario runner's old label ``scenario``
+        in the releases before the one that retired it (switch ``scenario_option``)."""
+        if getattr(self.rules, "scenario_option", True):
+            return options.with_scenario_label(self.options_type)
+        return self.options_type
+
+    def parse_options(self, pairs: Iterable[tuple[str, str]]) -> Any:
+        """The typed options of recorded pairs, or ``options.BadOption`` naming the key and the valid ones."""
+        return options.parse(self.option_kind(), pairs, f"{self.name} rules {self.version}")
+
+    def check_deck(self, cards: Sequence[str], player: int = 0) -> list[decks.DeckProblem]:
+        """What in one deck list (card ids) breaks this game's deck-construction rule at this rules version,
+        each naming the rule; nothing when the version checks none (``statemachine.decks``)."""
+        if self.deck_rule is None or not decks.checks_decks(self):
+            return []
+        return decks.check_deck(self.deck_rule, self.pool, player, cards)
 
     def make_policy(self) -> ResolutionPolicy:
         return self.policy()
@@ -128,6 +152,7 @@ class RulesProfile(ABC):
         n = self.players_per_game
         if len(players) != n or len(decks) != n:
             raise KifuError(f"{self.title} is played by {n} players, each with a deck")
+        self.parse_options(options.items())
         out: list[ev.Event] = [ev.GameStarted(self.name, self.version, tuple(players), seed, self.pool.name,
                                               self.pool.version, self.pool.digest, tuple(sorted(options.items())))]
         oid = 1
@@ -139,6 +164,12 @@ class RulesProfile(ABC):
                                             True))
                 oid += 1
         return out
+
+    def check_inputs(self, decks_given: Sequence[Sequence[str]], pairs: Iterable[tuple[str, str]]) -> None:
+        """Refuse a game whose options this version does not read (``options.BadOption``) or whose decks break
+        its construction rule (``decks.IllegalDeck``), before anything is recorded."""
+        self.parse_options(pairs)
+        decks.refuse_illegal(self, decks_given)
 
     def begin(self, engine: Engine) -> Procedure:
         """The opening up to the first decision (a game whose opening asks a player something overrides this)."""

@@ -14,7 +14,7 @@ a random result, a move or a request is the rules' to give, never a given board'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, Protocol
 
 import msgspec
@@ -23,8 +23,11 @@ from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import Record
 from projections.state import ProjectionError
+from statemachine import decks as deck_rules
 from statemachine.cards import CardPool, UnknownAbility
 from statemachine.decisions import IllegalDecision
+from statemachine.decks import DeckRule
+from statemachine.options import BadOption, setup_count
 
 
 class Rules(Protocol):
@@ -40,8 +43,16 @@ class Rules(Protocol):
     @property
     def pool(self) -> CardPool: ...
 
+    @property
+    def rules(self) -> Any: ...
+
+    @property
+    def deck_rule(self) -> DeckRule | None: ...
+
     def setup_events(self, players: Sequence[str], decks: Sequence[Sequence[str]], seed: int,
                      options: dict[str, str]) -> list[ev.Event]: ...
+
+    def parse_options(self, pairs: Iterable[tuple[str, str]]) -> Any: ...
 
 # What a given set-up may hold (``Engine.from_setup``, ``statemachine.scenario.setup``): a board — cards, their
 # statuses and effects, the players' counters, the turn, and effects placed waiting (with their targets and who
@@ -165,6 +176,11 @@ def rules_started(profile: Rules, records: list[Record]) -> ev.GameStarted:
                              pool.digest, started.options)
     if derived != started:
         raise Divergence(records[0].seq, started, derived, records[0].decision)
+    try:  # options no rules version reads are not the rules' to run (statemachine.options)
+        profile.parse_options(started.options)
+    except BadOption as exc:
+        raise Divergence(records[0].seq, started, None, records[0].decision, field=f"options.{exc.key}",
+                         log_value=dict(started.options).get(exc.key), kind="options", reason=str(exc)) from exc
     return derived
 
 
@@ -181,6 +197,11 @@ def dealt_opening(profile: Rules, records: list[Record]) -> list[ev.Event]:
     seats = len(started.players)
     decks = [[c.event.definition for c in cards if isinstance(c.event, ev.ObjectCreated) and c.event.owner == p]
              for p in range(seats)]
+    broken = deck_rules.problems(profile, decks)
+    if broken:  # a deck its rules version does not allow (statemachine.decks)
+        first = next(r for r in cards if isinstance(r.event, ev.ObjectCreated) and r.event.owner == broken[0].player)
+        raise Divergence(first.seq, first.event, None, first.decision, field="deck", kind="deck",
+                         log_value=broken[0].player, reason="; ".join(map(str, broken)))
     try:
         return profile.setup_events(started.players, decks, started.seed, dict(started.options))
     except KifuError as exc:
@@ -192,7 +213,7 @@ def given_board(profile: Rules, records: list[Record], count: str) -> list[ev.Ev
     """A given set-up's first ``count`` records, held to the rules version and the card pool: the rules'
     ``GameStarted`` for those players, seed and options, and each card as the pool prints it."""
     started = rules_started(profile, records)
-    n = int(count) if count.isdecimal() else 0
+    n = setup_count(count) or 0
     if not 1 <= n <= len(records):
         raise Divergence(records[0].seq, started, None, records[0].decision, field="options", kind="not-a-board",
                          log_value=count, reason=f"the option setup={count!r} does not count records of this "

@@ -29,10 +29,10 @@ GAMES = ("statemachine", "games")
 # a game folder its own modules). The engine names the flow, policy and profile above it by protocols
 # (``engine.Flow``, ``engine.Policy``, ``engine.Rules``); the game-facing bases build on the engine.
 KERNEL: tuple[frozenset[str], ...] = (
-    frozenset({"decisions", "cards", "releases", "amounts"}),  # what is decided, what a card is, which version,
-    # the amounts card data computes
-    frozenset({"triggers", "vocabulary", "naming"}),  # when abilities trigger, the names cards are built from,
-    # the names shown beside ids
+    frozenset({"decisions", "cards", "releases", "amounts", "options"}),  # what is decided, what a card is, which
+    # version, the amounts card data computes, a game's typed options
+    frozenset({"triggers", "vocabulary", "naming", "decks"}),  # when abilities trigger, the names cards are built
+    # from, the names shown beside ids, what a legal deck is
     frozenset({"loader", "rederive", "forks"}),  # card files into a checked pool; a log's opening derived from
     # its inputs; a what-if fork's first records
     frozenset({"engine"}),  # the loop: decide -> procedure -> emit -> fold -> triggers -> policy -> commit

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 from eventsource import events as ev
 from eventsource.records import RawRecord, Record
 from statemachine.decisions import IllegalDecision
+from statemachine.decks import said
 from statemachine.engine import SETUP_OPTION, Divergence, Engine
+from statemachine.options import setup_count
 from statemachine.rederive import LOG_DISAGREES
 from tools.progress import Counter
 from tools.streamed import StreamedLog, Window, decoded
@@ -71,6 +73,7 @@ class Adjudication:
     divergence: DivergenceFinding | None = None
     illegal: list[IllegalFinding] = field(default_factory=list)
     unchecked: list[int] = field(default_factory=list)  # ChoiceMade records that could not be judged
+    decks: str = ""  # what was checked of the deck lists, in words (statemachine.decks.said)
 
     @property
     def same(self) -> bool:
@@ -124,7 +127,9 @@ def readjudicate(log: StreamedLog, profile: Any, counter: Counter | None = None)
     """Judge every decision of ``log`` under ``profile`` (a ``RulesProfile``), reading the log once: one
     decision's records at a time, with the log's own state kept beside (``Window``) to take the game up again
     after a finding. Then what the findings show is looked up (``locate``)."""
-    walk = _Walk(log, profile, Adjudication(log.profile_name(), given_setup(log)))
+    given = given_setup(log)
+    decks = said(profile, given_board=given is not None)
+    walk = _Walk(log, profile, Adjudication(log.profile_name(), given, decks=decks))
     for raw in log.raws():
         walk.feed(raw)
         if counter is not None:
@@ -263,6 +268,4 @@ def given_setup(log: StreamedLog | LoadedLog) -> int | None:
     """For a log that declares a given set-up (``SETUP_OPTION``), the record its given board ends at."""
     started = log.started
     count = dict(started.options).get(SETUP_OPTION) if started is not None else None
-    if count is None:
-        return None
-    return int(count) if count.isdecimal() else 0
+    return setup_count(count)  # (a count the engine would not write is an options finding, not a board)

@@ -259,6 +259,9 @@ def summary(report: AuditReport) -> str:
     given = [n.split(":")[0] for n in rules.notes if "was given, not dealt" in n] if rules is not None else []
     if given:
         text += f" {given[0][0].upper()}{given[0][1:]}."
+    decks = [n.rpartition("; ")[2] for n in rules.notes if "the deck lists were" in n] if rules is not None else []
+    if decks:  # (every summary says whether the decks were checked, and under which rules version)
+        text += f" {decks[0][0].upper()}{decks[0][1:]}."
     fold = next((c for c in report.checks if c.check == "fold"), None)
     head = next((c for c in report.checks if c.check == "head"), None)
     if (head is None or head.status != "ok") and fold is not None and fold.status == "ok" and not fold.ended:

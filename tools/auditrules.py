@@ -44,7 +44,7 @@ def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResul
     if isinstance(result, str):
         finding = AuditFinding("rules", "no-rules", 1, 0, f"the log cannot be re-adjudicated: {result}")
         return CheckResult("rules", "finding", str(finding), finding)
-    notes = [inputs_note(log)]
+    notes = [inputs_note(log, result.decks)]
     if result.given is not None:
         notes.insert(0, f"{given_text(result.given)}: it is not re-derived from deck lists and a shuffle")
     f = result.divergence

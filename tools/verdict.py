@@ -73,14 +73,15 @@ def given_text(given: int) -> str:
     return f"the board at record {given} was given, not dealt"
 
 
-def inputs_note(log: Judged) -> str:
-    """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for."""
+def inputs_note(log: Judged, decks_said: str = "") -> str:
+    """What re-adjudication takes as given: the inputs no rules can derive, which only a signature vouches for;
+    then what was checked of the deck lists (``statemachine.decks.said``)."""
     s = log.started
     assert s is not None
     decks = log.deck_sizes(len(s.players))
     return (f"taken as given, as no rules can derive them: the players ({', '.join(s.players)}), their deck "
             f"lists ({' and '.join(map(str, decks))} cards), the seed and the options; only a signature proves "
-            f"who recorded them")
+            f"who recorded them" + (f"; {decks_said}" if decks_said else ""))
 
 
 def verify_lines(log: Judged, result: Adjudication, *, full: bool = False) -> list[str]:
@@ -93,7 +94,7 @@ def verify_lines(log: Judged, result: Adjudication, *, full: bool = False) -> li
     if result.given is not None:
         lines.append(f"GIVEN: {given_text(result.given)} (a scenario's or a reconstruction's board, not a deal "
                      f"from the seed)")
-    lines.append(inputs_note(log))
+    lines.append(inputs_note(log, result.decks))
     lines.append(f"{result.decisions} decisions re-run from the recorded set-up and seed "
                  f"({result.checked} judged, {len(result.unchecked)} not)")
     if f is None:

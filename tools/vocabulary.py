@@ -17,6 +17,7 @@ import msgspec.inspect as mi
 
 from statemachine.games import PROFILES, profile
 from statemachine.loader import ABILITY_KINDS, TRIGGER_FIELDS
+from statemachine.options import choices, with_scenario_label
 from statemachine.profile import RulesProfile
 from statemachine.scenario.expect import EXPECTATIONS
 from statemachine.scenario.model import CardSpec, EffectSpec, Setup
@@ -147,6 +148,7 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     yield ""
     yield f"Rules versions installed: {', '.join(type(p).releases.versions)} (newest {p.version})."
     yield ""
+    yield from _options(p)
     yield "### Decisions"
     yield ""
     yield from _table(("action", "arguments and meaning"), [(f"`{a}`", m) for a, m in p.decisions.items()])
@@ -195,6 +197,39 @@ def _amount_rules(vocab: Any) -> Iterator[str]:
     yield f"- `half`: {rounding} ({rules.rounding_rule})" + ("; a negative result is zero" if rules.negative_is_zero
                                                               else "")
     yield ""
+
+
+def _options(p: RulesProfile) -> Iterator[str]:
+    """The game's options (``GameStarted.options``, a scenario's ``options``) and its deck-construction rule."""
+    yield "### Game options"
+    yield ""
+    yield ("The options a game may be started with (`Engine.new(..., options=...)`, a scenario's `options`); "
+           "any other key or value is refused when the game starts or its log is audited (`statemachine.options`).")
+    yield ""
+    newest = p.option_kind()
+    rows = [(f"`{k}`", v) for k, v in sorted(choices(newest).items())]
+    older = sorted(set(choices(type(p).options_type).keys() | choices(with_scenario_label(p.options_type)).keys())
+                   - choices(newest).keys())
+    yield from _table(("option", "values"), rows)
+    if older:
+        yield (f"Read by earlier releases only: {', '.join(f'`{k}`' for k in older)} (the scenario runner's label, "
+               "retired so that no option exists only for tests).")
+        yield ""
+    yield "### Deck construction"
+    yield ""
+    rule = p.deck_rule
+    if rule is None:
+        yield "The game states no deck-construction rule: decks are taken as given."
+    else:
+        yield (f"`{rule.rule}`: {rule.summary}. Checked when a game starts from deck lists under rules "
+               f"{first_checking(p) or 'none installed'} and later (before it, decks are taken as given); a "
+               "given board (a scenario, a reconstruction) has no decks and is not checked.")
+    yield ""
+
+
+def first_checking(p: RulesProfile) -> str | None:
+    """The first installed release of ``p``'s game that checks deck construction."""
+    return next((r.version for r in type(p).releases.releases if getattr(r.rules, "decks_checked", False)), None)
 
 
 def common_section() -> Iterator[str]:

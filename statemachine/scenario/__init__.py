@@ -21,7 +21,6 @@ from statemachine.scenario.model import (
     Step,
 )
 from statemachine.scenario.run import Run, files, load, run_file
-from statemachine.scenario.setup import SCENARIO_OPTION
 
-__all__ = ["EXPECTATIONS", "SCENARIO_OPTION", "CardSpec", "Do", "EffectSpec", "Failure", "Result", "Run", "Scenario",
+__all__ = ["EXPECTATIONS", "CardSpec", "Do", "EffectSpec", "Failure", "Result", "Run", "Scenario",
            "ScenarioError", "Setup", "SetupRefused", "Step", "files", "load", "run_file"]

@@ -8,10 +8,10 @@ from eventsource import events as ev
 from projections.invariants import KERNEL
 from projections.state import UNDER
 from statemachine.cards import CardPool
+from statemachine.options import BadOption
 from statemachine.profile import RulesProfile
 from statemachine.scenario.model import CardSpec, EffectSpec, Scenario, ScenarioError, SetupRefused
 
-SCENARIO_OPTION = "scenario"
 # Where each game's effects wait (an ``EffectSpec`` without ``holder``).
 HOLDERS = {"duel_masters": "pool", "magic": "stack", "vision": "chain", "shadowverse": "queue"}
 # Stack and chain items that are not a card's ability: a Magic spell being cast (its card in the stack zone),
@@ -47,7 +47,13 @@ class Board:
             who = key.partition(".")[0]
             if not who.isdecimal() or int(who) not in players:
                 raise self._fail(f"setup.stats: {key!r} does not name a player (\"0.life\")")
-        options = {"deck_out": "off", **sc.options, SCENARIO_OPTION: sc.id}
+        # The options the file states, and no others: a scenario plays the rules a real game plays (its id is its
+        # game id, not an option); one that needs another reading or no deck-out says so in its own file.
+        options = dict(sc.options)
+        try:
+            self.profile.parse_options(options.items())
+        except BadOption as exc:
+            raise self._fail(str(exc)) from exc
         out: list[ev.Event] = [ev.GameStarted(sc.game, self.profile.version, tuple(st.players), sc.seed, pool.name,
                                               pool.version, pool.digest, tuple(sorted(options.items())))]
         later: list[ev.Event] = []
@@ -189,4 +195,4 @@ def player_ref(name: str, players: list[str]) -> int | None:
     return -1 - seat
 
 
-__all__ = ["HOLDERS", "SCENARIO_OPTION", "Board", "EffectSpec"]
+__all__ = ["HOLDERS", "Board", "EffectSpec"]

@@ -5,6 +5,7 @@ records when the same seed and decisions are played again."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from eventsource.integrity import Verified, verify
@@ -19,6 +20,24 @@ from tests.properties import GAMES_PLAYED
 Chooser = Callable[[random.Random, Legal], Decision]
 Invariant = Callable[[Engine], None]
 GAME = "g"
+
+
+def legal_deck(profile: RulesProfile, rng: random.Random, cards: Sequence[str], start: Sequence[str] = ()) -> list[str]:
+    """A random deck of ``cards`` (after ``start``) that the game's deck-construction rule allows: its least
+    size, at most the copies of one name it allows (``statemachine.decks``)."""
+    rule = profile.deck_rule
+    assert rule is not None
+    pool = profile.pool
+    counts = Counter(pool[c].name for c in start if not (rule.spared and rule.spared(pool[c])))
+    deck = list(start)
+    while len(deck) < rule.minimum:
+        open_ = [c for c in cards if (rule.spared and rule.spared(pool[c])) or counts[pool[c].name] < rule.copies]
+        assert open_, f"{profile.name}: too few cards to build a legal deck"
+        card = rng.choice(open_)
+        if not (rule.spared and rule.spared(pool[card])):
+            counts[pool[card].name] += 1
+        deck.append(card)
+    return deck
 
 
 def any_legal(rng: random.Random, legal: Legal) -> Decision:

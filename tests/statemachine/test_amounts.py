@@ -204,6 +204,8 @@ cards = [
   { handle = "m6", card = "dark_soldier", zone = "mana" },
   { handle = "zero", card = "zero_cost", zone = "graveyard" },
   { handle = "foe", card = "aqua_hulcus", owner = 1, zone = "battle", tapped = true },
+  { handle = "d0", card = "dark_soldier", zone = "deck" },  # both decks hold a card: an empty one loses
+  { handle = "d1", card = "dark_soldier", owner = 1, zone = "deck" },
 ]
 [[card]]
 id = "zero_cost"

@@ -27,7 +27,7 @@ from tests.statemachine import test_duel_masters_playouts as dm_tests
 from tests.statemachine import test_magic_playouts as magic_tests
 from tests.statemachine import test_shadowverse_playouts as sv_tests
 from tests.statemachine import test_vision_playouts as vision_tests
-from tests.statemachine.playouts import GAME, play
+from tests.statemachine.playouts import GAME, legal_deck, play
 from tools.cli import main
 
 GAMES = ("duel_masters", "magic", "vision", "shadowverse")
@@ -35,8 +35,8 @@ SCENARIOS = Path(__file__).parents[1] / "scenarios"
 DECKS: dict[str, Callable[[random.Random], list[str]]] = {
     "duel_masters": dm_tests.random_deck,
     "magic": magic_tests.random_deck,
-    "vision": lambda rng: [rng.choice(vision_tests.CARDS) for _ in range(30)],
-    "shadowverse": lambda rng: [rng.choice(sv_tests.CARDS) for _ in range(30)],
+    "vision": lambda rng: legal_deck(vision_tests.PROFILE, rng, vision_tests.CARDS),
+    "shadowverse": lambda rng: legal_deck(sv_tests.PROFILE, rng, sv_tests.CARDS),
 }
 
 
@@ -79,17 +79,22 @@ def test_random_playouts_of_every_game_keep_every_invariant(game: str, seed: int
 
 
 def real_board(game: str, decisions: int = 40) -> GameState:
+    """The board of a sample game after ``decisions`` bot decisions: the first seed from 3 whose game is still on
+    there with cards in player 0's hand and deck (the boards below break those)."""
     demo = importlib.import_module(f"{PROFILES[game][0]}.demo")
-    rules, players, decks = demo.sample_game(3)
-    engine = Engine.new(rules, players, decks, 3, store=MemoryStore())
-    chooser = [RandomBot(3), RandomBot(4)]
-    for _ in range(decisions):
-        legal = engine.legal()
-        if legal.player is None:
-            break
-        engine.decide(chooser[legal.player].choose(legal))
-    assert not engine.state.ended
-    return copy(engine.state)
+    for seed in range(3, 13):
+        rules, players, decks = demo.sample_game(seed)
+        engine = Engine.new(rules, players, decks, seed, store=MemoryStore())
+        chooser = [RandomBot(3), RandomBot(4)]
+        for _ in range(decisions):
+            legal = engine.legal()
+            if legal.player is None:
+                break
+            engine.decide(chooser[legal.player].choose(legal))
+        st = engine.state
+        if not st.ended and st.zones.get("0.hand") and st.zones.get("0.deck"):
+            return copy(st)
+    raise AssertionError(f"every {game} sample game ended within {decisions} decisions")
 
 
 def in_zone(state: GameState, kind: str, player: int = 0) -> int:

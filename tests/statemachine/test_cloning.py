@@ -25,6 +25,7 @@ from statemachine.decisions import Decision
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
 from statemachine.profile import RulesProfile
+from tests.statemachine.playouts import legal_deck
 
 GAME = "g"
 GAMES = sorted(PROFILES)
@@ -35,7 +36,7 @@ def setup(name: str, seed: int, random_decks: bool) -> Setup:
     profile, players, decks = importlib.import_module(f"statemachine.games.{name}.demo").sample_game(seed)
     if random_decks:  # every card of the pool, not only the sample decks' (stacks, reveals, tokens ...)
         rng, cards = random.Random(seed), sorted(profile.pool.cards)
-        decks = [[rng.choice(cards) for _ in deck] for deck in decks]
+        decks = [legal_deck(profile, rng, cards) for _ in decks]
     return profile, list(players), [list(d) for d in decks]
 
 

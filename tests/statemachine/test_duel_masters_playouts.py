@@ -14,14 +14,14 @@ from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, Legal
 from statemachine.games.duel_masters import DuelMasters, card_pool
 from tests.properties import games
-from tests.statemachine.playouts import play, prove
+from tests.statemachine.playouts import legal_deck, play, prove
 
 PROFILE = DuelMasters()
 CARDS = sorted(card_pool().cards)
 
 
 def random_deck(rng: random.Random) -> list[str]:
-    return [rng.choice(CARDS) for _ in range(40)]
+    return legal_deck(PROFILE, rng, CARDS)
 
 
 def bot(rng: random.Random, legal: Legal) -> Decision:

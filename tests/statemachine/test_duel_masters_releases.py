@@ -17,11 +17,14 @@ from statemachine.games.duel_masters import DuelMasters
 from statemachine.scenario import Run, Scenario
 
 MANA = [{"card": "dark_soldier", "zone": "mana"} for _ in range(8)]
+# Each player's deck holds cards to draw: a Duel Masters player with an empty deck loses (the real rule).
+DECKS = [{"card": "dark_soldier", "owner": p, "zone": "deck"} for p in (0, 1) for _ in range(4)]
 
 
 def board(cards: list[dict[str, Any]], version: str, *, active: int = 0, step: str = "main") -> Run:
     sc = msgspec.convert({"id": "test", "game": "duel_masters",
-                          "setup": {"turn": 5, "active": active, "step": step, "cards": cards}}, Scenario)
+                          "setup": {"turn": 5, "active": active, "step": step, "cards": [*cards, *DECKS]}},
+                         Scenario)
     return Run(sc, "<test>", version=version)
 
 

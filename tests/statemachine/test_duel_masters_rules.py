@@ -40,6 +40,7 @@ cards = [
   { handle = "w1", card = "aqua_hulcus", zone = "mana" },
   { handle = "top", card = "fire_command", zone = "deck" },
   { handle = "foe", card = "dark_soldier", owner = 1, zone = "battle" },
+  { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },  # both decks hold a card: an empty one loses
 ]
 [[steps]]
 do = { player = 0, action = "summon", args = ["@mackallan"] }
@@ -123,6 +124,7 @@ cards = [
   { handle = "spell", card = "slay_all_but", owner = 1, zone = "hand" },
   { handle = "d1", card = "spark_spell", owner = 0, zone = "deck" },
   { handle = "d2", card = "spark_spell", owner = 0, zone = "deck" },
+  { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },  # both decks hold a card: an empty one loses
 ]
 [[steps]]
 do = { player = 1, action = "cast", args = ["@spell"] }
@@ -163,6 +165,7 @@ cards = [
   {{ handle = "p", card = "pig_creature", owner = 0, zone = "battle", ignored = true }},
   {{ handle = "spell", card = "slay", owner = 1, zone = "hand" }},
   {{ handle = "d1", card = "spark_spell", owner = 0, zone = "deck" }},
+  {{ handle = "od", card = "spark_spell", owner = 1, zone = "deck" }},  # both decks hold a card: an empty one loses
 ]
 [[steps]]
 do = {{ player = 1, action = "cast", args = ["@spell"] }}
@@ -301,6 +304,7 @@ cards = [
   { handle = "raiya", card = "raiya", zone = "hand" },
   { handle = "m", card = "aqua_hulcus", zone = "mana" },
   { handle = "d", card = "spark_spell", zone = "deck" },
+  { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },  # both decks hold a card: an empty one loses
 ]
 """)
     engine = run.engine

@@ -14,7 +14,7 @@ from statemachine.decisions import Decision, Legal
 from statemachine.games.magic import Magic, card_pool
 from statemachine.games.magic.demo import sample_game
 from tests.properties import games
-from tests.statemachine.playouts import play, prove
+from tests.statemachine.playouts import legal_deck, play, prove
 
 PROFILE = Magic()
 POOL = card_pool()
@@ -26,7 +26,8 @@ MAX_DECISIONS = 4000
 
 def random_deck(rng: random.Random) -> list[str]:
     colors = rng.sample(LANDS, 2)
-    return [rng.choice(colors) for _ in range(17)] + ["mana_confluence"] + [rng.choice(SPELLS) for _ in range(22)]
+    lands = [rng.choice(colors) for _ in range(23)] + ["mana_confluence"]
+    return legal_deck(PROFILE, rng, SPELLS, lands)  # 24 lands, 36 spells (MTG-GAME-DECK)
 
 
 def choose(rng: random.Random, legal: Legal) -> Decision:

@@ -48,7 +48,7 @@ def options(run: Run, viewer: int | None = None) -> list[str]:
 DM_PENDING = [{"handle": "rias", "card": "mist_rias", "zone": "battle"},
               {"handle": "hulcus", "card": "aqua_hulcus", "zone": "hand"},
               *[{"card": "aqua_hulcus", "zone": "mana"} for _ in range(3)],
-              *[{"card": "bronze_arm_tribe", "zone": "deck"} for _ in range(3)]]
+              *[{"card": "bronze_arm_tribe", "owner": p, "zone": "deck"} for p in (0, 1) for _ in range(3)]]
 
 
 def test_duel_masters_the_pool_asks_by_label_and_source_and_a_wrong_pick_is_refused_naming_it() -> None:

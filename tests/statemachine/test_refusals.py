@@ -29,7 +29,7 @@ def board(game: str, setup: dict[str, Any], steps: list[tuple[int, str, tuple[An
 DM_CARDS = [{"handle": "rias", "card": "mist_rias", "zone": "battle"},
             {"handle": "hulcus", "card": "aqua_hulcus", "zone": "hand"},
             *[{"card": "aqua_hulcus", "zone": "mana"} for _ in range(3)],
-            *[{"card": "bronze_arm_tribe", "zone": "deck"} for _ in range(3)]]
+            *[{"card": "bronze_arm_tribe", "owner": p, "zone": "deck"} for p in (0, 1) for _ in range(3)]]
 
 
 def dm_choosing_next() -> Run:

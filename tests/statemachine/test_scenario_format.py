@@ -22,6 +22,7 @@ cards = [
   { handle = "m2", card = "aqua_hulcus", zone = "mana" },
   { handle = "d1", card = "spark_spell", zone = "deck" },
   { handle = "d2", card = "spark_spell", zone = "deck" },
+  { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },  # both decks hold a card: an empty one loses
 ]
 """
 
@@ -140,6 +141,7 @@ cards = [
   { handle = "victim", card = "dark_soldier", zone = "graveyard" },
   { handle = "d1", card = "spark_spell", zone = "deck" },
   { handle = "d2", card = "spark_spell", zone = "deck" },
+  { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },  # both decks hold a card: an empty one loses
 ]
 effects = [
   { source = "rias", ability = "draw", subject = "raiya" },

@@ -13,7 +13,7 @@ from statemachine.decisions import Decision, Legal
 from statemachine.games.shadowverse import Shadowverse, card_pool
 from statemachine.games.shadowverse.demo import sample_game
 from tests.properties import games
-from tests.statemachine.playouts import play, prove
+from tests.statemachine.playouts import legal_deck, play, prove
 
 PROFILE = Shadowverse()
 # Every card a deck may hold (not the cards that end a game on the spot, which make games too short to test).
@@ -39,7 +39,7 @@ def check(seed: int, bot_seed: int, decks: list[list[str]]) -> None:
 @example(seed=1, bot_seed=407, deck_seed=65535)  # a transformed vehicle's pilot left under nothing (SV 1.3)
 def test_random_games_with_random_decks_replay_byte_for_byte(seed: int, bot_seed: int, deck_seed: int) -> None:
     rng = random.Random(deck_seed)
-    check(seed, bot_seed, [[rng.choice(CARDS) for _ in range(30)] for _ in range(2)])
+    check(seed, bot_seed, [legal_deck(PROFILE, rng, CARDS) for _ in range(2)])
 
 
 @settings(max_examples=games(5, 0.04), deadline=None)

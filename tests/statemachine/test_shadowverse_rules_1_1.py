@@ -18,9 +18,11 @@ from statemachine.decisions import Decision, IllegalDecision
 from statemachine.scenario import Run, Scenario
 
 
-def run_at(setup: dict[str, Any], version: str | None = None, cards: list[dict[str, Any]] | None = None) -> Run:
+def run_at(setup: dict[str, Any], version: str | None = None, cards: list[dict[str, Any]] | None = None,
+           options: dict[str, str] | None = None) -> Run:
     """A board from a scenario set-up, played under rules ``version`` (None: the newest) with its card pool."""
-    sc = msgspec.convert({"id": "sv-1.1", "game": "shadowverse", "setup": setup, "card": cards or []}, Scenario)
+    sc = msgspec.convert({"id": "sv-1.1", "game": "shadowverse", "setup": setup, "card": cards or [],
+                          "options": options or {}}, Scenario)
     return Run(sc, "<test>", version=version)
 
 
@@ -61,7 +63,10 @@ def test_evolving_opens_on_the_fifth_turn_in_a_scenario(card: str, turn: int, le
 
 @pytest.mark.parametrize("card", ["fighter", "goblin"])
 def test_rules_1_0_let_a_scenario_evolve_at_any_turn(card: str) -> None:
-    run = run_at(board({"0.ep": 2}, [{"handle": "f", "card": card, "zone": "field"}], turn=1), "1.0")
+    # Rules 1.0 read the label ``scenario`` the runner used to add to every scenario's options; the runner adds
+    # no option any more (#22), so a scenario played under 1.0 states it (1.3 refuses it).
+    run = run_at(board({"0.ep": 2}, [{"handle": "f", "card": card, "zone": "field"}], turn=1), "1.0",
+                 options={"scenario": "sv-1.0"})
     decide(run, "evolve", "f")
     assert run.engine.state.objects[run.obj("f")].status.get("evolved") == 1
 

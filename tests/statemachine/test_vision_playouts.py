@@ -14,7 +14,7 @@ from statemachine.games.vision import Vision, card_pool
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.demo import sample_game
 from tests.properties import games
-from tests.statemachine.playouts import play, prove
+from tests.statemachine.playouts import legal_deck, play, prove
 
 PROFILE = Vision()
 CARDS = sorted(card_pool().cards)
@@ -31,7 +31,7 @@ def waits_only_in_the_chain(engine: Engine) -> None:
 @given(seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**16), deck_seed=st.integers(0, 2**16))
 def test_random_games_replay_byte_for_byte(seed: int, choice_seed: int, deck_seed: int) -> None:
     rng = random.Random(deck_seed)
-    decks = [[rng.choice(CARDS) for _ in range(30)] for _ in range(2)]
+    decks = [legal_deck(PROFILE, rng, CARDS) for _ in range(2)]
     store = MemoryStore()
     engine, decisions = play(PROFILE, store, seed, choice_seed, decks, limit=1500,
                              invariant=waits_only_in_the_chain)

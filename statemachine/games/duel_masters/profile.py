@@ -11,6 +11,7 @@ from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.decisions import object_arg as _obj
+from statemachine.decks import DeckRule
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import (
     board,
@@ -30,7 +31,7 @@ from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.invariants import BOARD
 from statemachine.games.duel_masters.pending import END_STEP, PendingPool, ending_step
 from statemachine.games.duel_masters.triggers import KINDS
-from statemachine.games.duel_masters.versions import RELEASES, Rules
+from statemachine.games.duel_masters.versions import RELEASES, Options, Rules
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
@@ -63,6 +64,10 @@ class DuelMasters(RulesProfile):
     event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
+    options_type = Options
+    # DM-GAME-DECK (総合ゲームルール 100.2; the seeds say nothing of decks): a deck is exactly 40 cards, at most 4 of
+    # one name. Hyperspatial and GR cards, and the Hall of Fame limits, are outside kifu's pool.
+    deck_rule = DeckRule("DM-GAME-DECK", "40 cards, at most 4 of one name", 40, 40, 4)
     vocabulary = DM
     trigger_kinds = KINDS
     steps = STEPS
@@ -220,12 +225,13 @@ class DuelMasters(RulesProfile):
 
     def ignoring_lifted_on_leave(self, state: GameState) -> bool:
         """DM-LB-18: the ruling before 2020-09-18, only when a game explicitly selects it."""
-        return state.options.get(LOOKBACK_RULING) == LEGACY_RULING
+        return bool(self.parse_options(state.options.items()).lookback_ruling == LEGACY_RULING)
 
     def check_state(self, engine: Engine) -> None:
-        """A player whose deck is empty loses (山札切れ); scenarios may turn this off (option deck_out=off)."""
+        """A player whose deck is empty loses (山札切れ); a game started without it (option deck_out =
+        "off": a board whose decks are not part of what it shows) plays on."""
         st = engine.state
-        if st.ended or not st.started or st.options.get("deck_out") == "off" or not engine.flow.current:
+        if st.ended or not st.started or engine.options.deck_out == "off" or not engine.flow.current:
             return
         losers = [p for p in range(len(st.players)) if not st.zone(zone(p, DECK))]
         if losers:

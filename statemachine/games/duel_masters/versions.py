@@ -6,9 +6,11 @@ Which release sets which switch, and why, is ``releases.toml`` beside this file 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from msgspec import Struct
 
+from statemachine.options import GameOptions, Switch
 from statemachine.releases import Releases, load_releases
 
 
@@ -33,6 +35,23 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # DM-GAME-LOOP: a loop of mandatory processes no player can stop ends the game drawn once one decision gives
     # more events than this (0: no bound, the game ran for ever).
     loop_bound: int = 0
+    # Until 1.2: the scenario runner wrote its label ``scenario`` into every scenario's options, and such logs
+    # carry it; from 1.2 no option exists only for tests (#22), and a scenario's id is its game id.
+    scenario_option: bool = True
+    # From 1.2 the decks of a game started from deck lists must follow the game's construction rule
+    # (DM-DECK, ``statemachine.decks``); before it, every deck was taken as given.
+    decks_checked: bool = False
+
+
+class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
+    """The options a Duel Masters game may be started with (``statemachine.options``)."""
+
+    # DM-GAME-WIN: a player whose deck is empty loses. "off" only for a board whose decks are not part of what
+    # it shows (a judge's reconstruction, a scenario that says why); every real game plays it "on".
+    deck_out: Switch | None = None
+    # DM-LB-17/18: which ruling an ability ignored where its card was follows when that card leaves: the one in
+    # force since 2020-09-18 (the default), or the one before it.
+    lookback_ruling: Literal["2020-09-18", "before-2020-09-18"] | None = None
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

@@ -13,16 +13,18 @@ from statemachine.games.magic.profile import Magic
 
 PLAYERS = ("Alice", "Bob")
 
+# Two constructed decks (MTG-GAME-DECK, CR 100.2a: at least 60 cards, at most 4 of one name but basic lands);
+# until rules 1.2 they were 40-card decks of the same cards.
 RED_GREEN = (
-    ["mountain"] * 8 + ["forest"] * 8 + ["mana_confluence"] * 1
-    + ["grizzly_bears"] * 3 + ["llanowar_elves"] * 3 + ["elvish_visionary"] * 3 + ["hill_giant"] * 3
-    + ["lightning_bolt"] * 3 + ["shock"] * 2 + ["giant_growth"] * 3 + ["fling"] * 1 + ["tormenting_voice"] * 2
+    ["mountain"] * 11 + ["forest"] * 12 + ["mana_confluence"] * 1
+    + ["grizzly_bears"] * 4 + ["llanowar_elves"] * 4 + ["elvish_visionary"] * 4 + ["hill_giant"] * 4
+    + ["lightning_bolt"] * 4 + ["shock"] * 4 + ["giant_growth"] * 4 + ["fling"] * 4 + ["tormenting_voice"] * 4
 )
 BLUE_BLACK = (
-    ["island"] * 8 + ["swamp"] * 9
-    + ["blood_artist"] * 3 + ["prodigal_sorcerer"] * 3 + ["ornithopter"] * 2 + ["howling_mine"] * 1
-    + ["counterspell"] * 2 + ["mana_leak"] * 2 + ["doom_blade"] * 3 + ["divination"] * 2 + ["mind_rot"] * 2
-    + ["greed"] * 1 + ["toxic_deluge"] * 2
+    ["island"] * 12 + ["swamp"] * 12
+    + ["blood_artist"] * 4 + ["prodigal_sorcerer"] * 4 + ["ornithopter"] * 4 + ["howling_mine"] * 1
+    + ["counterspell"] * 4 + ["mana_leak"] * 4 + ["doom_blade"] * 4 + ["divination"] * 4 + ["mind_rot"] * 3
+    + ["greed"] * 2 + ["toxic_deluge"] * 2
 )
 
 

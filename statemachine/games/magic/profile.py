@@ -12,9 +12,10 @@ from eventsource import events as ev
 from projections.characteristics import view
 from projections.state import GameState
 from statemachine.board import deal, shuffle_decks
-from statemachine.cards import CardPool
+from statemachine.cards import CardDef, CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.decisions import object_arg as _int
+from statemachine.decks import DeckRule
 from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, mana, rule_ids
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
@@ -23,7 +24,7 @@ from statemachine.games.magic.invariants import BOARD
 from statemachine.games.magic.stack import Stack
 from statemachine.games.magic.triggers import KINDS
 from statemachine.games.magic.turn import STEPS, enter_step
-from statemachine.games.magic.versions import RELEASES, Rules
+from statemachine.games.magic.versions import RELEASES, Options, Rules
 from statemachine.games.magic.vocab import MTG
 from statemachine.loader import CardFileError
 from statemachine.profile import RulesProfile, StepDef
@@ -49,12 +50,23 @@ def check_pool(pool: CardPool) -> CardPool:
     return pool
 
 
+def _basic_land(card: CardDef) -> bool:
+    """A basic land, which a constructed deck may hold any number of (CR 100.2a)."""
+    return "land" in card.types and "Basic" in card.subtypes
+
+
 class Magic(RulesProfile):
     name = NAME
     action_rules = rule_ids.ACTION_RULES  # the rule behind each action and record (rule_ids.py)
     event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
+    options_type = Options
+    # MTG-GAME-DECK (CR 100.2a, constructed play; the seeds say nothing of decks): at least 60 cards, at most 4 of
+    # one name other than basic lands. Limited play (CR 100.2b, 40 cards from a sealed or drafted pool) needs a
+    # card pool kifu does not record, so a game started from deck lists is a constructed game.
+    deck_rule = DeckRule("MTG-GAME-DECK", "constructed: at least 60 cards, at most 4 of one name, basic lands excepted",
+                         60, None, 4, spared=_basic_land)
     vocabulary = MTG
     trigger_kinds = KINDS
     steps = STEPS

@@ -31,7 +31,7 @@ def find(engine: Engine) -> Found:
         why = None
         if board.life(st, p) <= 0:
             why = "life total 0 or less (704.5a)"
-        elif st.stat(p, DREW_FROM_EMPTY) and st.options.get("deck_out") != "off":
+        elif st.stat(p, DREW_FROM_EMPTY) and engine.options.deck_out != "off":
             why = "drew from an empty library (704.5b)"
         # (asked only of a player who would lose: it looks at every permanent they control)
         if why is not None and not board.controls_ability(st, p, CANT_LOSE):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from statemachine.options import GameOptions, Switch
 from statemachine.releases import Releases, load_releases
 
 
@@ -25,6 +26,20 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # CR 104.4b: a loop no player can stop ends the game drawn once the rules give more events than this
     # since the last action other than passing priority (0: no bound, the game ran for ever).
     loop_bound: int = 0
+    # Until 1.2: the scenario runner wrote its label ``scenario`` into every scenario's options, and such logs
+    # carry it; from 1.2 no option exists only for tests (#22), and a scenario's id is its game id.
+    scenario_option: bool = True
+    # From 1.2 the decks of a game started from deck lists must follow the game's construction rule
+    # (MTG-DECK, ``statemachine.decks``); before it, every deck was taken as given.
+    decks_checked: bool = False
+
+
+class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
+    """The options a Magic game may be started with (``statemachine.options``)."""
+
+    # CR 704.5b: a player who drew from an empty library loses. "off" only for a board whose library is not part
+    # of what it shows (a judge's reconstruction, a scenario that says why); every real game plays it "on".
+    deck_out: Switch | None = None
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

@@ -161,7 +161,7 @@ def can_evolve(engine: Engine, player: int, oid: int) -> str | None:
     if st.stat(player, "ep") < 1:
         return "no evolution points left"
     # Rules 1.0 only: a game a scenario started could evolve at any turn (switch scenario_evolves_early).
-    early = engine.profile.rules.scenario_evolves_early and bool(st.options.get("scenario"))
+    early = engine.profile.rules.scenario_evolves_early and bool(getattr(engine.options, "scenario", None))
     if st.stat(player, "turns") < (4 if st.stat(player, "second") else 5) and not early:
         return "evolving is possible from your 5th turn (4th when going second)"
     return None

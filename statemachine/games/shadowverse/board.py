@@ -124,7 +124,7 @@ def draw(engine: Engine, player: int, count: int = 1, *, together: bool = False)
     A Victory or Death card decides the game the instant it is drawn (SV-O-04).
     """
     st = engine.state
-    limit = int(st.options.get("hand_limit", HAND_LIMIT))
+    limit = engine.options.hand_limit or HAND_LIMIT
     before = resonance(st, player)
     drawn = 0
     group: list[ev.ZoneChanged] = []  # drawn together, not yet emitted: the top cards of the deck, in order
@@ -167,7 +167,7 @@ def _emit_draws(engine: Engine, player: int, group: list[ev.ZoneChanged]) -> Non
 
 
 def _deck_out(engine: Engine, player: int) -> None:
-    if engine.state.options.get("deck_out") == "off":
+    if engine.options.deck_out == "off":
         return
     engine.emit(ev.PlayerLost(player, "deck out"), ev.GameEnded(1 - player, "deck out"))
 

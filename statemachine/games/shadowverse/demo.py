@@ -1,4 +1,5 @@
-"""A seeded sample Shadowverse game: two 30-card decks built from the shipped pool.
+"""A seeded sample Shadowverse game: two 40-card decks built from the shipped pool (SV-GAME-DECK: 40 cards, at most
+3 of one card; until rules 1.3 they were 30 cards, each card twice).
 
 ``sample_game(seed)`` returns what ``Engine.new`` needs; the command line (``kifu demo --game shadowverse``)
 and the benchmarks play it with seeded bots.
@@ -25,11 +26,11 @@ DECK_B = (
 
 
 def sample_game(seed: int) -> tuple[Shadowverse, list[str], list[list[str]]]:
-    """A profile, two players and two decks (each card twice, in a seeded order)."""
+    """A profile, two players and two decks (the first ten cards three times, the rest twice, in a seeded order)."""
     rng = random.Random(seed)
     decks = []
     for base in (DECK_A, DECK_B):
-        deck = [c for c in base for _ in range(2)]
+        deck = [c for i, c in enumerate(base) for _ in range(3 if i < 10 else 2)]
         rng.shuffle(deck)
         decks.append(deck)
     return Shadowverse(), list(PLAYERS), decks

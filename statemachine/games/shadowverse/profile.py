@@ -12,6 +12,7 @@ from statemachine.board import shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.decisions import object_arg as _obj
+from statemachine.decks import DeckRule
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board, computed, rule_ids  # noqa: F401 - computed sets the amount rules
 from statemachine.games.shadowverse.actions import (
@@ -31,7 +32,7 @@ from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
 from statemachine.games.shadowverse.queue import QUEUE, OrderedQueue, describe_key
 from statemachine.games.shadowverse.triggers import KINDS
-from statemachine.games.shadowverse.versions import RELEASES, Rules
+from statemachine.games.shadowverse.versions import RELEASES, Options, Rules
 from statemachine.loader import CardFileError
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
@@ -74,6 +75,10 @@ class Shadowverse(RulesProfile):
     event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
+    options_type = Options
+    # SV-GAME-DECK (the game's deck rule; the seed says nothing of decks): exactly 40 cards, at most 3 of one card
+    # (copies are counted by name).
+    deck_rule = DeckRule("SV-GAME-DECK", "40 cards, at most 3 of one card", 40, 40, 3)
     vocabulary = SV
     trigger_kinds = KINDS
     steps = STEPS
@@ -148,7 +153,7 @@ class Shadowverse(RulesProfile):
         policy = queue(engine)
         match step.name:
             case "start":
-                if st.turn == 1 and not st.stat(0, "mulligan_done") and st.options.get("mulligan") != "off":
+                if st.turn == 1 and not st.stat(0, "mulligan_done") and engine.options.mulligan != "off":
                     yield from self.mulligan(engine)
                 # SV-O-54: "until the start of the turn" ends before anything else.
                 expiring = ("start_of_turn", f"start_of_turn:{me}")

@@ -95,7 +95,7 @@ def sort_key(engine: Engine, inst: Instance, group: int, n: int, granted: int = 
         printed, granted = len(abilities), inst.holder.since if leader else granted
     return (
         group,
-        tier(ability.trigger.on, ability.trigger.subject, st.options, where=where, played=played),
+        tier(ability.trigger.on, ability.trigger.subject, engine.options, where=where, played=played),
         category(where, leader),
         0 if inst.controller == st.active else 1,
         0 if leader else inst.holder.since + 1,

@@ -28,6 +28,7 @@ from statemachine.games.shadowverse.board import (
     UNDER_CAUSES,
     kind_of,
 )
+from statemachine.games.shadowverse.versions import Options
 from statemachine.triggers import TriggerKind
 
 __all__ = ["KINDS", "TIERS", "tier"]
@@ -177,7 +178,7 @@ TIERS: dict[tuple[str, str], int] = {
 }
 
 
-def tier(trigger: str, subject: str, options: dict[str, str], *, where: str = FIELD, played: bool = True) -> int:
+def tier(trigger: str, subject: str, options: Options, *, where: str = FIELD, played: bool = True) -> int:
     """The timing tier of a trigger, with the switches for what the seed leaves open applied.
 
     ``where`` is the holder's zone kind; ``played`` whether a card's own "comes into play" comes from its
@@ -185,15 +186,15 @@ def tier(trigger: str, subject: str, options: dict[str, str], *, where: str = FI
     """
     whose = "self" if subject == "self" else "other"
     base = TIERS.get((trigger, whose), 10)
-    if options.get("attack_timing") == "simultaneous" and trigger == "attacks":
+    if options.attack_timing == "simultaneous" and trigger == "attacks":
         return 0  # before the 2021-03-30 update (SV-O-22)
-    if options.get("leave_timing") == "after_last_words" and trigger == "leaves" and whose == "self":
+    if options.leave_timing == "after_last_words" and trigger == "leaves" and whose == "self":
         return 5  # SV-O-19 is unverified: the other reading
-    if trigger == "evolves" and whose == "other" and where == HAND and options.get("evolve_hand_order") != "basic":
+    if trigger == "evolves" and whose == "other" and where == HAND and options.evolve_hand_order != "basic":
         # SV-O-99 (unverified, the seed's provisional reading): evolve-triggered effects in the hand (cost
         # reductions, アジ・ダハーカ) after the field's "when evolved" effects, not before them as SV-O-10 would.
         return 15
-    if trigger == "enters" and whose == "self" and not played and options.get("enter_timing") == "played_only":
+    if trigger == "enters" and whose == "self" and not played and options.enter_timing == "played_only":
         # SV-O-17 is established only for a card played from the hand; the other reading of SV-O-116 (霊道
         # and a reanimated 死滅の剣皇): a card that came into play otherwise has its own effect after
         # "another comes into play".

@@ -6,9 +6,11 @@ Which release sets which switch, and why, is ``releases.toml`` beside this file 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
+from statemachine.options import GameOptions, Switch
 from statemachine.releases import Releases, load_releases
 
 
@@ -34,6 +36,29 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # was left under nothing (KIFU-UNDER); from 1.3 it disembarks from a transformed vehicle as from any other
     # that leaves the field, and with no room it is banished (SV-O-40).
     pilot_never_left: bool = False
+    # Until 1.3: the scenario runner wrote its label ``scenario`` into every scenario's options, and such logs
+    # carry it; from 1.3 no option exists only for tests (#22), and a scenario's id is its game id.
+    scenario_option: bool = True
+    # From 1.3 the decks of a game started from deck lists must follow the game's construction rule
+    # (SV-DECK, ``statemachine.decks``); before it, every deck was taken as given.
+    decks_checked: bool = False
+
+
+class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
+    """The options a Shadowverse game may be started with (``statemachine.options``): the readings of what the
+    seed leaves open (the game's README, "Switches"), the opening's mulligan and the deck-out loss."""
+
+    attack_timing: Literal["2021", "simultaneous"] | None = None  # SV-O-22
+    leave_timing: Literal["with_last_words", "after_last_words"] | None = None  # SV-O-19
+    count_timing: Literal["resolution", "trigger"] | None = None  # SV-O-08
+    multi_random_discard: Literal["left", "random"] | None = None  # SV-O-111
+    evolve_hand_order: Literal["after_field", "basic"] | None = None  # SV-O-99
+    enter_timing: Literal["with_fanfare", "played_only"] | None = None  # SV-O-17, SV-O-116
+    hand_limit: Annotated[int, Meta(ge=1)] | None = None  # SV-O-102: 9 unless given
+    mulligan: Switch | None = None  # SV-O-47
+    # A player who must draw from an empty deck loses. "off" only for a board whose deck is not part of what it
+    # shows (a judge's reconstruction, a scenario that says why); every real game plays it "on".
+    deck_out: Switch | None = None
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

@@ -15,6 +15,7 @@ from projections.state import GameState
 from statemachine.board import deal, shuffle_decks
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
+from statemachine.decks import DeckRule
 from statemachine.engine import Engine
 from statemachine.games.vision import actions, board, computed, rule_ids  # noqa: F401 - computed registers its steps
 from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
@@ -22,7 +23,7 @@ from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.invariants import BOARD
 from statemachine.games.vision.triggers import KINDS
-from statemachine.games.vision.versions import RELEASES, Rules
+from statemachine.games.vision.versions import RELEASES, Options, Rules
 from statemachine.profile import RulesProfile, StepDef
 from statemachine.vocabulary import Procedure
 
@@ -48,6 +49,10 @@ class Vision(RulesProfile):
     event_rules = rule_ids.EVENT_RULES
     releases = RELEASES
     rules: Rules
+    options_type = Options
+    # VOP-GAME-DECK (the game's rules: デッキの枚数は50枚、同じ名称のカードは三枚まで; the seeds say nothing of
+    # decks): exactly 50 cards, at most 3 of one name. Cards with their own deck limit are not in kifu's pool.
+    deck_rule = DeckRule("VOP-GAME-DECK", "50 cards, at most 3 of one name", 50, 50, 3)
     vocabulary = VOP
     trigger_kinds = KINDS
     steps = STEPS
@@ -114,13 +119,13 @@ class Vision(RulesProfile):
 
     def check_state(self, engine: Engine) -> None:
         """A player who has taken LIFE damage loses (VOP-GAME-LIFE); one who had to draw from an empty deck
-        loses, unless a scenario turned that off (option deck_out=off)."""
+        loses, unless the game was started without it (option deck_out = "off")."""
         st = engine.state
         if st.ended or not st.started:
             return
         losers = [p for p in range(len(st.players)) if st.stat(p, "damage") >= LIFE]
         reason = "life"
-        if not losers and st.options.get("deck_out") != "off":
+        if not losers and engine.options.deck_out != "off":
             losers = [p for p in range(len(st.players)) if st.stat(p, "drew_from_empty")]
             reason = "deck out"
         if losers:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from statemachine.options import GameOptions, Switch
 from statemachine.releases import Releases, load_releases
 
 
@@ -24,6 +25,20 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # 1.2: changing life points to X (set_life) set the damage taken to 20 - X whatever X was, so an X above 20
     # raised life points above the 20 a player starts with; from 1.3 X is at most 20 (VOP-GAME-LIFE).
     life_at_most_start: bool = False
+    # Until 1.3: the scenario runner wrote its label ``scenario`` into every scenario's options, and such logs
+    # carry it; from 1.3 no option exists only for tests (#22), and a scenario's id is its game id.
+    scenario_option: bool = True
+    # From 1.3 the decks of a game started from deck lists must follow the game's construction rule
+    # (VOP-DECK, ``statemachine.decks``); before it, every deck was taken as given.
+    decks_checked: bool = False
+
+
+class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
+    """The options a Vision of Phantasm game may be started with (``statemachine.options``)."""
+
+    # A player who must draw from an empty deck loses. "off" only for a board whose deck is not part of what it
+    # shows (a judge's reconstruction, a scenario that says why); every real game plays it "on".
+    deck_out: Switch | None = None
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

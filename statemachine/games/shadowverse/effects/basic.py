@@ -167,7 +167,7 @@ class CardParams(Struct, frozen=True, forbid_unknown_fields=True):
 def add_to_hand(ctx: EffectContext, p: CardParams) -> Procedure:
     """Put a (token) card into your hand; at the hand limit it goes to the cemetery instead."""
     st = ctx.state
-    limit = int(st.options.get("hand_limit", board.HAND_LIMIT))
+    limit = ctx.engine.options.hand_limit or board.HAND_LIMIT
     for _ in range(p.count):
         where = HAND if len(board.hand(st, ctx.controller)) < limit else CEMETERY
         oid = board.create(ctx.engine, p.card, ctx.controller, where)

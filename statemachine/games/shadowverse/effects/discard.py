@@ -25,7 +25,7 @@ def discard_random(ctx: EffectContext, p: DrawParams) -> Procedure:
     if captured(ctx, step_index(ctx, "discard_random")) == "empty":
         return
     st = ctx.state
-    one_by_one = st.options.get("multi_random_discard") == "random"
+    one_by_one = ctx.engine.options.multi_random_discard == "random"
     picks: list[int] = []
     for _ in range(p.count):
         pick = random_pick(ctx, [o for o in board.hand(st, ctx.controller) if o not in picks], "discard")

@@ -94,7 +94,7 @@ def noa_count(ctx: EffectContext, _: NoParams) -> Procedure:
     if me is None or not board.on_field(st, me):
         return
     cap = captured(ctx, step_index(ctx, "noa_count"))
-    x = int(cap) if st.options.get("count_timing") == "trigger" and cap else len(
+    x = int(cap) if ctx.engine.options.count_timing == "trigger" and cap else len(
         [o for o in board.followers(st, ctx.controller) if o != me])
     modify(ctx, me, x, x)
     if x >= 3 and not st.objects[me].status.get("evolved"):
