@@ -39,16 +39,66 @@ def parse_cards(data: dict[str, Any], file: str, vocabulary: Vocabulary, trigger
         name = raw.get("id") if isinstance(raw, dict) else None
         label = name if isinstance(name, str) else f"#{i + 1}"
         try:
-            card = msgspec.convert(raw, CardDef, strict=True)
+            card = msgspec.convert(_lift_game_fields(raw, vocabulary), CardDef, strict=True)
         except msgspec.ValidationError as exc:
             # msgspec says "... - at `$.abilities[0].trigger`": keep its path as the field.
             msg, _, path = str(exc).partition(" - at ")
             path = path.strip("`")
             raise CardFileError(file, _listing(msg, CardDef, path), label, path or None,
                                 _ability_at(raw, path)) from exc
+        card = _home_zone(card, file, vocabulary)
         _validate(card, file, vocabulary, known_triggers)
         out.append(card)
     return out
+
+
+def _lift_game_fields(raw: Any, vocab: Vocabulary) -> Any:
+    """The raw card with the game's own card and trigger fields (``Vocabulary.card_field``, ``trigger_field``)
+    moved into ``fields``, each checked against its declared type. A card may not write ``fields`` itself."""
+    if not isinstance(raw, dict):
+        return raw
+    out = _lift(raw, vocab.card_fields, "$")
+    abilities = raw.get("abilities")
+    if isinstance(abilities, list):
+        out["abilities"] = [
+            {**a, "trigger": _lift(a["trigger"], vocab.trigger_fields, f"$.abilities[{n}].trigger")}
+            if isinstance(a, dict) and isinstance(a.get("trigger"), dict) else a
+            for n, a in enumerate(abilities)]
+    return out
+
+
+def _lift(table: dict[str, Any], declared: dict[str, tuple[Any, Any, str]], path: str) -> dict[str, Any]:
+    out = dict(table)
+    if "fields" in out:  # refused as an unknown field, as msgspec would refuse any other
+        raise msgspec.ValidationError(f"Object contains unknown field `fields` - at `{path}`")
+    fields: dict[str, Any] = {}
+    for name, (typ, _, _) in declared.items():
+        if name in out:
+            value = out.pop(name)
+            try:
+                fields[name] = msgspec.convert(value, typ, strict=True)
+            except msgspec.ValidationError as exc:
+                msg, _, sub = str(exc).partition(" - at ")
+                raise msgspec.ValidationError(f"{msg} - at `{path}.{name}{sub.strip('`').removeprefix('$')}`") \
+                    from exc
+    if fields:
+        out["fields"] = fields
+    return out
+
+
+def _home_zone(card: CardDef, file: str, vocab: Vocabulary) -> CardDef:
+    """Triggers that do not say where they work from work from the game's home zone, if it has one."""
+    if not any(a.trigger is not None and not a.trigger.where for a in card.abilities):
+        return card
+    abilities = []
+    for n, a in enumerate(card.abilities):
+        if a.trigger is not None and not a.trigger.where:
+            if not vocab.home_zone:
+                raise CardFileError(file, "say which zone the ability works from (this game has no default)",
+                                    card.id, f"$.abilities[{n}].trigger.where", a.id)
+            a = msgspec.structs.replace(a, trigger=msgspec.structs.replace(a.trigger, where=vocab.home_zone))
+        abilities.append(a)
+    return msgspec.structs.replace(card, abilities=tuple(abilities))
 
 
 def _ability_at(raw: Any, path: str) -> str | None:
@@ -112,8 +162,7 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
 
 
 ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated")
-TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")),
-                  ("timing", ("shita", "suru")))
+TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")))
 
 
 def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: str,
@@ -209,7 +258,7 @@ def load_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabu
             if card.id in cards:
                 raise CardFileError(str(path), "card id is defined twice", card.id, "$.id")
             cards[card.id] = card
-    return CardPool(name, version, cards)
+    return CardPool(name, version, cards, vocabulary.digest_form())
 
 
 def load_pinned_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabulary,

@@ -34,6 +34,13 @@ DM.declare(ZONE, {
 })
 DM.filter_key("by", Literal["any", "you", "opponent"], "trigger 'chosen': who must have chosen the subject")
 DM.filter_key("under", Literal["self"], "trigger 'leaves_from_under': the card lay under the holder")
+DM.filter_key("evolved", bool, "the subject is (true) or is not (false) an evolution creature with cards under it",
+              test=lambda subject, want: bool(subject.under_cards) == bool(want))
+DM.home_zone = "battle"  # a trigger that does not say where it works from works from the battle zone
+DM.trigger_field("timing", Literal["shita", "suru"], "shita",
+                 "\"shita\" (〜した時: after the event) or \"suru\" (〜する時: declared at the moment); "
+                 "read by no rule yet")
+DM.digest_also(card={"mana": None}, trigger={})  # the kernel's card format of pools 1.0-1.1
 
 
 def _yes(answer: tuple[int | str, ...]) -> bool:

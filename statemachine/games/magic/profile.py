@@ -34,17 +34,18 @@ NAME = "magic"
 def check_pool(pool: CardPool) -> CardPool:
     """Mana symbols and the total cost must agree; a card without symbols has no mana cost (MTG-C-12)."""
     for card in pool.cards.values():
-        if card.mana is None:
+        if mana.symbols(card) is None:
             if card.cost is not None:
                 raise CardFileError(NAME, "a card without mana symbols has no mana cost (leave cost out)", card.id,
                                     "$.cost")
             continue
         try:
-            total = mana.parse(card.mana).total
+            total = mana.parse(mana.symbols(card) or "0").total
         except ValueError as exc:
             raise CardFileError(NAME, str(exc), card.id, "$.mana") from exc
         if card.cost != total:
-            raise CardFileError(NAME, f"mana {card.mana!r} totals {total}, not cost {card.cost}", card.id, "$.cost")
+            raise CardFileError(NAME, f"mana {mana.symbols(card)!r} totals {total}, not cost {card.cost}", card.id,
+                                "$.cost")
     return pool
 
 

@@ -19,6 +19,12 @@ MTG.declare(KEYWORD, {
     "vigilance": "CR 702.20: attacking does not cause it to tap",
     "flash": "CR 702.8: may be cast any time its controller could cast an instant",
 })
+MTG.home_zone = "battlefield"  # CR 113.6: abilities of permanents work on the battlefield
+# The cost's symbols ("1R"; "0" is a cost of zero). None: the card has no mana cost at all, which is not a cost
+# of zero (MTG-C-12). ``cost`` stays the total.
+MTG.card_field("mana", str | None, None,
+               "the mana cost's symbols (\"1R\", \"XR\", \"0\"); left out: no mana cost (MTG-C-12)")
+MTG.digest_also(card={}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.1
 MTG.declare(ZONE, {
     "battlefield": "the battlefield", "hand": "the hand", "graveyard": "the graveyard", "deck": "the library",
     "exile": "exile", "stack": "the stack",

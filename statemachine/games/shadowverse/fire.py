@@ -42,7 +42,7 @@ def instances(engine: Engine, name: str, *, player: int | None = None, subject: 
                 continue
             if t.subject == "other" and subject == lst.obj:
                 continue
-            if subj is not None and not matches_filter(subj, t.filter):
+            if subj is not None and not matches_filter(subj, t.filter, engine.index.tests):
                 continue
         out.append(Instance(lst, holder.controller, holder, subj, seq, ev.AFTER))
     return out + leader_instances(engine, name, player=player, by=seq)

@@ -29,6 +29,7 @@ VOP.declare(KEYWORD, {
     "node:<number>": "NODE N: the nodes it needs",
     "uses:<number>": "an activated effect usable N times per card",
 })
+VOP.digest_also(card={"mana": None}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.2
 VOP.declare(ZONE, {
     "field": "the field", "hand": "the hand", "node": "the node area", "deck": "the deck",
     "discard": "the discard pile", "chain": "being announced (in an interference)",

@@ -56,6 +56,9 @@ Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it 
 PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
+SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
+              test=lambda subject, want: bool(subject.status.get("evolved")) == bool(want))
+SV.digest_also(card={"mana": None}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.2
 SV.declare(ZONE, {
     "field": "the field", "hand": "the hand", "deck": "the deck", "cemetery": "the cemetery",
     "banished": "banished", "casting": "a spell being played", "limbo": "outside the game (a card made, waiting)",
