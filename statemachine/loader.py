@@ -54,7 +54,8 @@ def parse_cards(data: dict[str, Any], file: str, vocabulary: Vocabulary, trigger
 
 def _lift_game_fields(raw: Any, vocab: Vocabulary) -> Any:
     """The raw card with the game's own card and trigger fields (``Vocabulary.card_field``, ``trigger_field``)
-    moved into ``fields``, each checked against its declared type. A card may not write ``fields`` itself."""
+    moved into ``fields``, each checked against its declared type (a card already in that form, as
+    ``msgspec.to_builtins`` writes one, is read the same way)."""
     if not isinstance(raw, dict):
         return raw
     out = _lift(raw, vocab.card_fields, "$")
@@ -69,8 +70,10 @@ def _lift_game_fields(raw: Any, vocab: Vocabulary) -> Any:
 
 def _lift(table: dict[str, Any], declared: dict[str, tuple[Any, Any, str]], path: str) -> dict[str, Any]:
     out = dict(table)
-    if "fields" in out:  # refused as an unknown field, as msgspec would refuse any other
+    written = out.pop("fields", {})
+    if not isinstance(written, dict) or any(k not in declared or k in out for k in written):
         raise msgspec.ValidationError(f"Object contains unknown field `fields` - at `{path}`")
+    out.update(written)
     fields: dict[str, Any] = {}
     for name, (typ, _, _) in declared.items():
         if name in out:
@@ -155,8 +158,10 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
         for k, cond in enumerate(ability.conditions):
             _check_entry(vocab, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params, "condition",
                          error)
+        chosen = sum(1 for eff in ability.effects if eff.name in vocab.target_steps)
         for k, eff in enumerate(ability.effects):
-            _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error)
+            _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error,
+                         targets=chosen)
         for k, cost in enumerate(ability.costs):
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 
@@ -197,10 +202,15 @@ def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: s
 
 def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], name: str, params: dict[str, Any],
                  what: str, error: Callable[[str, str], CardFileError], name_at: str = "name",
-                 params_at: str = "params") -> None:
+                 params_at: str = "params", targets: int | None = None) -> None:
     entry = table.get(name)
     if entry is None:
         raise error(f"unknown {what} {name!r} ({_known(table)})", f"{path}.{name_at}")
+    signed = getattr(entry.params, "signed", ())
+    for param, value in params.items():  # a count, an amount, an index: not below zero unless the step says so
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0 and param not in signed:
+            raise error(f"{what} {name!r}: {param} = {value} is negative, and this step takes no negative "
+                        f"{param}", f"{path}.{params_at}.{param}")
     for param in amount_fields(entry.params):  # computed amounts: forms, zones, references (statemachine.amounts)
         if param in params:
             try:
@@ -219,10 +229,23 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
         if not vocab.knows(kind, value):
             raise error(f"unknown {kind} {value!r} for {what} {name!r} ({_known(vocab.names[kind])})",
                         f"{path}.{params_at}{at}")
+    problems = getattr(parsed, "problems", None)
+    if callable(problems):  # what the step itself finds wrong: a selector that can select nothing, ...
+        for at, message in problems():
+            raise error(f"{what} {name!r}: {message}", f"{path}.{params_at}{at}")
+    target_refs = getattr(parsed, "target_refs", None)
+    if callable(target_refs) and targets is not None:  # an index into the ability's target steps
+        for at, index in target_refs():
+            if index >= targets:
+                steps = ", ".join(sorted(vocab.target_steps))
+                raise error(f"{what} {name!r} acts on target {index}, but the ability chooses {targets} "
+                            f"target{'s' if targets != 1 else ''} (its {steps} steps, counted from 0)",
+                            f"{path}.{params_at}{at}")
     nested = getattr(parsed, "nested", None)
     if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way
         for fld, inner, inner_params in nested():
-            _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params")
+            _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params",
+                         targets)
 
 
 def in_version(card: CardDef, version: str) -> bool:

@@ -90,6 +90,16 @@ def allowed_at(info: mi.Type, path: str) -> tuple[str, ...]:
     return ()
 
 
+class Checked:
+    """What a parameter struct may define for the loader to check beyond types (duck-typed, any may be absent):
+
+    - ``signed``: a class attribute, the parameters that may take a negative literal (all others refuse one);
+    - ``problems()``: ``(path, message)`` pairs for what cannot work (a selector that can select nothing);
+    - ``target_refs()``: ``(path, index)`` pairs, the ability's targets the step acts on (counted from 0);
+    - ``nested()``: ``(field, name, params)`` of steps it carries, checked the same way.
+    """
+
+
 class Entry(Generic[P]):
     def __init__(self, name: str, params: type[P], fn: Callable[..., Any]) -> None:
         self.name, self.params, self.fn = name, params, fn
@@ -125,6 +135,9 @@ class Vocabulary:
         self.card_fields: dict[str, tuple[Any, Any, str]] = {}
         self.trigger_fields: dict[str, tuple[Any, Any, str]] = {}
         self._digest_also: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        # The effect steps that name a target (Magic's ``target``): an ability's targets are these steps in
+        # printed order, and a step's ``target_refs()`` (its indices into them) are checked against them at load.
+        self.target_steps: frozenset[str] = frozenset()
         # What computed amounts (``statemachine.amounts``) this game's card data may use; None: none.
         self.amounts: AmountRules | None = None
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}

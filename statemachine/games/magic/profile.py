@@ -17,6 +17,7 @@ from statemachine.decisions import object_arg as _int
 from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, mana, rule_ids
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
+from statemachine.games.magic import verbs as _verbs  # noqa: F401 - registers the effect steps on selectors
 from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
 from statemachine.games.magic.invariants import BOARD
 from statemachine.games.magic.stack import Stack

@@ -189,17 +189,17 @@ def put_on_stack(engine: Engine, eid: int) -> Procedure:
     _, abilities = ability_of(engine, pend)
     engine.emit(ev.EffectPending(eid, STACK, pend.controller, pend.label or abilities[0].label,
                                  stack_key(engine, pend.source, TRIGGERED, pend.source_card)))
-    yield from choose_targets(engine, pend.controller, eid, abilities, None)
+    yield from choose_targets(engine, pend.controller, eid, abilities, None, pend.source)
 
 
-def choose_targets(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int | None
-                   ) -> Procedure:
+def choose_targets(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int | None,
+                   source: int | None = None) -> Procedure:
     """Targets are chosen as the object is put on the stack; with none to choose, a triggered ability is
     removed from the stack (603.3d)."""
     chosen: list[int] = []
     for ability in abilities:
         for n, spec in enumerate(targets.specs(ability)):
-            options = targets.candidates(engine.state, spec, spell)
+            options = targets.candidates(engine, spec, spell, player, source)
             if not options:
                 engine.emit(ev.EffectFizzled(eid, "no legal target when put on the stack (603.3d)"))
                 return
@@ -246,7 +246,8 @@ def resolve(engine: Engine, pend: Pending) -> Procedure:
     source = source_object(pend)
     specs = [s for a in abilities for s in targets.specs(a)]
     chosen = list(pend.targets)
-    if specs and not any(targets.legal(st, s, t, spell) for s, t in zip(specs, chosen, strict=False)):
+    if specs and not any(targets.legal(engine, s, t, spell, pend.controller, source)
+                         for s, t in zip(specs, chosen, strict=False)):
         # 608.2b: a spell or ability whose targets are all illegal does nothing.
         engine.emit(ev.EffectFizzled(eid, "all its targets are illegal as it resolves (608.2b)"))
         if spell is not None and spell in st.objects:

@@ -6,7 +6,7 @@ holds the table, so both can import it without importing each other.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from statemachine.amounts import AmountRules
 from statemachine.vocabulary import KEYWORD, ZONE, Vocabulary
@@ -38,6 +38,17 @@ MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it
 # a negative result is used as zero (CR 107.1b). X is the value announced as the spell is cast (CR 601.2b).
 # "target" is the first target chosen as the spell or ability was put on the stack, read as it last existed on
 # the battlefield if it has left (last known information, CR 608.2h).
+MTG.target_steps = frozenset({"target"})  # an ability's targets: its "target" steps in printed order (CR 601.2c)
+
+
+def _sacrificed(ctx: Any) -> int | None:
+    """The creature sacrificed to pay the spell's cost (recorded on the spell as it was cast, MTG-C-10)."""
+    spell = ctx.bound.get("spell")
+    st = ctx.state
+    found = st.objects[spell].status.get("sacrificed") if spell in st.objects else None
+    return int(found) if found is not None else None
+
+
 MTG.amounts = AmountRules(
     zones=("deck", "hand", "battlefield", "graveyard", "exile"),
     characteristics=("power_of", "toughness_of", "cost_of"),
@@ -45,4 +56,5 @@ MTG.amounts = AmountRules(
     rounding="",
     rounding_rule="CR 107.1a: the card states it",
     negative_is_zero=True,
+    references={"sacrificed": _sacrificed},
 )

@@ -6,6 +6,8 @@ destroys at once — a follower at 0 defense waits for the state check (SV-O-27/
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from msgspec import Struct, field
 
 from eventsource import events as ev
@@ -178,6 +180,7 @@ def add_to_hand(ctx: EffectContext, p: CardParams) -> Procedure:
 
 
 class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
+    signed: ClassVar[tuple[str, ...]] = ("attack", "defense")  # a buff may take away (-3/-3)
     attack: Amount = 0
     defense: Amount = 0
     to: Selector = "self"
