@@ -10,6 +10,7 @@ from projections.characteristics import view
 from statemachine.engine import Engine
 from statemachine.games.magic import board
 from statemachine.games.magic.board import DREW_FROM_EMPTY
+from statemachine.games.magic.damage import DEATHTOUCH, REGENERATION, destroy_events
 
 CANT_LOSE = "cant_lose"  # 《プラチナの天使》: "you can't lose the game"
 
@@ -41,8 +42,10 @@ def find(engine: Engine) -> Found:
         toughness = v.chars.toughness or 0
         if toughness <= 0:
             found.falls.append(oid)
-        elif v.status.get("damage", 0) >= toughness:
-            found.dies.append(oid)
+        elif "indestructible" in v.chars.keywords:
+            continue  # CR 702.12b: lethal damage does not destroy it
+        elif v.status.get("damage", 0) >= toughness or (v.status.get(DEATHTOUCH) and v.status.get("damage", 0)):
+            found.dies.append(oid)  # 704.5g; 704.5h: damage from a source with deathtouch
     if found.losers:
         found.actions.append("player loses")
     if found.falls:
@@ -61,7 +64,10 @@ def perform(engine: Engine) -> bool:
         return False
     st = engine.state
     events: list[ev.Event] = [ev.StateBasedAction(tuple(found.actions), tuple(found.objects))]
-    leaving = [(o, board.SBA) for o in found.falls] + [(o, board.DESTROY) for o in found.dies]
+    # A regeneration shield replaces the destruction (CR 701.15b); toughness 0 is not destruction (704.5f).
+    regenerated = [o for o in found.dies if st.objects[o].status.get(REGENERATION)]
+    events += destroy_events(engine, regenerated, board.DESTROY)
+    leaving = [(o, board.SBA) for o in found.falls] + [(o, board.DESTROY) for o in found.dies if o not in regenerated]
     ids = engine.new_object_ids(len(leaving))
     events += [board.move(engine, o, board.zone(st.objects[o].owner, board.GRAVEYARD), cause, new_id=nid)
                for (o, cause), nid in zip(leaving, ids, strict=True)]

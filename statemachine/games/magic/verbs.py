@@ -23,7 +23,7 @@ from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, z
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
 from statemachine.games.magic.vocab import MTG
-from statemachine.vocabulary import Keyword, Procedure
+from statemachine.vocabulary import Keyword, NoParams, Procedure
 
 BOUNCED, SEARCHED, SACRIFICED, RETURNED, TOKEN = "bounce", "search", "sacrifice", "return", "token"
 
@@ -154,6 +154,17 @@ def regenerate(ctx: EffectContext, p: Acts) -> Procedure:
     if found:
         ctx.engine.emit(*[ev.StatusSet(o, damage.REGENERATION, st.objects[o].status.get(damage.REGENERATION, 0) + 1)
                           for o in found])
+    return
+    yield
+
+
+@MTG.effect("prevent_combat_damage")
+def prevent_combat_damage(ctx: EffectContext, _: NoParams) -> Procedure:
+    """"Prevent all combat damage that would be dealt this turn" (CR 615.1: a prevention effect, in force until
+    the cleanup step)."""
+    ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, "set_flag",
+                                               board.player_ref(ctx.controller), value=damage.PREVENT_COMBAT_DAMAGE,
+                                               until="end_of_turn"))
     return
     yield
 

@@ -18,6 +18,20 @@ MTG.declare(KEYWORD, {
     "haste": "CR 702.10: may attack and use tap abilities despite summoning sickness",
     "vigilance": "CR 702.20: attacking does not cause it to tap",
     "flash": "CR 702.8: may be cast any time its controller could cast an instant",
+    "deathtouch": "CR 702.2: any damage it deals to a creature is enough to destroy it (a state-based action, 704.5h)",
+    "defender": "CR 702.3: can't attack",
+    "double_strike": "CR 702.4: deals combat damage in the first-strike step and the regular one",
+    "first_strike": "CR 702.7: deals combat damage in a combat damage step before creatures without it (510.4)",
+    "hexproof": "CR 702.11: can't be the target of spells or abilities its controller's opponents control",
+    "indestructible": "CR 702.12: is not destroyed by lethal damage or by effects that say destroy",
+    "lifelink": "CR 702.15: damage it deals also causes its controller to gain that much life",
+    "menace": "CR 702.111: can't be blocked except by two or more creatures (a lone blocker's block is not kept)",
+    "trample": "CR 702.19: damage beyond lethal to its blockers may be assigned to the player it attacks",
+    "protection_from_white": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by white",
+    "protection_from_blue": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by blue",
+    "protection_from_black": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by black",
+    "protection_from_red": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by red",
+    "protection_from_green": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by green",
 })
 MTG.home_zone = "battlefield"  # CR 113.6: abilities of permanents work on the battlefield
 # The cost's symbols ("1R"; "0" is a cost of zero). None: the card has no mana cost at all, which is not a cost
@@ -30,7 +44,7 @@ MTG.declare(ZONE, {
     "exile": "exile", "stack": "the stack",
 })
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
-               "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
+               "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
 MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it waits for")
 
 # Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
