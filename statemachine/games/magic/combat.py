@@ -13,6 +13,7 @@ from statemachine.engine import Engine
 from statemachine.games.magic import board
 from statemachine.games.magic.board import LIFE
 from statemachine.games.magic.damage import DEATHTOUCH, combat_damage_prevented, protected
+from statemachine.games.magic.statics import CANT_ATTACK, CANT_BLOCK, flagged
 from statemachine.vocabulary import Procedure
 
 
@@ -22,8 +23,8 @@ def attackers(state: GameState) -> list[int]:
 
 def can_attack(state: GameState, oid: int) -> bool:
     v = view(state, oid)
-    if "defender" in v.chars.keywords:
-        return False  # CR 702.3b
+    if "defender" in v.chars.keywords or flagged(state, oid, CANT_ATTACK):
+        return False  # CR 702.3b; "can't attack" (an aura's static ability)
     return not v.tapped and not (v.status.get("sick") and "haste" not in v.chars.keywords)
 
 
@@ -56,8 +57,8 @@ def can_block(state: GameState, blocker: int, attacker: int) -> bool:
     seen = view(state, attacker)
     flying = "flying" in seen.chars.keywords
     kw = view(state, blocker).chars.keywords
-    if protected(seen, view(state, blocker)):
-        return False  # CR 702.16f: can't be blocked by creatures of that colour
+    if protected(seen, view(state, blocker)) or flagged(state, blocker, CANT_BLOCK):
+        return False  # CR 702.16f: can't be blocked by creatures of that colour; "can't block"
     return not flying or "flying" in kw or "reach" in kw
 
 

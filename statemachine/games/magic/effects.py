@@ -19,7 +19,7 @@ from statemachine.context import EffectContext
 from statemachine.decisions import Request
 from statemachine.games.magic import board, damage, mana, targets
 from statemachine.games.magic.board import GRAVEYARD, HAND, LIFE, STACK, zone
-from statemachine.games.magic.sba import CANT_LOSE
+from statemachine.games.magic.sba import cant_lose
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import NoParams, Procedure
 
@@ -137,7 +137,7 @@ def win_game(ctx: EffectContext, _: NoParams) -> Procedure:
     they can't lose and their opponents can't win (《プラチナの天使》)."""
     st = ctx.state
     others = [p for p in range(len(st.players)) if p != ctx.controller and not st.players[p].lost]
-    if any(board.controls_ability(st, p, CANT_LOSE) for p in others):
+    if any(cant_lose(st, p) for p in others):
         return
     reason = f"{st.players[ctx.controller].name} won the game (104.2b)"
     ctx.engine.emit(*[ev.PlayerLost(p, reason) for p in others], ev.GameEnded(ctx.controller, reason))

@@ -32,6 +32,19 @@ from statemachine.vocabulary import Procedure
 NAME = "magic"
 
 
+def check_statics(pool: CardPool) -> CardPool:
+    """A static ability's steps are static effects, and a static effect is a static ability's (CR 604.1): one
+    elsewhere would start an effect whose source is a spell or an ability, and never end."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if (ability.kind == "static") != step.name.startswith("static_"):
+                    want = "static effects (static_...)" if ability.kind == "static" else "no static effect"
+                    raise CardFileError(NAME, f"a {ability.kind} ability takes {want}", card.id,
+                                        f"$.abilities[{n}].effects[{k}].name", ability.id)
+    return pool
+
+
 def check_pool(pool: CardPool) -> CardPool:
     """Mana symbols and the total cost must agree; a card without symbols has no mana cost (MTG-C-12)."""
     for card in pool.cards.values():
@@ -62,7 +75,7 @@ class Magic(RulesProfile):
     board = BOARD  # what a possible board is (invariants.py)
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
     policy = Stack
-    pool_checks = (check_pool,)
+    pool_checks = (check_pool, check_statics)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority (MTG-P-01)",
         "cast": "`[card]`: cast a spell from your hand; its targets, X and costs are asked next",

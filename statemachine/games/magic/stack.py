@@ -26,6 +26,7 @@ from statemachine.engine import Engine
 from statemachine.games.magic import board, mana, sba, targets
 from statemachine.games.magic.board import BATTLEFIELD, STACK, zone
 from statemachine.games.magic.board import stack_items as items
+from statemachine.games.magic.statics import ATTACH_TO, ATTACHED
 from statemachine.games.magic.turn import end_step
 from statemachine.policy import ResolutionPolicy
 from statemachine.triggers import Instance
@@ -276,6 +277,9 @@ def resolve(engine: Engine, pend: Pending) -> Procedure:
     if set(card.types) & set(PERMANENT_TYPES):
         moved = board.move(engine, spell, zone(obj.owner, BATTLEFIELD), board.RESOLVED, controller=pend.controller)
         sick = [ev.StatusSet(moved.new, "sick", 1)] if "creature" in card.types else []
-        engine.emit(moved, *sick, ev.EffectResolved(eid))
+        host = obj.status.get(ATTACH_TO)  # an aura enters attached to its target (CR 303.4f)
+        attached = [ev.StatusSet(moved.new, ATTACHED, host)] if host is not None and board.on_battlefield(
+            engine.state, host) else []
+        engine.emit(moved, *sick, *attached, ev.EffectResolved(eid))
     else:
         engine.emit(board.move(engine, spell, zone(obj.owner, board.GRAVEYARD), board.RESOLVED), ev.EffectResolved(eid))
