@@ -160,6 +160,11 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
                          error)
         chosen = sum(1 for eff in ability.effects if eff.name in vocab.target_steps)
         for k, eff in enumerate(ability.effects):
+            entry = vocab.effects.get(eff.name)
+            if eff.params.get("may") is True and entry is not None and (
+                    not entry.asks or ability.kind in vocab.silent_kinds):
+                why = "this step never asks" if not entry.asks else f"a {ability.kind} ability's steps ask no one"
+                raise error(f"effect {eff.name!r}: may = true, but {why}", f"{base}.effects[{k}].params.may")
             _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error,
                          targets=chosen)
         for k, cost in enumerate(ability.costs):

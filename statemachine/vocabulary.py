@@ -101,8 +101,9 @@ class Checked:
 
 
 class Entry(Generic[P]):
-    def __init__(self, name: str, params: type[P], fn: Callable[..., Any]) -> None:
+    def __init__(self, name: str, params: type[P], fn: Callable[..., Any], asks: bool = True) -> None:
         self.name, self.params, self.fn = name, params, fn
+        self.asks = asks  # whether the step may stop to ask a player (a ``may`` needs it to)
         self.doc = " ".join((fn.__doc__ or "").split("\n\n")[0].split())  # the first paragraph, for docs
 
     def parse(self, raw: dict[str, Any]) -> P:
@@ -138,6 +139,9 @@ class Vocabulary:
         # The effect steps that name a target (Magic's ``target``): an ability's targets are these steps in
         # printed order, and a step's ``target_refs()`` (its indices into them) are checked against them at load.
         self.target_steps: frozenset[str] = frozenset()
+        # Ability kinds whose steps are carried out without asking anyone (Magic's static abilities): a ``may``
+        # on one of their steps is refused at load.
+        self.silent_kinds: frozenset[str] = frozenset()
         # What computed amounts (``statemachine.amounts``) this game's card data may use; None: none.
         self.amounts: AmountRules | None = None
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}
@@ -189,12 +193,15 @@ class Vocabulary:
                     return True
         return False
 
-    def effect(self, name: str, params: type[Struct] = NoParams) -> Callable[[Callable[..., Procedure]],
-                                                                           Callable[..., Procedure]]:
+    def effect(self, name: str, params: type[Struct] = NoParams, *, asks: bool = True
+               ) -> Callable[[Callable[..., Procedure]], Callable[..., Procedure]]:
+        """Register an effect step. ``asks=False``: the step never stops to ask, so a card may not give it
+        ``may = true`` (refused at load)."""
+
         def register(fn: Callable[..., Procedure]) -> Callable[..., Procedure]:
             if name in self.effects:
                 raise ValueError(f"effect {name!r} is registered twice in {self.name}")
-            self.effects[name] = Entry(name, params, fn)
+            self.effects[name] = Entry(name, params, fn, asks)
             return fn
 
         return register

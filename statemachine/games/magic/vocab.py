@@ -52,6 +52,7 @@ MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it
 # a negative result is used as zero (CR 107.1b). X is the value announced as the spell is cast (CR 601.2b).
 # "target" is the first target chosen as the spell or ability was put on the stack, read as it last existed on
 # the battlefield if it has left (last known information, CR 608.2h).
+MTG.silent_kinds = frozenset({"static"})  # a static ability's effects start without a question (CR 604)
 MTG.target_steps = frozenset({"target"})  # an ability's targets: its "target" steps in printed order (CR 601.2c)
 
 
