@@ -177,3 +177,12 @@ def test_a_regeneration_shield_replaces_destruction_by_lethal_damage() -> None:
              p(1, "pass", zones={"1.battlefield": ["@bears"]}, damage={"@bears": 0}, tapped={"@bears": True})])
     bears = next(o for o in r.engine.state.zone("1.battlefield"))
     assert not r.engine.state.objects[bears].status.get("regeneration")
+
+
+def test_an_attacks_trigger_goes_on_the_stack_when_the_creature_is_declared_an_attacker() -> None:
+    """CR 508.3a: "Whenever this creature attacks, you gain 1 life" triggers as attackers are declared."""
+    raider = {**creature("raider", 2, 2), "abilities": [{"id": "cheer", "label": "gain 1", "trigger": {
+        "on": "attacks", "subject": "self"}, "effects": [{"name": "gain_life", "params": {"amount": 1}}]}]}
+    run([raider], [{"handle": "raider", "card": "raider", "zone": "battlefield"}],
+        [*TO_BLOCKS, p(0, "choose", "@raider", stack=[{"source": "@raider", "label": "gain 1"}]),
+         p(0, "pass"), p(1, "pass", stats={"0.life": 21})])
