@@ -248,30 +248,17 @@ def selected(state: GameState, m: Modifier, oid: int) -> bool:
     if obj is None:
         return False
     printed = state.cards[obj.card].printed
+    # What each key reads of the object; a key holds when one of its values is among what it reads.
+    reads: dict[str, tuple[str, ...]] = {
+        "types": printed.types, "subtypes": printed.subtypes, "colors": printed.colors,
+        "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),)}
     for part in m.value.split(";"):
         key, _, want = part.partition("=")
-        values = want.split("|")
-        match key:
-            case "zone":
-                if obj.zone.partition(".")[2] not in values:
-                    return False
-            case "types":
-                if not set(values) & set(printed.types):
-                    return False
-            case "subtypes":
-                if not set(values) & set(printed.subtypes):
-                    return False
-            case "colors":
-                if not set(values) & set(printed.colors):
-                    return False
-            case "controller":
-                if str(obj.controller) not in values:
-                    return False
-            case "not":
-                if str(oid) in values:
-                    return False
-            case _:
-                pass
+        values = set(want.split("|"))
+        if key in reads and not values & set(reads[key]):
+            return False
+        if key == "not" and str(oid) in values:
+            return False
     return True
 
 

@@ -62,20 +62,12 @@ class Filter(Struct, frozen=True, forbid_unknown_fields=True):
 def matches(ctx: EffectContext, f: Filter, seen: ObjectView) -> bool:
     """Whether the object as seen meets every restriction (characteristics as they are now, CR 613)."""
     c = seen.chars
-    if f.types and not set(f.types) & set(c.types):
-        return False
-    if set(f.not_types) & set(c.types):
-        return False
-    if f.subtypes and not set(f.subtypes) & set(c.subtypes):
-        return False
-    if f.colors and not set(f.colors) & set(c.colors):
-        return False
-    if set(f.not_colors) & set(c.colors):
-        return False
-    if f.keywords and not set(f.keywords) & set(c.keywords):
-        return False
-    if set(f.not_keywords) & set(c.keywords):
-        return False
+    for want, have in ((f.types, c.types), (f.subtypes, c.subtypes), (f.colors, c.colors), (f.keywords, c.keywords)):
+        if want and not set(want) & set(have):
+            return False
+    for lack, have in ((f.not_types, c.types), (f.not_colors, c.colors), (f.not_keywords, c.keywords)):
+        if set(lack) & set(have):
+            return False
     if f.controller == "you" and seen.controller != ctx.controller:
         return False
     if f.controller == "opponent" and seen.controller == ctx.controller:
