@@ -186,3 +186,39 @@ def test_an_attacks_trigger_goes_on_the_stack_when_the_creature_is_declared_an_a
     run([raider], [{"handle": "raider", "card": "raider", "zone": "battlefield"}],
         [*TO_BLOCKS, p(0, "choose", "@raider", stack=[{"source": "@raider", "label": "gain 1"}]),
          p(0, "pass"), p(1, "pass", stats={"0.life": 21})])
+
+
+def test_general_steps_no_card_of_the_pool_uses_yet() -> None:
+    """lose_life, discard_hand, plus_one_counters, put_onto_battlefield and choose_one (an opponent choosing)
+    do what docs/vocabulary.md says, on test cards."""
+    probe = {"id": "probe", "name": "probe", "types": ["sorcery"], "colors": ["black"], "mana": "B", "cost": 1,
+             "abilities": [{"id": "a", "label": "probe", "kind": "spell", "effects": [
+                 {"name": "lose_life", "params": {"on": "each_opponent", "amount": 2}},
+                 {"name": "discard_hand", "params": {"on": "each_opponent"}},
+                 {"name": "plus_one_counters", "params": {"on": "each", "count": 2,
+                                                          "filter": {"controller": "you"}}},
+                 {"name": "choose_one", "params": {"chooser": "opponent", "modes": [
+                     {"label": "you gain 3", "effects": [{"name": "gain_life", "params": {"amount": 3}}]},
+                     {"label": "you draw", "effects": [{"name": "draw", "params": {"count": 1}}]}]}},
+             ]}]}
+    run([probe], [{"handle": "probe", "card": "probe", "zone": "hand"},
+                  {"handle": "s", "card": "swamp", "zone": "battlefield"},
+                  {"handle": "bears", "card": "grizzly_bears", "zone": "battlefield"},
+                  {"handle": "h1", "card": "island", "owner": 1, "zone": "hand"},
+                  {"handle": "h2", "card": "island", "owner": 1, "zone": "hand"}],
+        [p(0, "cast", "@probe"), p(0, "mana", "auto"), p(0, "pass"),
+         p(1, "pass", request={"player": 1, "kind": "mode"}, stats={"1.life": 18},
+           zones={"1.graveyard": ["@h1", "@h2"]}, power={"@bears": 4}, toughness={"@bears": 4}),
+         p(1, "choose", 0, stats={"0.life": 23})])
+
+
+def test_put_onto_battlefield_from_a_graveyard() -> None:
+    probe = {"id": "probe", "name": "probe", "types": ["sorcery"], "colors": ["black"], "mana": "B", "cost": 1,
+             "abilities": [{"id": "a", "label": "probe", "kind": "spell", "effects": [
+                 {"name": "target", "params": {"what": "card", "types": ["creature"]}},
+                 {"name": "put_onto_battlefield", "params": {"tapped": True}}]}]}
+    run([probe], [{"handle": "probe", "card": "probe", "zone": "hand"},
+                  {"handle": "s", "card": "swamp", "zone": "battlefield"},
+                  {"handle": "dead", "card": "grizzly_bears", "owner": 1, "zone": "graveyard"}],
+        [p(0, "cast", "@probe"), p(0, "choose", "@dead"), p(0, "mana", "auto"), p(0, "pass"),
+         p(1, "pass", zones={"0.battlefield": ["@s", "@dead"]}, tapped={"@dead": True})])
