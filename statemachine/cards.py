@@ -97,7 +97,9 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
 
 # Fields of a card (or of its abilities) added after pool 1.0, with their defaults: a card that leaves one at
 # its default digests as it did before the field existed. Add every new CardDef/AbilityDef field here.
-LATER_FIELDS: dict[str, object] = {"bundle": False}
+# Game card fields (``Vocabulary.card_field``) added after a game's first pools count here too.
+LATER_FIELDS: dict[str, object] = {"bundle": False, "evolves_from": (), "evolved_power": None,
+                                   "evolved_toughness": None}
 
 
 class DigestForm(Struct, frozen=True):

@@ -44,6 +44,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "vocabulary": ("vocabulary", "vocabulary"),
     "debug": ("debug", "debug"),
     "query": ("debug", "query"),
+    "cards": ("cards", "cards"),
 }
 
 

@@ -23,6 +23,13 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # stack, every card already there staying under it; two invasions declared together stack one on the other
     # (DM-GAME-EVOLVE). 1.0: the card under the first invader was taken from under it, or the stack nested.
     evolve_onto_whole_stack: bool = False
+    # An evolution creature whose card names the races it evolves from (進化—自分の<race>1体の上に置く,
+    # ``evolves_from``) goes only on a creature of one of them (DM-GAME-EVOLVE). 1.1: any creature sharing a
+    # civilization, whatever the card said.
+    evolution_race: bool = False
+    # A step's ``may`` is asked for ``mana_boost`` and ``discard_blind`` too ("…してもよい"). 1.1: they were
+    # carried out even when their card said "may".
+    may_honoured: bool = False
 
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

@@ -323,8 +323,10 @@ def transform(engine: Engine, oid: int, into: str) -> int | None:
         return None
     obj = st.objects[oid]
     pos = st.zones[obj.zone].index(oid)
-    gone = move(engine, oid, zone(obj.owner, BANISHED), TRANSFORM)
-    engine.emit(gone)
+    if obj.under:  # a vehicle with its pilot aboard: the pilot goes with it (assumed; README) — else it would lie
+        engine.emit(*kit.to_owners(engine, [oid], BANISHED, TRANSFORM))  # under a card no longer in the game
+    else:
+        engine.emit(move(engine, oid, zone(obj.owner, BANISHED), TRANSFORM))
     _lost_with(engine, oid)
     return create(engine, into, obj.controller, FIELD, pos=pos, cause=TRANSFORM)
 

@@ -9,11 +9,12 @@ used.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from eventsource import events as ev
+from projections.characteristics import view
 from projections.state import Pending
 from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
@@ -21,6 +22,9 @@ from statemachine.engine import Engine
 from statemachine.games.vision import board
 from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
 from statemachine.vocabulary import KEYWORD, ZONE, NoParams, Procedure, Vocabulary
+
+# A count or amount card data may not make negative: refused when the pool loads, naming card and field.
+NonNegative = Annotated[int, Meta(ge=0)]
 
 VOP = Vocabulary("vision")
 VOP.declare(KEYWORD, {
@@ -44,7 +48,7 @@ TargetKind = Literal["character", "character_or_player", "player", "attacking_ch
 
 
 class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 0  # untapped nodes to tap
+    count: NonNegative = 0  # untapped nodes to tap
 
 
 class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -57,7 +61,7 @@ class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: NonNegative = 1
 
 
 TARGET_KINDS: tuple[str, ...] = get_args(TargetKind)
@@ -143,7 +147,10 @@ def own_turn(ctx: EffectContext, _: NoParams) -> bool:
 def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
     """Deal damage to each target (a character on the field, or a player)."""
     n = evaluate(ctx, p.amount)
-    board.damage(ctx.engine, [(t, n) for t in ctx.bound.get("targets", ())])
+    st = ctx.state
+    # 「効果ダメージを受けない」 (keyword no_effect_damage, pool 1.3): an effect's damage is not dealt to it.
+    board.damage(ctx.engine, [(t, n) for t in ctx.bound.get("targets", ())
+                              if t < 0 or "no_effect_damage" not in view(st, t).chars.keywords])
     return
     yield
 

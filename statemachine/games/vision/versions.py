@@ -15,5 +15,9 @@ from statemachine.releases import Releases, load_releases
 class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     """The switches of one Vision of Phantasm release."""
 
+    # A character played and put onto the field is marked with the turn (status ``played_turn``), so 「プレイされて
+    # 場に出たターン」 can be judged (《上海人形》, VOP-GAME-TURN-END). 1.2: no mark (no card asked).
+    played_turn_marked: bool = False
+
 
 RELEASES: Releases[Rules] = load_releases(Path(__file__).with_name("releases.toml"), Rules)

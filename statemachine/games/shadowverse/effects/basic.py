@@ -15,14 +15,22 @@ from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY, FIELD, HAND
-from statemachine.games.shadowverse.effects.targets import SV, Until, bundled, captured, ordered, step_index
+from statemachine.games.shadowverse.effects.targets import (
+    SV,
+    NonNegative,
+    Until,
+    bundled,
+    captured,
+    ordered,
+    step_index,
+)
 from statemachine.games.shadowverse.fire import healed
 from statemachine.games.shadowverse.queue import captures
 from statemachine.vocabulary import Keyword, Procedure, Selector
 
 
 class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: NonNegative = 1
 
 
 @SV.effect("draw", DrawParams)
@@ -33,7 +41,7 @@ def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
 
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    amount: int = 1
+    amount: NonNegative = 1
     to: Selector = "own_leader"
 
 
