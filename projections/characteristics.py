@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from msgspec import Struct
 
 from eventsource import events as ev
-from projections.state import CardFacts, GameObject, GameState, LastKnown, Modifier
+from projections.state import CardFacts, GameObject, GameState, LastKnown, Modifier, modifiers_applying
 
 
 class ObjectView(Struct, frozen=True):
@@ -92,7 +92,7 @@ def _view(obj: GameObject, facts: CardFacts, modifiers: Iterable[Modifier], unde
 
 
 def modifiers_on(state: GameState, oid: int) -> list[Modifier]:
-    return [m for m in state.modifiers.values() if m.target == oid] if state.modifiers else []
+    return modifiers_applying(state, oid) if state.modifiers else []
 
 
 def view(state: GameState, oid: int) -> ObjectView:

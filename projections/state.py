@@ -240,14 +240,58 @@ def _place(state: GameState, obj: GameObject, pos: int) -> None:
         state.next_object = obj.id + 1
 
 
+# A continuous effect "while its source is in play" (a static ability's, CR 611.3a) ends when its source leaves
+# its zone. One whose kind starts with "each_" applies to every object its selector (``value``) names, not to
+# its target (which is its source): an anthem, "creatures you control get +1/+1" (CR 613).
+WHILE_SOURCE = "source_in_play"
+EACH = "each_"
+
+
+def selected(state: GameState, m: Modifier, oid: int) -> bool:
+    """Whether the selector of an "each_" effect names object ``oid`` now. A selector is ``key=value`` pairs
+    joined by ``;`` (values joined by ``|``: any of them): ``zone`` (the zone's kind, after the player's
+    prefix), ``types``, ``subtypes``, ``colors`` (printed characteristics), ``controller`` (a player), ``not``
+    (an object it leaves out); ``keyword`` is what it grants, not a test."""
+    obj = state.objects.get(oid)
+    if obj is None:
+        return False
+    printed = state.cards[obj.card].printed
+    # What each key reads of the object; a key holds when one of its values is among what it reads.
+    reads: dict[str, tuple[str, ...]] = {
+        "types": printed.types, "subtypes": printed.subtypes, "colors": printed.colors,
+        "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),)}
+    for part in m.value.split(";"):
+        key, _, want = part.partition("=")
+        values = set(want.split("|"))
+        if key in reads and not values & set(reads[key]):
+            return False
+        if key == "not" and str(oid) in values:
+            return False
+    return True
+
+
+def as_applied(m: Modifier) -> Modifier:
+    """An "each_" effect as it applies to one object: its kind without the prefix, its value the keyword."""
+    keyword = next((p.partition("=")[2] for p in m.value.split(";") if p.startswith("keyword=")), "")
+    return Modifier(m.effect, m.source, m.kind.removeprefix(EACH), m.target, m.amount, keyword, m.until, m.since)
+
+
+def modifiers_applying(state: GameState, oid: int) -> list[Modifier]:
+    """The continuous effects that apply to object ``oid`` now: those on it, and those whose selector names it."""
+    return [m for m in state.modifiers.values() if m.target == oid and not m.kind.startswith(EACH)] + [
+        as_applied(m) for m in state.modifiers.values() if m.kind.startswith(EACH) and selected(state, m, oid)]
+
+
 def _drop_modifiers_on(state: GameState, oid: int) -> list[Modifier]:
-    """Continuous effects on an object end when it leaves: the new object is a new object (DM-W-06)."""
+    """Continuous effects on an object end when it leaves: the new object is a new object (DM-W-06); so do the
+    effects of its static abilities (``WHILE_SOURCE``). Returned: what applied to it, for its look-back."""
     if not state.modifiers:
         return []
-    gone = [m for m in state.modifiers.values() if m.target == oid]
+    applied = modifiers_applying(state, oid)
+    gone = [m for m in state.modifiers.values() if m.target == oid or (m.source == oid and m.until == WHILE_SOURCE)]
     for m in gone:
         del state.modifiers[m.effect]
-    return gone
+    return applied
 
 
 def evolve(state: GameState, seq: int, event: ev.Event, decision: int = 0) -> GameState:

@@ -195,6 +195,9 @@ class AmountRules(Struct, frozen=True):
     # targets (``ctx.bound["targets"]``) or the chosen objects (``ctx.bound["chosen"]``).
     # (it is given the game's ``EffectContext``, whose captured and bound values a game may read).
     targets: Callable[[Any], list[int]] = _no_targets
+    # References of the game's own beyond source/subject/target, each reading the object it names from the
+    # resolution (Magic's "sacrificed": the creature sacrificed to pay the spell's cost).
+    references: dict[str, Callable[[Any], int | None]] = msgspec.field(default_factory=dict)
     # "toughness" of an object view (Shadowverse and Vision subtract damage); None: the printed toughness.
     toughness: Callable[[ObjectView], int] | None = None
     # How a player counter is read, for counters a game derives from others (Vision's life points are 20 less
@@ -244,8 +247,9 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
     here = f"{path}.{form}"
     match form:
         case "power_of" | "toughness_of" | "cost_of" | "under_of":
-            if value not in REFERENCES:
-                raise AmountError(here, f"{value!r} is not a reference (known: {', '.join(REFERENCES)})")
+            known = REFERENCES + tuple(sorted(rules.references)) if rules is not None else REFERENCES
+            if value not in known:
+                raise AmountError(here, f"{value!r} is not a reference (known: {', '.join(known)})")
         case "x":
             if value is not True:
                 raise AmountError(here, "write x = true")
@@ -427,7 +431,9 @@ def _ref(r: _Reading, ref: str) -> int | None:
             chosen = r.chosen()
             return chosen[0] if chosen else None
         case _:
-            raise AssertionError(f"unknown reference {ref!r} (checked at load)")
+            read = r.rules.references.get(ref)
+            assert read is not None, f"unknown reference {ref!r} (checked at load)"
+            return read(ctx)
 
 
 def _object(r: _Reading, ref: str) -> ObjectView | None:

@@ -31,9 +31,11 @@ class TriggerDef(Struct, frozen=True, forbid_unknown_fields=True):
     on: str
     subject: str = "self"  # "self", "other" or "any": whose event it is
     whose: str = "any"  # "you", "opponent" or "any": the subject's controller, relative to the ability's
-    where: str = "battle"  # the zone the ability works from
+    where: str = ""  # the zone the ability works from; empty: the game's home zone (``Vocabulary.home_zone``)
     filter: Params = field(default_factory=dict)  # conditions on the subject: types, colors, subtypes, ...
-    timing: str = "shita"  # DM: "shita" (〜した時, after) or "suru" (〜する時, declared at the moment)
+    # Fields the game declares for its triggers (``Vocabulary.trigger_field``), lifted here from the trigger's
+    # table when the pool loads: the kernel reads none of them.
+    fields: Params = field(default_factory=dict)
 
 
 class ConditionDef(Struct, frozen=True):
@@ -78,9 +80,9 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
     abilities: tuple[AbilityDef, ...] = ()
     provenance: str = ""
     text: str = ""
-    # The cost's symbols, for games whose costs have colours (Magic "1R"; "0" is a cost of zero). None: the
-    # card has no such cost at all, which is not a cost of zero (MTG-C-12). ``cost`` stays the total.
-    mana: str | None = None
+    # Fields the game declares for its cards (``Vocabulary.card_field``: Magic's mana symbols), lifted here from
+    # the card's table when the pool loads: the kernel reads none of them.
+    fields: Params = field(default_factory=dict)
     # The card-pool versions this entry belongs to: from ``since`` (empty: the first) up to, not including,
     # ``until`` (empty: still current). Errata are a new entry with ``since``; the old one gets ``until``.
     since: str = ""
@@ -101,16 +103,33 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
 
 # Fields of a card (or of its abilities) added after pool 1.0, with their defaults: a card that leaves one at
 # its default digests as it did before the field existed. Add every new CardDef/AbilityDef field here.
-LATER_FIELDS: dict[str, object] = {"bundle": False}
+# Game card fields (``Vocabulary.card_field``) added after a game's first pools count here too.
+LATER_FIELDS: dict[str, object] = {"bundle": False, "evolves_from": (), "evolved_power": None,
+                                   "evolved_toughness": None}
 
 
-def _digest_form(card: CardDef) -> dict[str, Any]:
+class DigestForm(Struct, frozen=True):
+    """Where a game's own fields go in the digest form: after the kernel's, in declared order, each written
+    with its default when a card leaves it out. ``card`` and ``trigger`` map field names to defaults; they
+    include fields the card format of released pools carried for every game (a pinned digest never changes)."""
+
+    card: dict[str, Any] = field(default_factory=dict)
+    trigger: dict[str, Any] = field(default_factory=dict)
+
+
+def _digest_form(card: CardDef, layout: DigestForm) -> dict[str, Any]:
     form: dict[str, Any] = msgspec.to_builtins(card)
     form.pop("since")
     form.pop("until")
+    own = form.pop("fields")
+    form.update({name: own.get(name, default) for name, default in layout.card.items()})
     _drop_defaults(form)
     for ability in form["abilities"]:
         _drop_defaults(ability)
+        trigger = ability.get("trigger")
+        if trigger is not None:
+            fields = trigger.pop("fields")
+            trigger.update({name: fields.get(name, default) for name, default in layout.trigger.items()})
     return form
 
 
@@ -130,6 +149,7 @@ class CardPool(Struct, frozen=True):
     name: str
     version: str
     cards: dict[str, CardDef]
+    layout: DigestForm = field(default_factory=DigestForm)
 
     @property
     def digest(self) -> str:
@@ -142,7 +162,7 @@ class CardPool(Struct, frozen=True):
         known = _DIGESTS.get(id(self))
         if known is not None and known[0] is self:
             return known[1]
-        body = msgspec.msgpack.encode(sorted((k, _digest_form(c)) for k, c in self.cards.items()))
+        body = msgspec.msgpack.encode(sorted((k, _digest_form(c, self.layout)) for k, c in self.cards.items()))
         digest = hashlib.blake2b(body, digest_size=16).hexdigest()
         if len(_DIGESTS) >= _DIGESTS_KEPT:
             _DIGESTS.pop(next(iter(_DIGESTS)))
@@ -156,4 +176,4 @@ class CardPool(Struct, frozen=True):
         return card_id in self.cards
 
     def with_cards(self, extra: dict[str, CardDef]) -> CardPool:
-        return CardPool(self.name, self.version, {**self.cards, **extra})
+        return CardPool(self.name, self.version, {**self.cards, **extra}, self.layout)

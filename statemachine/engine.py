@@ -225,7 +225,7 @@ class Engine:
         self.state = state if state is not None else GameState()
         self.policy = profile.make_policy()
         self.flow = profile.make_flow()
-        self.index = TriggerIndex(profile.pool, profile.trigger_kinds)
+        self.index = TriggerIndex(profile.pool, profile.trigger_kinds, profile.vocabulary.filter_tests)
         self.batch: list[NewEvent] = []
         self.flight: Procedure | None = None
         self.request: Request | None = None

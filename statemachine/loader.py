@@ -39,16 +39,69 @@ def parse_cards(data: dict[str, Any], file: str, vocabulary: Vocabulary, trigger
         name = raw.get("id") if isinstance(raw, dict) else None
         label = name if isinstance(name, str) else f"#{i + 1}"
         try:
-            card = msgspec.convert(raw, CardDef, strict=True)
+            card = msgspec.convert(_lift_game_fields(raw, vocabulary), CardDef, strict=True)
         except msgspec.ValidationError as exc:
             # msgspec says "... - at `$.abilities[0].trigger`": keep its path as the field.
             msg, _, path = str(exc).partition(" - at ")
             path = path.strip("`")
             raise CardFileError(file, _listing(msg, CardDef, path), label, path or None,
                                 _ability_at(raw, path)) from exc
+        card = _home_zone(card, file, vocabulary)
         _validate(card, file, vocabulary, known_triggers)
         out.append(card)
     return out
+
+
+def _lift_game_fields(raw: Any, vocab: Vocabulary) -> Any:
+    """The raw card with the game's own card and trigger fields (``Vocabulary.card_field``, ``trigger_field``)
+    moved into ``fields``, each checked against its declared type (a card already in that form, as
+    ``msgspec.to_builtins`` writes one, is read the same way)."""
+    if not isinstance(raw, dict):
+        return raw
+    out = _lift(raw, vocab.card_fields, "$")
+    abilities = raw.get("abilities")
+    if isinstance(abilities, list):
+        out["abilities"] = [
+            {**a, "trigger": _lift(a["trigger"], vocab.trigger_fields, f"$.abilities[{n}].trigger")}
+            if isinstance(a, dict) and isinstance(a.get("trigger"), dict) else a
+            for n, a in enumerate(abilities)]
+    return out
+
+
+def _lift(table: dict[str, Any], declared: dict[str, tuple[Any, Any, str]], path: str) -> dict[str, Any]:
+    out = dict(table)
+    written = out.pop("fields", {})
+    if not isinstance(written, dict) or any(k not in declared or k in out for k in written):
+        raise msgspec.ValidationError(f"Object contains unknown field `fields` - at `{path}`")
+    out.update(written)
+    fields: dict[str, Any] = {}
+    for name, (typ, _, _) in declared.items():
+        if name in out:
+            value = out.pop(name)
+            try:
+                fields[name] = msgspec.convert(value, typ, strict=True)
+            except msgspec.ValidationError as exc:
+                msg, _, sub = str(exc).partition(" - at ")
+                raise msgspec.ValidationError(f"{msg} - at `{path}.{name}{sub.strip('`').removeprefix('$')}`") \
+                    from exc
+    if fields:
+        out["fields"] = fields
+    return out
+
+
+def _home_zone(card: CardDef, file: str, vocab: Vocabulary) -> CardDef:
+    """Triggers that do not say where they work from work from the game's home zone, if it has one."""
+    if not any(a.trigger is not None and not a.trigger.where for a in card.abilities):
+        return card
+    abilities = []
+    for n, a in enumerate(card.abilities):
+        if a.trigger is not None and not a.trigger.where:
+            if not vocab.home_zone:
+                raise CardFileError(file, "say which zone the ability works from (this game has no default)",
+                                    card.id, f"$.abilities[{n}].trigger.where", a.id)
+            a = msgspec.structs.replace(a, trigger=msgspec.structs.replace(a.trigger, where=vocab.home_zone))
+        abilities.append(a)
+    return msgspec.structs.replace(card, abilities=tuple(abilities))
 
 
 def _ability_at(raw: Any, path: str) -> str | None:
@@ -105,15 +158,21 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
         for k, cond in enumerate(ability.conditions):
             _check_entry(vocab, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params, "condition",
                          error)
+        chosen = sum(1 for eff in ability.effects if eff.name in vocab.target_steps)
         for k, eff in enumerate(ability.effects):
-            _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error)
+            entry = vocab.effects.get(eff.name)
+            if eff.params.get("may") is True and entry is not None and (
+                    not entry.asks or ability.kind in vocab.silent_kinds):
+                why = "this step never asks" if not entry.asks else f"a {ability.kind} ability's steps ask no one"
+                raise error(f"effect {eff.name!r}: may = true, but {why}", f"{base}.effects[{k}].params.may")
+            _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error,
+                         targets=chosen)
         for k, cost in enumerate(ability.costs):
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 
 
 ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated")
-TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")),
-                  ("timing", ("shita", "suru")))
+TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")))
 
 
 def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: str,
@@ -148,10 +207,15 @@ def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: s
 
 def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], name: str, params: dict[str, Any],
                  what: str, error: Callable[[str, str], CardFileError], name_at: str = "name",
-                 params_at: str = "params") -> None:
+                 params_at: str = "params", targets: int | None = None) -> None:
     entry = table.get(name)
     if entry is None:
         raise error(f"unknown {what} {name!r} ({_known(table)})", f"{path}.{name_at}")
+    signed = getattr(entry.params, "signed", ())
+    for param, value in params.items():  # a count, an amount, an index: not below zero unless the step says so
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0 and param not in signed:
+            raise error(f"{what} {name!r}: {param} = {value} is negative, and this step takes no negative "
+                        f"{param}", f"{path}.{params_at}.{param}")
     for param in amount_fields(entry.params):  # computed amounts: forms, zones, references (statemachine.amounts)
         if param in params:
             try:
@@ -170,10 +234,23 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
         if not vocab.knows(kind, value):
             raise error(f"unknown {kind} {value!r} for {what} {name!r} ({_known(vocab.names[kind])})",
                         f"{path}.{params_at}{at}")
+    problems = getattr(parsed, "problems", None)
+    if callable(problems):  # what the step itself finds wrong: a selector that can select nothing, ...
+        for at, message in problems():
+            raise error(f"{what} {name!r}: {message}", f"{path}.{params_at}{at}")
+    target_refs = getattr(parsed, "target_refs", None)
+    if callable(target_refs) and targets is not None:  # an index into the ability's target steps
+        for at, index in target_refs():
+            if index >= targets:
+                steps = ", ".join(sorted(vocab.target_steps))
+                raise error(f"{what} {name!r} acts on target {index}, but the ability chooses {targets} "
+                            f"target{'s' if targets != 1 else ''} (its {steps} steps, counted from 0)",
+                            f"{path}.{params_at}{at}")
     nested = getattr(parsed, "nested", None)
     if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way
         for fld, inner, inner_params in nested():
-            _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params")
+            _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params",
+                         targets)
 
 
 def in_version(card: CardDef, version: str) -> bool:
@@ -211,7 +288,7 @@ def load_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabu
             if card.id in cards:
                 raise CardFileError(str(path), "card id is defined twice", card.id, "$.id")
             cards[card.id] = card
-    return CardPool(name, version, cards)
+    return CardPool(name, version, cards, vocabulary.digest_form())
 
 
 def load_pinned_pool(name: str, version: str, paths: Iterable[Path], vocabulary: Vocabulary,

@@ -57,8 +57,10 @@ class Instance(NamedTuple):
 class TriggerIndex:
     """Listeners by trigger name: the objects whose abilities listen for it from where they are."""
 
-    def __init__(self, pool: CardPool, kinds: dict[str, TriggerKind]) -> None:
+    def __init__(self, pool: CardPool, kinds: dict[str, TriggerKind],
+                 tests: dict[str, Callable[[Any, Any], bool]] | None = None) -> None:
         self.pool, self.kinds = pool, kinds
+        self.tests = tests or {}  # the game's own filter keys' subject tests (``Vocabulary.filter_tests``)
         self.by_name: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
         # The same listeners split by what they are about: only their holder ("when this ..."), or others.
         self._own: dict[str, dict[int, list[Listener]]] = {name: {} for name in kinds}
@@ -71,7 +73,7 @@ class TriggerIndex:
         one object's listeners are shared: ``add`` makes them for an object that has none, and nothing changes
         them after."""
         out = TriggerIndex.__new__(TriggerIndex)
-        out.pool, out.kinds, out._after = self.pool, self.kinds, self._after
+        out.pool, out.kinds, out._after, out.tests = self.pool, self.kinds, self._after, self.tests
         out.by_name = {name: table.copy() for name, table in self.by_name.items()}
         out._own = {name: table.copy() for name, table in self._own.items()}
         out._watch = {name: table.copy() for name, table in self._watch.items()}
@@ -162,11 +164,12 @@ class SubjectFilter(msgspec.Struct, frozen=True):
     colors: list[str] | None = None
     subtype_contains: str | None = None
     min_power: int | None = None
-    evolved: bool | None = None
 
 
-def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
-    """The subject conditions a trigger may state: types, subtypes, colors (any of each), evolved."""
+def matches_filter(subject: ObjectView, flt: dict[str, Any],
+                   tests: dict[str, Callable[[Any, Any], bool]] | None = None) -> bool:
+    """The subject conditions a trigger may state: types, subtypes, colors (any of each), and the keys the
+    game declares with a test of its own (``Vocabulary.filter_key``)."""
     chars = subject.chars
     for key, want in flt.items():
         match key:
@@ -185,11 +188,10 @@ def matches_filter(subject: ObjectView, flt: dict[str, Any]) -> bool:
             case "min_power":
                 if (chars.power or 0) < want:
                     return False
-            case "evolved":
-                if bool(subject.under_cards) != bool(want):
-                    return False
             case _:
-                pass  # keys a trigger kind reads for itself (e.g. who chose)
+                test = tests.get(key) if tests else None
+                if test is not None and not test(subject, want):
+                    return False  # otherwise a key a trigger kind reads for itself (e.g. who chose)
     return True
 
 
@@ -237,14 +239,16 @@ def match(state: GameState, index: TriggerIndex, events: Sequence[tuple[int, ev.
                 else:
                     listeners = _in_holder_order(index.own(name, subject_id), index.watchers(name))
                 for lst in listeners:
-                    inst = _check(state, kind, lst, event, subject_id, seq, leavers, ignoring_lifted, own_move_only)
+                    inst = _check(state, kind, lst, event, subject_id, seq, leavers, ignoring_lifted, own_move_only,
+                                  index.tests)
                     if inst is not None:
                         out.append(inst)
     return out
 
 
 def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, subject_id: int, seq: int,
-           leavers: set[int], ignoring_lifted: bool = False, own_move_only: bool = True) -> Instance | None:
+           leavers: set[int], ignoring_lifted: bool = False, own_move_only: bool = True,
+           tests: dict[str, Callable[[Any, Any], bool]] | None = None) -> Instance | None:
     t = lst.ability.trigger
     assert t is not None
     before = kind.checked == ev.BEFORE
@@ -271,7 +275,7 @@ def _check(state: GameState, kind: TriggerKind, lst: Listener, event: ev.Event, 
         return None
     # DM-LB-08, DM-LB-09: "when a [condition] creature is destroyed" reads the subject as it was before it moved;
     # DM-LB-10: a holder that is itself the subject counts among "your creatures".
-    if not matches_filter(subject, t.filter):
+    if not matches_filter(subject, t.filter, tests):
         return None
     if kind.accept is not None and not kind.accept(event, holder, subject, t.filter):
         return None

@@ -15,6 +15,7 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import Meta, Struct
 
+from statemachine.cards import DigestForm
 from statemachine.decisions import Arg, Request
 
 if TYPE_CHECKING:
@@ -89,9 +90,20 @@ def allowed_at(info: mi.Type, path: str) -> tuple[str, ...]:
     return ()
 
 
+class Checked:
+    """What a parameter struct may define for the loader to check beyond types (duck-typed, any may be absent):
+
+    - ``signed``: a class attribute, the parameters that may take a negative literal (all others refuse one);
+    - ``problems()``: ``(path, message)`` pairs for what cannot work (a selector that can select nothing);
+    - ``target_refs()``: ``(path, index)`` pairs, the ability's targets the step acts on (counted from 0);
+    - ``nested()``: ``(field, name, params)`` of steps it carries, checked the same way.
+    """
+
+
 class Entry(Generic[P]):
-    def __init__(self, name: str, params: type[P], fn: Callable[..., Any]) -> None:
+    def __init__(self, name: str, params: type[P], fn: Callable[..., Any], asks: bool = True) -> None:
         self.name, self.params, self.fn = name, params, fn
+        self.asks = asks  # whether the step may stop to ask a player (a ``may`` needs it to)
         self.doc = " ".join((fn.__doc__ or "").split("\n\n")[0].split())  # the first paragraph, for docs
 
     def parse(self, raw: dict[str, Any]) -> P:
@@ -115,6 +127,21 @@ class Vocabulary:
         self.triggers: set[str] = set()
         self.names: dict[str, dict[str, str]] = {KEYWORD: {}, SELECTOR: {}, ZONE: {}}
         self.filters: dict[str, tuple[Any, str]] = {}
+        # Subject tests of the filter keys the game declares with one (``filter_key(..., test=)``): the kernel's
+        # trigger matching applies them to the subject as it applies the shared keys.
+        self.filter_tests: dict[str, Callable[[Any, Any], bool]] = {}
+        # The zone a trigger works from when a card does not say (``TriggerDef.where``); empty: it must say.
+        self.home_zone = ""
+        # Fields of the game's own on cards and triggers: name -> (type, default, meaning).
+        self.card_fields: dict[str, tuple[Any, Any, str]] = {}
+        self.trigger_fields: dict[str, tuple[Any, Any, str]] = {}
+        self._digest_also: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        # The effect steps that name a target (Magic's ``target``): an ability's targets are these steps in
+        # printed order, and a step's ``target_refs()`` (its indices into them) are checked against them at load.
+        self.target_steps: frozenset[str] = frozenset()
+        # Ability kinds whose steps are carried out without asking anyone (Magic's static abilities): a ``may``
+        # on one of their steps is refused at load.
+        self.silent_kinds: frozenset[str] = frozenset()
         # What computed amounts (``statemachine.amounts``) this game's card data may use; None: none.
         self.amounts: AmountRules | None = None
         self._parsed: dict[tuple[str, str, int], tuple[dict[str, Any], Any]] = {}
@@ -127,9 +154,32 @@ class Vocabulary:
                 raise ValueError(f"{kind} {name!r} is declared twice in {self.name}")
         self.names[kind].update(table)
 
-    def filter_key(self, key: str, typ: Any, meaning: str) -> None:
-        """A trigger filter key this game reads (its value must have type ``typ``)."""
+    def filter_key(self, key: str, typ: Any, meaning: str,
+                   test: Callable[[Any, Any], bool] | None = None) -> None:
+        """A trigger filter key this game reads (its value must have type ``typ``). With ``test(subject view,
+        value)``, trigger matching applies it to the subject; without, the game's trigger kinds read it."""
         self.filters[key] = (typ, meaning)
+        if test is not None:
+            self.filter_tests[key] = test
+
+    def card_field(self, name: str, typ: Any, default: Any, meaning: str) -> None:
+        """A field of this game's cards (``CardDef.fields``): Magic's mana symbols."""
+        self.card_fields[name] = (typ, default, meaning)
+
+    def trigger_field(self, name: str, typ: Any, default: Any, meaning: str) -> None:
+        """A field of this game's triggers (``TriggerDef.fields``): Duel Masters' timing."""
+        self.trigger_fields[name] = (typ, default, meaning)
+
+    def digest_also(self, card: dict[str, Any], trigger: dict[str, Any]) -> None:
+        """Fields the kernel's card format carried for every game when this game's pools were released, with
+        the value each card had: written into the digest form so that pinned pool digests stay true."""
+        self._digest_also = (card, trigger)
+
+    def digest_form(self) -> DigestForm:
+        """Where this game's fields go in a pool's digest form (``statemachine.cards.DigestForm``)."""
+        card, trigger = self._digest_also
+        return DigestForm({**{k: d for k, (_, d, _) in self.card_fields.items()}, **card},
+                          {**{k: d for k, (_, d, _) in self.trigger_fields.items()}, **trigger})
 
     def knows(self, kind: str, value: str) -> bool:
         """Whether ``value`` is a declared name of ``kind`` (or of one of its families)."""
@@ -143,12 +193,15 @@ class Vocabulary:
                     return True
         return False
 
-    def effect(self, name: str, params: type[Struct] = NoParams) -> Callable[[Callable[..., Procedure]],
-                                                                           Callable[..., Procedure]]:
+    def effect(self, name: str, params: type[Struct] = NoParams, *, asks: bool = True
+               ) -> Callable[[Callable[..., Procedure]], Callable[..., Procedure]]:
+        """Register an effect step. ``asks=False``: the step never stops to ask, so a card may not give it
+        ``may = true`` (refused at load)."""
+
         def register(fn: Callable[..., Procedure]) -> Callable[..., Procedure]:
             if name in self.effects:
                 raise ValueError(f"effect {name!r} is registered twice in {self.name}")
-            self.effects[name] = Entry(name, params, fn)
+            self.effects[name] = Entry(name, params, fn, asks)
             return fn
 
         return register

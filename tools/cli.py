@@ -46,6 +46,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "query": ("debug", "query"),
     "serve": ("serve", "serve"),
     "bots": ("serve", "bots"),
+    "cards": ("cards", "cards"),
 }
 
 

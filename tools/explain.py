@@ -421,7 +421,9 @@ def _why_not_subject(log: PointLog, n: int, event: ev.Event, oid: int, sid: int,
         return f"{name} is its own controller's, and the ability wants an opponent's"
     from statemachine.triggers import matches_filter
 
-    failed = [f"{k} = {v}" for k, v in t.filter.items() if not matches_filter(subject, {k: v})]
+    prof = rules_of(log)
+    tests = prof.vocabulary.filter_tests if prof is not None else None
+    failed = [f"{k} = {v}" for k, v in t.filter.items() if not matches_filter(subject, {k: v}, tests)]
     if failed:
         c = subject.chars
         return (f"the filter is false for {name}: {'; '.join(failed)} (it has types {list(c.types)}, "

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from statemachine.cards import AbilityDef, CardDef, TriggerDef
 from statemachine.games import PROFILES, profile
 from statemachine.loader import ABILITY_KINDS, TRIGGER_FIELDS
 from statemachine.options import choices, with_scenario_label
@@ -171,6 +172,7 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     rows = [(f"`{f.encode_name}`", type_name(f.type), "the subject's characteristics (shared)") for f in shared.fields]
     rows += [(f"`{k}`", type_name(mi.type_info(t)), m) for k, (t, m) in sorted(vocab.filters.items())]
     yield from _table(("key", "type", "meaning"), rows)
+    yield from _game_fields(vocab)
     yield from _amount_rules(vocab)
     yield from _entries("Effects", vocab.effects)
     yield from _entries("Conditions", vocab.conditions)
@@ -179,6 +181,26 @@ def game_section(p: RulesProfile) -> Iterator[str]:
     yield from _names("Selectors", vocab, SELECTOR)
     yield from _names("Zones an ability works from (a trigger's `where`)", vocab, ZONE,
                       "Not declared: a trigger's `where` is not checked.")
+
+
+def _game_fields(vocab: Vocabulary) -> Iterator[str]:
+    """The game's own card and trigger fields, and the zone a trigger works from when it does not say."""
+    yield "### This game's card and trigger fields"
+    yield ""
+    yield ("A trigger that leaves out `where` works from " + (f"`{vocab.home_zone}`." if vocab.home_zone else
+                                                              "nowhere: in this game a trigger must say `where`."))
+    yield ""
+    rows = [(f"`{n}`", "card", type_name(mi.type_info(t)), f"`{_show(d)}`", m)
+            for n, (t, d, m) in sorted(vocab.card_fields.items())]
+    rows += [(f"`{n}`", "trigger", type_name(mi.type_info(t)), f"`{_show(d)}`", m)
+             for n, (t, d, m) in sorted(vocab.trigger_fields.items())]
+    if rows:
+        yield from _table(("field", "of a", "type", "default", "meaning"), rows)
+
+
+def _struct_fields(title: str, struct: type[Any], hidden: tuple[str, ...] = ("fields",)) -> Iterator[str]:
+    yield f"- {title}: " + "; ".join(p for p in params_of(struct).split("<br>")
+                                      if not any(p.startswith(f"`{h}`") for h in hidden))
 
 
 def _amount_rules(vocab: Any) -> Iterator[str]:
@@ -237,6 +259,13 @@ def common_section() -> Iterator[str]:
     yield ""
     yield f"An ability's `kind` is one of {', '.join(f'`{k}`' for k in ABILITY_KINDS)}. A trigger's " + "; ".join(
         f"`{f}` is one of {', '.join(f'`{v}`' for v in allowed)}" for f, allowed in TRIGGER_FIELDS) + "."
+    yield ""
+    yield "The fields a card file may write (a game adds its own, listed in its section):"
+    yield ""
+    yield from _struct_fields("a card (`[[card]]`)", CardDef)
+    yield from _struct_fields("an ability (`[[card.abilities]]`)", AbilityDef)
+    yield from _struct_fields("a trigger (an ability's `trigger`)", TriggerDef)
+    yield "- a condition, an effect step or a cost: `name`: string; `params`: table (the entry's parameters below)"
     yield ""
     yield "A keyword or selector name ending in `<number>` or `<card>` is a family: `countdown_<number>` is " \
           "`countdown_2`, `countdown_3`, ...; `<card>` is a card id."

@@ -317,8 +317,10 @@ cards = [
         raise RuntimeError("a bug in an effect")
         yield
 
-    monkeypatch.setitem(effects.DM.effects, "bounce_own_creature",
-                        Entry("bounce_own_creature", effects.ChooseParams, broken))
+    from statemachine.games.duel_masters import pieces
+
+    monkeypatch.setitem(effects.DM.effects, "return_to_hand",  # ライヤ's bounce (pool 1.2)
+                        Entry("return_to_hand", pieces.ActParams, broken))
     with pytest.raises(RuntimeError):
         engine.decide(Decision(0, "resolve", (run.pending_of("raiya"),)))
     monkeypatch.undo()

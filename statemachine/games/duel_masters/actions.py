@@ -143,7 +143,23 @@ def can_summon(engine: Engine, player: int, oid: int, base: int | None) -> str |
         return "only an evolution creature goes on top of another"
     if base not in board.creatures(st, player):
         return "the evolution source must be one of your creatures in the battle zone"
-    if not set(view(st, base).chars.colors) & set(chars.colors):
+    return evolution_source_refused(engine, oid, base)
+
+
+def evolution_source_refused(engine: Engine, oid: int, base: int) -> str | None:
+    """Why the evolution creature ``oid`` cannot go on ``base`` (its characteristics as they are now), or None.
+
+    DM-GAME-EVOLVE: from rules 1.2 (``evolution_race``) a card naming its races (``evolves_from``, 進化—自分の
+    <race>1体の上に置く) goes only on a creature of one of them; otherwise, and always under 1.1, on a creature
+    sharing a civilization with it."""
+    st = engine.state
+    chars, under = view(st, oid).chars, view(st, base).chars
+    races = engine.profile.pool[st.facts(oid).definition].fields.get("evolves_from", ())
+    if races and engine.profile.rules.evolution_race:
+        if not set(races) & set(under.subtypes):
+            return f"the evolution source must be one of your {' or '.join(races)} (進化元)"
+        return None
+    if not set(under.colors) & set(chars.colors):
         return "the evolution source must share a civilization with it"
     return None
 

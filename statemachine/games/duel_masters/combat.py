@@ -25,6 +25,8 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
     v = view(st, attacker)
     if v.status.get("sick") and "speed_attacker" not in v.chars.keywords:
         return "a creature cannot attack the turn it was put into the battle zone (summoning sickness)"
+    if target is None and "cant_attack_players" in v.chars.keywords:
+        return "this creature cannot attack players (相手プレイヤーを攻撃できない)"
     if target is not None:
         if target not in board.creatures(st, engine.opponent(player)):
             return "a creature can only attack an opposing creature"
@@ -54,10 +56,10 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
         return
     blocked = yield from block(engine, defender, now)
     if blocked is not None:
-        battle(engine, now, blocked)
+        battle(engine, now, blocked, attacking=True)
     elif target is not None:
         if target in engine.state.objects:
-            battle(engine, now, target)
+            battle(engine, now, target, attacking=True)
     else:
         yield from hit_player(engine, player, defender, now)
     yield from engine.policy.settle(engine)  # type: ignore[attr-defined]
@@ -67,6 +69,8 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
 def block(engine: Engine, defender: int, attacker: int) -> Generator[Request, Answer, int | None]:
     """The defender may block with an untapped blocker; returns the blocker, if any."""
     st = engine.state
+    if "unblockable" in view(st, attacker).chars.keywords:
+        return None  # DM-GAME-BLOCK: 「このクリーチャーはブロックされない」
     blockers = [o for o in board.creatures(st, defender)
                 if not board.is_tapped(st, o) and "blocker" in view(st, o).chars.keywords]
     if not blockers:
@@ -80,14 +84,28 @@ def block(engine: Engine, defender: int, attacker: int) -> Generator[Request, An
     return chosen
 
 
-def battle(engine: Engine, a: int, b: int) -> None:
-    """The creature with the lower power is destroyed; with equal power both are, at the same time."""
+def battle(engine: Engine, a: int, b: int, *, attacking: bool = False) -> None:
+    """The creature with the lower power is destroyed; with equal power both are, at the same time.
+
+    ``attacking``: ``a`` is the attacking creature, so パワーアタッカー+N adds N to its power
+    (DM-GAME-POWER-ATTACKER). スレイヤー (DM-GAME-SLAYER): after the battle, the creature a slayer battled is
+    destroyed, whether the slayer won or lost (both read as they were in the battle)."""
     st = engine.state
     if a not in st.objects or b not in st.objects:
         return
-    pa, pb = view(st, a).power, view(st, b).power
+    va, vb = view(st, a), view(st, b)
+    pa, pb = va.power + (power_attacker(va.chars.keywords) if attacking else 0), vb.power
     losers = [a, b] if pa == pb else [b] if pa > pb else [a]
+    slain = [o for o, v in ((b, va), (a, vb)) if "slayer" in v.chars.keywords]
     board.destroy(engine, losers, BATTLE_LOST)
+    left = [o for o in slain if o not in losers and o in st.objects and board.kind_of(st.objects[o].zone) == BATTLE]
+    if left:
+        board.destroy(engine, left)
+
+
+def power_attacker(keywords: tuple[str, ...]) -> int:
+    """パワーアタッカー+N: the N of a ``power_attacker_<N>`` keyword (0 without one)."""
+    return sum(int(k.removeprefix("power_attacker_")) for k in keywords if k.startswith("power_attacker_"))
 
 
 def breaker_count(engine: Engine, attacker: int) -> int:

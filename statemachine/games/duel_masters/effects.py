@@ -6,10 +6,10 @@ whenever the text gives a player a choice ("you may", "choose one of ...").
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from eventsource import events as ev
 from projections.characteristics import ObjectView, last_known, view
@@ -19,6 +19,9 @@ from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, DECK, GRAVEYARD, HAND, HOLD, MANA, PUT, zone
 from statemachine.vocabulary import KEYWORD, ZONE, NoParams, Procedure, Vocabulary
 
+# A count or amount card data may not make negative: refused when the pool loads, naming card and field.
+NonNegative = Annotated[int, Meta(ge=0)]
+
 DM = Vocabulary("duel_masters")
 DM.declare(KEYWORD, {
     "blocker": "ブロッカー: may block an attack when untapped (combat)",
@@ -27,6 +30,10 @@ DM.declare(KEYWORD, {
     "t_breaker": "T・ブレイカー: breaks three shields",
     "s_trigger": "S・トリガー: may be used for free when it is broken from the shields",
     "neo_evolution": "NEO進化: may be summoned as an evolution or on its own",
+    "slayer": "スレイヤー: when it battles, after the battle the creature it battled is destroyed (DM-GAME-SLAYER)",
+    "power_attacker_<number>": "パワーアタッカー+N: while it attacks, its power is N higher (DM-GAME-POWER-ATTACKER)",
+    "unblockable": "このクリーチャーはブロックされない: it cannot be blocked (DM-GAME-BLOCK)",
+    "cant_attack_players": "相手プレイヤーを攻撃できない: it may attack creatures only (DM-GAME-ATTACK)",
 })
 DM.declare(ZONE, {
     "battle": "the battle zone", "hand": "the hand", "mana": "the mana zone", "shields": "the shield zone",
@@ -34,6 +41,16 @@ DM.declare(ZONE, {
 })
 DM.filter_key("by", Literal["any", "you", "opponent"], "trigger 'chosen': who must have chosen the subject")
 DM.filter_key("under", Literal["self"], "trigger 'leaves_from_under': the card lay under the holder")
+DM.filter_key("evolved", bool, "the subject is (true) or is not (false) an evolution creature with cards under it",
+              test=lambda subject, want: bool(subject.under_cards) == bool(want))
+DM.home_zone = "battle"  # a trigger that does not say where it works from works from the battle zone
+DM.trigger_field("timing", Literal["shita", "suru"], "shita",
+                 "\"shita\" (〜した時: after the event) or \"suru\" (〜する時: declared at the moment); "
+                 "read by no rule yet")
+DM.card_field("evolves_from", tuple[str, ...], (),
+              "進化—自分の<race>1体の上に置く: the races (subtypes) an evolution creature may be put on (rules 1.2, "
+              "DM-GAME-EVOLVE); empty: a creature sharing a civilization")
+DM.digest_also(card={"mana": None}, trigger={})  # the kernel's card format of pools 1.0-1.1
 
 
 def _yes(answer: tuple[int | str, ...]) -> bool:
@@ -54,7 +71,7 @@ Civilization = Literal["light", "water", "darkness", "fire", "nature"]
 
 class ManaColorParams(Struct, frozen=True, forbid_unknown_fields=True):
     color: Civilization
-    count: int
+    count: NonNegative
 
 
 @DM.condition("mana_color_at_least", ManaColorParams)
@@ -84,8 +101,17 @@ def previous_state(state: GameState, oid: int) -> ObjectView | None:
 
 
 class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: NonNegative = 1
     may: bool = False
+
+
+def declined(ctx: EffectContext, p: CountParams, prompt: str) -> Procedure:
+    """Ask a "you may" step's question when it has ``may`` and the rules honour it there: ``ctx.bound['yes']``
+    is False when the controller declines. Rules 1.1 carried out ``mana_boost`` and ``discard_blind`` whatever
+    their ``may`` said; from 1.2 (switch ``may_honoured``) they ask, as ``draw`` always did."""
+    ctx.bound["yes"] = True
+    if p.may and ctx.engine.profile.rules.may_honoured:
+        yield from may(ctx, prompt)
 
 
 @DM.effect("draw", CountParams)
@@ -100,13 +126,14 @@ def draw(ctx: EffectContext, p: CountParams) -> Procedure:
 
 @DM.effect("mana_boost", CountParams)
 def mana_boost(ctx: EffectContext, p: CountParams) -> Procedure:
-    """Put the top card(s) of your deck into your mana zone."""
+    """Put the top card(s) of your deck into your mana zone (asking first when ``may``, rules 1.2)."""
+    yield from declined(ctx, p, f"put the top {p.count} card(s) of your deck into your mana zone?")
+    if not ctx.bound["yes"]:
+        return
     for _ in range(p.count):
         deck = ctx.state.zone(zone(ctx.controller, DECK))
         if deck:
             ctx.engine.emit(board.move(ctx.engine, deck[0], zone(ctx.controller, MANA), "boost"))
-    return
-    yield  # a generator, though it never asks
 
 
 # -- choosing creatures -----------------------------------------------------------------------------------
@@ -114,7 +141,7 @@ def mana_boost(ctx: EffectContext, p: CountParams) -> Procedure:
 
 class ChooseParams(Struct, frozen=True, forbid_unknown_fields=True):
     may: bool = False
-    count: int = 1
+    count: NonNegative = 1
     untapped: bool = False
 
 
@@ -135,7 +162,8 @@ def choose(ctx: EffectContext, player: int, options: list[int], prompt: str, *, 
 
 @DM.effect("tap_opponent_creature", ChooseParams)
 def tap_opponent_creature(ctx: EffectContext, p: ChooseParams) -> Procedure:
-    """敵獣タップ: choose one of your opponent's creatures and tap it."""
+    """敵獣タップ: choose one of your opponent's creatures and tap it. Kept for pools 1.0-1.1 (雷光の使徒ミール);
+    from pool 1.2 cards write ``tap`` (pieces.py)."""
     options = [o for o in board.creatures(ctx.state, ctx.opponent) if not board.is_tapped(ctx.state, o)]
     yield from choose(ctx, ctx.controller, options, "choose an opposing creature to tap", may_=p.may)
     board.set_tapped(ctx.engine, [o for o in ctx.bound["chosen"] if o in ctx.state.objects], True)
@@ -143,7 +171,8 @@ def tap_opponent_creature(ctx: EffectContext, p: ChooseParams) -> Procedure:
 
 @DM.effect("bounce_own_creature", ChooseParams)
 def bounce_own_creature(ctx: EffectContext, p: ChooseParams) -> Procedure:
-    """バウンス: return one of your creatures (this one included) to your hand."""
+    """バウンス: return one of your creatures (this one included) to your hand. Kept for pools 1.0-1.1 (アクア忍者
+    ライヤ); from pool 1.2 cards write ``return_to_hand`` (pieces.py)."""
     yield from choose(ctx, ctx.controller, board.creatures(ctx.state, ctx.controller),
                       "choose one of your creatures to return to your hand", may_=p.may)
     board.to_owner(ctx.engine, ctx.bound["chosen"], HAND, board.BOUNCE)
@@ -169,7 +198,8 @@ def tap_all_opponent_creatures(ctx: EffectContext, _: NoParams) -> Procedure:
 
 @DM.effect("destroy_subject")
 def destroy_subject(ctx: EffectContext, _: NoParams) -> Procedure:
-    """Destroy "that creature" — the subject of the trigger, if it is still in the battle zone."""
+    """Destroy "that creature" — the subject of the trigger, if it is still in the battle zone. Kept for pools
+    1.0-1.1 (早撃人形マグナム); from pool 1.2 cards write ``destroy`` with ``what = "subject"`` (pieces.py)."""
     subject = ctx.subject
     obj = ctx.state.objects.get(subject) if subject is not None else None
     if obj is not None and board.kind_of(obj.zone) == BATTLE:
@@ -228,8 +258,12 @@ def effect_battle(ctx: EffectContext, p: ChooseParams) -> Procedure:
 def discard_blind(ctx: EffectContext, p: CountParams) -> Procedure:
     """ハンデス: choose cards from your opponent's hand without looking; they are discarded.
 
-    Choosing without looking is a choice of positions in the hand, not of cards.
+    Choosing without looking is a choice of positions in the hand, not of cards. With ``may`` the controller
+    is asked first (rules 1.2).
     """
+    yield from declined(ctx, p, f"choose {p.count} card(s) of your opponent's hand to discard?")
+    if not ctx.bound["yes"]:
+        return
     for _ in range(p.count):
         hand = ctx.state.zone(zone(ctx.opponent, HAND))
         if not hand:
@@ -245,8 +279,8 @@ def discard_blind(ctx: EffectContext, p: CountParams) -> Procedure:
 
 class PutParams(Struct, frozen=True, forbid_unknown_fields=True):
     may: bool = True
-    max_cost: int | None = None
-    max_total_cost: int | None = None
+    max_cost: NonNegative | None = None
+    max_total_cost: NonNegative | None = None
     evolution: bool = False
 
 
@@ -318,7 +352,7 @@ def put_from_deck_until(ctx: EffectContext, p: CountParams) -> Procedure:
 
 
 class LookParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 5
+    count: NonNegative = 5
 
 
 @DM.effect("look_top_take_spell", LookParams)
@@ -516,9 +550,17 @@ def evolve_from_subject(ctx: EffectContext, p: ChooseParams) -> Procedure:
         seen = view(st, subject)  # the card as it was before it became part of the evolution creature
     if seen is None:
         return
-    colors = set(seen.chars.colors)
-    options = [o for o in st.zone(zone(ctx.controller, HAND))
-               if "evolution" in view(st, o).chars.types and colors & set(view(st, o).chars.colors)]
+    colors, races = set(seen.chars.colors), set(seen.chars.subtypes)
+    by_race = ctx.engine.profile.rules.evolution_race  # DM-GAME-EVOLVE (rules 1.2): a card naming races needs one
+
+    def fits(o: int) -> bool:
+        chars = view(st, o).chars
+        named = ctx.engine.profile.pool[st.facts(o).definition].fields.get("evolves_from", ())
+        if named and by_race:
+            return bool(races & set(named))
+        return bool(colors & set(chars.colors))
+
+    options = [o for o in st.zone(zone(ctx.controller, HAND)) if "evolution" in view(st, o).chars.types and fits(o)]
     yield from choose(ctx, ctx.controller, options, "choose an evolution creature to put onto it", may_=p.may)
     top = subject
     while top in st.objects and st.objects[top].on is not None:

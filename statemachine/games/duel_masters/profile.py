@@ -16,6 +16,7 @@ from statemachine.engine import Engine
 from statemachine.games.duel_masters import (
     board,
     computed,  # noqa: F401 - registers the steps with computed amounts
+    pieces,  # noqa: F401 - registers the general effect pieces
     rule_ids,
 )
 from statemachine.games.duel_masters.actions import (
@@ -33,6 +34,7 @@ from statemachine.games.duel_masters.pending import END_STEP, PendingPool, endin
 from statemachine.games.duel_masters.triggers import KINDS
 from statemachine.games.duel_masters.versions import RELEASES, Options, Rules
 from statemachine.profile import RulesProfile, StepDef
+from statemachine.triggers import Instance, matches_filter
 from statemachine.vocabulary import Procedure
 
 NAME = "duel_masters"
@@ -56,6 +58,29 @@ SKIP_TURN = "skip_turn"  # set by an effect that skips the rest of the turn (DM-
 TURN_OWED = "turn_owed"  # 1 on the player whose normal turn comes once the extra turns are taken
 SHIELD_COUNT = 5
 HAND_SIZE = 5
+
+
+def fire_turn_end(engine: Engine) -> None:
+    """DM-GAME-TURN-END: 「(自分の)ターンの終わりに」 abilities of creatures in the battle zone trigger as the end
+    step begins, as one group; they resolve before the turn ends (DM-W-19). The holder is the subject, so a
+    trigger filter reads the creature itself."""
+    st = engine.state
+    found: list[Instance] = []
+    for lst in engine.index.listeners("turn_ends"):
+        obj = st.objects.get(lst.obj)
+        if obj is None or board.kind_of(obj.zone) != board.BATTLE:
+            continue
+        holder = view(st, lst.obj)
+        t = lst.ability.trigger
+        assert t is not None
+        theirs = holder.controller == st.active
+        if lst.ability.id not in holder.chars.abilities or (t.whose == "you" and not theirs) \
+                or (t.whose == "opponent" and theirs):
+            continue
+        if matches_filter(holder, t.filter, engine.index.tests):
+            found.append(Instance(lst, holder.controller, holder, holder, st.seq, ev.AFTER))
+    if found:
+        engine.policy.triggered(engine, found)
 
 
 class DuelMasters(RulesProfile):
@@ -117,6 +142,8 @@ class DuelMasters(RulesProfile):
             case "draw":
                 if not (st.turn == 1 and me == 0):  # the first player skips the first draw
                     board.draw(engine, me, 1)
+            case "end":
+                fire_turn_end(engine)
             case _:
                 pass
         return

@@ -67,6 +67,10 @@ def _was_under_holder(e: ev.Event, holder: ObjectView, subject: ObjectView, flt:
     return flt.get("under") != "self" or subject.on == holder.obj
 
 
+def _fired(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return []  # fired by the game itself at the moment its turn says (``profile.fire_turn_end``)
+
+
 KINDS: dict[str, TriggerKind] = {
     "leaves_from_under": TriggerKind("leaves_from_under", ev.BEFORE, _from_under, _was_under_holder),
     "enters": TriggerKind("enters", ev.AFTER, _enters),
@@ -77,4 +81,7 @@ KINDS: dict[str, TriggerKind] = {
     "put_into_hand": TriggerKind("put_into_hand", ev.AFTER, _put_into_hand),
     "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
     "chosen": TriggerKind("chosen", ev.AFTER, _chosen, _chosen_by),
+    # 「ターンの終わりに」 (DM-GAME-TURN-END): fired as the end step begins; the subject is the holder itself and
+    # ``whose`` names whose turn it is ("you": the holder's controller's).
+    "turn_ends": TriggerKind("turn_ends", ev.AFTER, _fired),
 }

@@ -42,6 +42,13 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # (DM-DECK, ``statemachine.decks``); before it, every deck was taken as given.
     decks_checked: bool = False
 
+    # An evolution creature whose card names the races it evolves from (進化—自分の<race>1体の上に置く,
+    # ``evolves_from``) goes only on a creature of one of them (DM-GAME-EVOLVE). 1.1: any creature sharing a
+    # civilization, whatever the card said.
+    evolution_race: bool = False
+    # A step's ``may`` is asked for ``mana_boost`` and ``discard_blind`` too ("…してもよい"). 1.1: they were
+    # carried out even when their card said "may".
+    may_honoured: bool = False
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
     """The options a Duel Masters game may be started with (``statemachine.options``)."""

@@ -60,16 +60,16 @@ def why_not_cast(engine: Engine, player: int, oid: int) -> Why | None:
     if "instant" not in chars.types and "flash" not in chars.keywords and not sorcery_timing(engine, player):
         # MTG-P-02 allows instants at any time; everything else waits for MTG-P-03.
         return "MTG-P-03", "a non-instant spell may be cast only in your main phase while the stack is empty"
-    if card.mana is None:
+    if mana.symbols(card) is None:
         return "MTG-C-12", f"{card.name} has no mana cost: a cost that does not exist cannot be paid"
     costs = [c for a in extra_costs(card) for c in a.costs]
     why = why_not_costs(engine, player, oid, costs, 0)
     if why:
         return why
-    if not mana.affordable(engine, player, mana.parse(card.mana)):
-        return "MTG-C-04", f"you cannot pay {mana.parse(card.mana)}: not enough mana"
+    if not mana.affordable(engine, player, mana.parse(mana.symbols(card) or "0")):
+        return "MTG-C-04", f"you cannot pay {mana.parse(mana.symbols(card) or '0')}: not enough mana"
     for a in extra_costs(card):
-        if not targets.has_targets(st, a, None):
+        if not targets.has_targets(engine, a, None, player, oid):
             return "MTG-GAME-TARGET", f"{card.name} has no legal target"
     return None
 
@@ -86,7 +86,7 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
     abilities = extra_costs(card)
     costs = [c for a in abilities for c in a.costs]
     x = 0
-    printed = mana.parse(card.mana or "0")
+    printed = mana.parse(mana.symbols(card) or "0")
     if life_x(costs):
         top = max(0, min(board.life(st, player), MAX_X))
         answer = yield Request(player, "x", "choose X (the life you pay)", tuple(range(top + 1)), effect=eid,
@@ -100,7 +100,7 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
                                rule="MTG-C-04")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
-    yield from choose_targets(engine, player, eid, abilities, spell)
+    yield from choose_targets(engine, player, eid, abilities, spell, spell)
     paid = yield from mana.pay(engine, player, printed.with_x(x), eid)
     assert paid, "checked before the decision was accepted"
     yield from pay_costs(engine, player, spell, costs, eid, x)
@@ -133,7 +133,7 @@ def why_not_activate(engine: Engine, player: int, oid: int, index: int) -> Why |
     why = why_not_costs(engine, player, oid, ability.costs, 0)
     if why:
         return why
-    if not targets.has_targets(st, ability, None):
+    if not targets.has_targets(engine, ability, None, player, oid):
         return "MTG-GAME-TARGET", f"{ability.label} has no legal target"
     return None
 
@@ -146,7 +146,7 @@ def activate(engine: Engine, player: int, oid: int, index: int) -> Procedure:
     eid = st.next_effect
     engine.emit(ev.EffectPending(eid, STACK, player, ability.label,
                                  stack_key(engine, oid, index, st.objects[oid].card)))
-    yield from choose_targets(engine, player, eid, [ability], None)
+    yield from choose_targets(engine, player, eid, [ability], None, oid)
     yield from pay_costs(engine, player, oid, ability.costs, eid, 0)
     yield from give_priority(engine, player)
 

@@ -1,5 +1,7 @@
 """Combat as turn-based actions: declaring attackers and blockers, and combat damage (506-511, outside the
-seed; SPEC Part 4 #20). Kept small: flying and reach, haste, no first strike or trample."""
+seed; SPEC Part 4 #20), with the keywords that change them: flying and reach (CR 702.9, 702.17), haste
+(702.10), vigilance (702.20), defender (702.3), menace (702.111), protection (702.16), first strike and double
+strike (702.7, 702.4: a first combat damage step), trample (702.19), deathtouch (702.2) and lifelink (702.15)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board
 from statemachine.games.magic.board import LIFE
+from statemachine.games.magic.damage import DEATHTOUCH, combat_damage_prevented, protected
+from statemachine.games.magic.statics import CANT_ATTACK, CANT_BLOCK, flagged
 from statemachine.vocabulary import Procedure
 
 
@@ -19,6 +23,8 @@ def attackers(state: GameState) -> list[int]:
 
 def can_attack(state: GameState, oid: int) -> bool:
     v = view(state, oid)
+    if "defender" in v.chars.keywords or flagged(state, oid, CANT_ATTACK):
+        return False  # CR 702.3b; "can't attack" (an aura's static ability)
     return not v.tapped and not (v.status.get("sick") and "haste" not in v.chars.keywords)
 
 
@@ -48,8 +54,11 @@ def declare_attackers(engine: Engine) -> Procedure:
 
 
 def can_block(state: GameState, blocker: int, attacker: int) -> bool:
-    flying = "flying" in view(state, attacker).chars.keywords
+    seen = view(state, attacker)
+    flying = "flying" in seen.chars.keywords
     kw = view(state, blocker).chars.keywords
+    if protected(seen, view(state, blocker)) or flagged(state, blocker, CANT_BLOCK):
+        return False  # CR 702.16f: can't be blocked by creatures of that colour; "can't block"
     return not flying or "flying" in kw or "reach" in kw
 
 
@@ -68,34 +77,106 @@ def declare_blockers(engine: Engine) -> Procedure:
         if answer:
             attacker = int(answer[0])
             engine.emit(ev.StatusSet(blocker, "blocking", attacker), ev.StatusSet(attacker, "blocked", 1))
+    # CR 702.111b: a creature with menace can't be blocked except by two or more creatures. A declaration
+    # that breaks it is not kept: the lone blocker does not block (kifu asks blocker by blocker, 509.1a).
+    undo: list[ev.Event] = []
+    for a in attackers(st):
+        blockers = [b for b in board.creatures(st) if st.objects[b].status.get("blocking") == a]
+        if len(blockers) == 1 and "menace" in view(st, a).chars.keywords:
+            undo += [ev.StatusSet(blockers[0], "blocking", 0), ev.StatusSet(a, "blocked", 0)]
+    if undo:
+        engine.emit(*undo)
 
 
-def combat_damage(engine: Engine) -> None:
-    """510: all combat damage is dealt at once."""
+FIRST_STRIKE, DOUBLE_STRIKE, STRUCK = "first_strike", "double_strike", "struck_first"
+
+
+def in_combat(state: GameState) -> list[int]:
+    return [o for o in board.creatures(state) if state.objects[o].status.get("attacking")
+            or state.objects[o].status.get("blocking")]
+
+
+def first_strike_step(state: GameState) -> bool:
+    """CR 510.4: a creature in combat has first strike or double strike: a first combat damage step."""
+    return any({FIRST_STRIKE, DOUBLE_STRIKE} & set(view(state, o).chars.keywords) for o in in_combat(state))
+
+
+def _deals(state: GameState, oid: int, strike: str) -> bool:
+    """Whether the creature deals combat damage in this step (CR 702.7b, 702.4b-c)."""
+    kw = view(state, oid).chars.keywords
+    match strike:
+        case "first":
+            return FIRST_STRIKE in kw or DOUBLE_STRIKE in kw
+        case "regular":
+            return not state.objects[oid].status.get(STRUCK) or DOUBLE_STRIKE in kw
+        case _:
+            return True
+
+
+def _lethal(state: GameState, oid: int, deathtouch: bool) -> int:
+    v = view(state, oid)
+    left = max((v.chars.toughness or 0) - v.status.get("damage", 0), 0)
+    return min(left, 1) if deathtouch else left  # CR 702.2c: any damage from deathtouch is lethal
+
+
+def combat_damage(engine: Engine, strike: str = "all") -> None:
+    """510: combat damage is dealt at once ("first": the first-strike step; "regular": the step after it;
+    "all": the only step). Each attacker assigns lethal damage to its blockers in order, the rest to the last,
+    or with trample to the player (702.19b); each blocker to the attacker it blocks."""
     st = engine.state
     defender = engine.opponent(st.active)
-    damage: dict[int, int] = {}
-    to_player = 0
+    hits: list[tuple[int, int, int]] = []  # (source, object or player ref, amount), in assignment order
     for a in attackers(st):
-        power = max(view(st, a).power, 0)
         blockers = [b for b in board.creatures(st) if st.objects[b].status.get("blocking") == a]
+        seen = view(st, a)
+        power = max(seen.power, 0)
+        deals = _deals(st, a, strike)
+        trample, touch = "trample" in seen.chars.keywords, DEATHTOUCH in seen.chars.keywords
         if not blockers:
-            if not st.objects[a].status.get("blocked"):
-                to_player += power
+            if deals and (not st.objects[a].status.get("blocked") or trample):
+                hits.append((a, board.player_ref(defender), power))
             continue
-        left = power
+        left = power if deals else 0
         for i, b in enumerate(blockers):
-            v = view(st, b)
-            lethal = max((v.chars.toughness or 0) - v.status.get("damage", 0), 0)
-            share = left if i == len(blockers) - 1 else min(left, lethal)
+            share = left if i == len(blockers) - 1 and not trample else min(left, _lethal(st, b, touch))
             if share:
-                damage[b] = damage.get(b, 0) + share
+                hits.append((a, b, share))
             left -= share
-            if v.power > 0:
-                damage[a] = damage.get(a, 0) + v.power
-    events: list[ev.Event] = [ev.StatusSet(o, "damage", st.objects[o].status.get("damage", 0) + n)
-                              for o, n in damage.items()]
-    if to_player:
-        events.append(ev.PlayerStat(defender, LIFE, board.life(st, defender) - to_player))
+            if _deals(st, b, strike) and view(st, b).power > 0:
+                hits.append((b, a, view(st, b).power))
+        if left > 0:
+            hits.append((a, board.player_ref(defender), left))
+    events = _combat_events(engine, hits)
+    if strike == "first":
+        events += [ev.StatusSet(o, STRUCK, 1) for o in in_combat(st) if _deals(st, o, "first")]
     if events:
         engine.emit(*events)
+
+
+def _combat_events(engine: Engine, hits: list[tuple[int, int, int]]) -> list[ev.Event]:
+    """The damage as events: one mark per creature, one life change per player (prevention, deathtouch and
+    lifelink applied per source: CR 615, 702.16e, 702.2b, 702.15b)."""
+    st = engine.state
+    if combat_damage_prevented(st):
+        return []
+    damage: dict[int, int] = {}
+    life: dict[int, int] = {}
+    touched: list[int] = []
+    for source, ref, n in hits:
+        src = view(st, source)
+        player = board.ref_player(ref)
+        if player is not None:
+            life[player] = life.get(player, 0) - n
+        elif protected(view(st, ref), src):
+            continue
+        else:
+            damage[ref] = damage.get(ref, 0) + n
+            if DEATHTOUCH in src.chars.keywords and ref not in touched:
+                touched.append(ref)
+        if "lifelink" in src.chars.keywords:
+            life[src.controller] = life.get(src.controller, 0) + n
+    events: list[ev.Event] = [ev.StatusSet(o, "damage", st.objects[o].status.get("damage", 0) + n)
+                              for o, n in damage.items()]
+    events += [ev.StatusSet(o, DEATHTOUCH, 1) for o in touched]
+    events += [ev.PlayerStat(p, LIFE, board.life(st, p) + d) for p, d in life.items() if d]
+    return events

@@ -18,9 +18,9 @@ from statemachine.amounts import Amount, evaluate
 from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
-from statemachine.games.magic import board, mana, targets
+from statemachine.games.magic import board, damage, mana, targets
 from statemachine.games.magic.board import GRAVEYARD, HAND, LIFE, STACK, zone
-from statemachine.games.magic.sba import CANT_LOSE
+from statemachine.games.magic.sba import cant_lose
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import NoParams, Procedure
 
@@ -32,7 +32,8 @@ def target(ctx: EffectContext, index: int) -> int | None:
     if index >= len(chosen) or index >= len(specs):
         return None
     ref = chosen[index]
-    return ref if targets.legal(ctx.state, specs[index], ref, ctx.bound.get("spell")) else None
+    return ref if targets.legal(ctx.engine, specs[index], ref, ctx.bound.get("spell"), ctx.controller,
+                                ctx.source) else None
 
 
 def lose_life(ctx: EffectContext, player: int, amount: int) -> ev.PlayerStat:
@@ -44,6 +45,9 @@ EXILED, MILLED = "exile", "mill"  # ZoneChanged.cause
 
 class TargetRef(Struct, frozen=True, forbid_unknown_fields=True):
     target: int = 0
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)]
 
 
 # -- targets ------------------------------------------------------------------------------------------------
@@ -59,42 +63,10 @@ def target_step(ctx: EffectContext, _: targets.TargetParams) -> Procedure:
 # -- damage and life ----------------------------------------------------------------------------------------
 
 
-class DamageParams(Struct, frozen=True, forbid_unknown_fields=True):
-    amount: Amount = 1
-    target: int = 0
-    gain_life: bool = False  # "you gain life equal to the damage dealt this way" (《堕落》)
-
-
-def deal_damage(ctx: EffectContext, ref: int, amount: int) -> int:
-    """Deal ``amount`` damage to a player or a creature; returns the damage dealt."""
-    st = ctx.state
-    player = board.ref_player(ref)
-    if amount <= 0:
-        return 0
-    if player is not None:
-        ctx.engine.emit(lose_life(ctx, player, amount))
-    elif ref in st.objects:
-        ctx.engine.emit(ev.StatusSet(ref, "damage", st.objects[ref].status.get("damage", 0) + amount))
-    else:
-        return 0
-    return amount
-
-
-@MTG.effect("damage", DamageParams)
-def damage(ctx: EffectContext, p: DamageParams) -> Procedure:
-    """N damage to the target (lethal damage is a state-based action, checked after the resolution)."""
-    ref = target(ctx, p.target)
-    if ref is not None:
-        dealt = deal_damage(ctx, ref, evaluate(ctx, p.amount))
-        if p.gain_life and dealt:
-            ctx.engine.emit(ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + dealt))
-    return
-    yield
-
-
 @MTG.effect("damage_by_sacrificed_power", TargetRef)
 def damage_by_sacrificed_power(ctx: EffectContext, p: TargetRef) -> Procedure:
-    """《投げ飛ばし》: damage equal to the sacrificed creature's power — the creature as it last existed on the
+    """Pools 1.0-1.1 (《投げ飛ばし》; since 1.2: ``damage`` of { power_of = "sacrificed" }): damage equal to the
+    sacrificed creature's power — the creature as it last existed on the
     battlefield (last known information from the look-back projection, modifications included)."""
     spell = ctx.bound.get("spell")
     sacrificed = ctx.state.objects[spell].status.get("sacrificed") if spell in ctx.state.objects else None
@@ -103,7 +75,7 @@ def damage_by_sacrificed_power(ctx: EffectContext, p: TargetRef) -> Procedure:
     if seen is None or ref is None:
         return
     ctx.bound["reference_power"] = seen.power
-    deal_damage(ctx, ref, seen.power)
+    damage.deal(ctx.engine, ctx.source, [(ref, seen.power)])
     return
     yield
 
@@ -111,6 +83,9 @@ def damage_by_sacrificed_power(ctx: EffectContext, p: TargetRef) -> Procedure:
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
     amount: Amount = 1
     target: int = 0
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)]
 
 
 @MTG.effect("drain", AmountParams)
@@ -133,6 +108,9 @@ class GainParams(Struct, frozen=True, forbid_unknown_fields=True):
     amount: Amount = 1
     who: Literal["you", "target_controller"] = "you"  # the controller of the target as it is or last existed
     target: int = 0
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)] if self.who == "target_controller" else []
 
 
 @MTG.effect("gain_life", GainParams)
@@ -160,7 +138,7 @@ def win_game(ctx: EffectContext, _: NoParams) -> Procedure:
     they can't lose and their opponents can't win (《プラチナの天使》)."""
     st = ctx.state
     others = [p for p in range(len(st.players)) if p != ctx.controller and not st.players[p].lost]
-    if any(board.controls_ability(st, p, CANT_LOSE) for p in others):
+    if any(cant_lose(st, p) for p in others):
         return
     reason = f"{st.players[ctx.controller].name} won the game (104.2b)"
     ctx.engine.emit(*[ev.PlayerLost(p, reason) for p in others], ev.GameEnded(ctx.controller, reason))
@@ -169,12 +147,6 @@ def win_game(ctx: EffectContext, _: NoParams) -> Procedure:
 
 
 # -- creatures ----------------------------------------------------------------------------------------------
-
-
-class PumpParams(Struct, frozen=True, forbid_unknown_fields=True):
-    power: int = 0
-    toughness: int = 0
-    target: int = 0
 
 
 def pump_events(ctx: EffectContext, oid: int, power: int, toughness: int, first: int) -> list[ev.Event]:
@@ -187,19 +159,10 @@ def pump_events(ctx: EffectContext, oid: int, power: int, toughness: int, first:
     return out
 
 
-@MTG.effect("pump", PumpParams)
-def pump(ctx: EffectContext, p: PumpParams) -> Procedure:
-    """Target creature gets +P/+T until end of turn (a continuous effect, computed by the projection)."""
-    ref = target(ctx, p.target)
-    if ref is not None:
-        ctx.engine.emit(*pump_events(ctx, ref, p.power, p.toughness, ctx.state.next_effect))
-    return
-    yield
-
-
 @MTG.effect("all_creatures_minus_x")
 def all_creatures_minus_x(ctx: EffectContext, _: NoParams) -> Procedure:
-    """《毒の濁流》: all creatures get -X/-X until end of turn, X being the life paid as the spell was cast."""
+    """Pools 1.0-1.1 (《毒の濁流》; since 1.2: ``pump`` on each creature, minus X): all creatures get -X/-X until
+    end of turn, X being the life paid as the spell was cast."""
     spell = ctx.bound.get("spell")
     x = ctx.state.objects[spell].status.get("x", 0) if spell in ctx.state.objects else 0
     if not x:
@@ -212,27 +175,6 @@ def all_creatures_minus_x(ctx: EffectContext, _: NoParams) -> Procedure:
         events += more
     if events:
         ctx.engine.emit(*events)
-    return
-    yield
-
-
-@MTG.effect("exile", TargetRef)
-def exile(ctx: EffectContext, p: TargetRef) -> Procedure:
-    """Exile target creature: it leaves the battlefield for its owner's exile zone."""
-    ref = target(ctx, p.target)
-    if ref is not None and ref >= 0:
-        owner = ctx.state.objects[ref].owner
-        ctx.engine.emit(board.move(ctx.engine, ref, zone(owner, board.EXILE), EXILED))
-    return
-    yield
-
-
-@MTG.effect("destroy", TargetRef)
-def destroy(ctx: EffectContext, p: TargetRef) -> Procedure:
-    """Destroy the target permanent, if it is still a legal target (it goes to its owner's graveyard)."""
-    ref = target(ctx, p.target)
-    if ref is not None and ref >= 0:
-        ctx.engine.emit(*board.to_graveyards(ctx.engine, [ref], board.DESTROY))
     return
     yield
 
@@ -285,6 +227,9 @@ class UnlessParams(Struct, frozen=True, forbid_unknown_fields=True):
     mana: str = "3"
     target: int = 0
 
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)]
+
 
 @MTG.effect("counter_unless_pays", UnlessParams)
 def counter_unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
@@ -309,6 +254,9 @@ class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
     who: Literal["you", "active", "target"] = "you"  # "active": the player whose turn it is; "target": targeted
     target: int = 0
 
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)] if self.who == "target" else []
+
 
 @MTG.effect("draw", DrawParams)
 def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
@@ -327,6 +275,9 @@ def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
 class MillParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: Amount = 1
     target: int = 0
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)]
 
 
 @MTG.effect("mill", MillParams)
@@ -347,6 +298,9 @@ def mill(ctx: EffectContext, p: MillParams) -> Procedure:
 class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
     target: int = 0
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)]
 
 
 @MTG.effect("discard", DiscardParams)

@@ -349,3 +349,9 @@ class Mana:
         assert isinstance(params, ManaParams)
         paid = yield from pay(engine, player, parse(params.mana), effect)
         assert paid, "checked before the decision was accepted"
+
+
+def symbols(card: CardDef) -> str | None:
+    """A card's mana cost symbols (Magic's card field ``mana``); None: it has no mana cost (MTG-C-12)."""
+    found = card.fields.get("mana")
+    return found if isinstance(found, str) else None

@@ -19,6 +19,7 @@ from statemachine.decks import DeckRule
 from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, mana, rule_ids
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
+from statemachine.games.magic import verbs as _verbs  # noqa: F401 - registers the effect steps on selectors
 from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
 from statemachine.games.magic.invariants import BOARD
 from statemachine.games.magic.stack import Stack
@@ -33,20 +34,34 @@ from statemachine.vocabulary import Procedure
 NAME = "magic"
 
 
+def check_statics(pool: CardPool) -> CardPool:
+    """A static ability's steps are static effects, and a static effect is a static ability's (CR 604.1): one
+    elsewhere would start an effect whose source is a spell or an ability, and never end."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if (ability.kind == "static") != step.name.startswith("static_"):
+                    want = "static effects (static_...)" if ability.kind == "static" else "no static effect"
+                    raise CardFileError(NAME, f"a {ability.kind} ability takes {want}", card.id,
+                                        f"$.abilities[{n}].effects[{k}].name", ability.id)
+    return pool
+
+
 def check_pool(pool: CardPool) -> CardPool:
     """Mana symbols and the total cost must agree; a card without symbols has no mana cost (MTG-C-12)."""
     for card in pool.cards.values():
-        if card.mana is None:
+        if mana.symbols(card) is None:
             if card.cost is not None:
                 raise CardFileError(NAME, "a card without mana symbols has no mana cost (leave cost out)", card.id,
                                     "$.cost")
             continue
         try:
-            total = mana.parse(card.mana).total
+            total = mana.parse(mana.symbols(card) or "0").total
         except ValueError as exc:
             raise CardFileError(NAME, str(exc), card.id, "$.mana") from exc
         if card.cost != total:
-            raise CardFileError(NAME, f"mana {card.mana!r} totals {total}, not cost {card.cost}", card.id, "$.cost")
+            raise CardFileError(NAME, f"mana {mana.symbols(card)!r} totals {total}, not cost {card.cost}", card.id,
+                                "$.cost")
     return pool
 
 
@@ -74,7 +89,7 @@ class Magic(RulesProfile):
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
     loop_rule = "CR 104.4b"  # a loop no player can stop: a draw (README)
     policy = Stack
-    pool_checks = (check_pool,)
+    pool_checks = (check_pool, check_statics)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority (MTG-P-01)",
         "cast": "`[card]`: cast a spell from your hand; its targets, X and costs are asked next",

@@ -7,11 +7,20 @@ from typing import NamedTuple
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
 from statemachine.engine import Engine
-from statemachine.games.magic import board
+from statemachine.games.magic import board, statics
 from statemachine.games.magic.board import DREW_FROM_EMPTY
+from statemachine.games.magic.damage import DEATHTOUCH, REGENERATION, destroy_events
 
-CANT_LOSE = "cant_lose"  # 《プラチナの天使》: "you can't lose the game"
+CANT_LOSE = "cant_lose"  # pools 1.0-1.1: the ability id of 《プラチナの天使》 (since 1.2: a static effect)
+
+
+def cant_lose(state: GameState, player: int) -> bool:
+    """A "you can't lose the game" effect applies to the player (CR 104.3): a static effect in force, or (pools
+    1.0-1.1, where the card had no effect steps) a permanent with that ability."""
+    return statics.flagged(state, board.player_ref(player), statics.CANT_LOSE) or board.controls_ability(
+        state, player, CANT_LOSE)
 
 
 class Found(NamedTuple):
@@ -20,11 +29,12 @@ class Found(NamedTuple):
     dies: list[int]  # lethal damage: destroyed (704.5g)
     falls: list[int]  # toughness 0 or less: put into the graveyard (704.5f)
     losers: list[tuple[int, str]]
+    unattached: list[int]  # an aura attached to nothing on the battlefield: put into the graveyard (704.5m)
 
 
 def find(engine: Engine) -> Found:
     st = engine.state
-    found = Found([], [], [], [], [])
+    found = Found([], [], [], [], [], [])
     for p, ps in enumerate(st.players):
         if ps.lost:
             continue
@@ -34,15 +44,21 @@ def find(engine: Engine) -> Found:
         elif st.stat(p, DREW_FROM_EMPTY) and engine.options.deck_out != "off":
             why = "drew from an empty library (704.5b)"
         # (asked only of a player who would lose: it looks at every permanent they control)
-        if why is not None and not board.controls_ability(st, p, CANT_LOSE):
+        if why is not None and not cant_lose(st, p):
             found.losers.append((p, why))
+    for oid in board.permanents(st):  # 704.5m: an aura attached to nothing on the battlefield
+        host = st.objects[oid].status.get(statics.ATTACHED)
+        if host is not None and not board.on_battlefield(st, host):
+            found.unattached.append(oid)
     for oid in board.creatures(st):
         v = view(st, oid)
         toughness = v.chars.toughness or 0
         if toughness <= 0:
             found.falls.append(oid)
-        elif v.status.get("damage", 0) >= toughness:
-            found.dies.append(oid)
+        elif "indestructible" in v.chars.keywords:
+            continue  # CR 702.12b: lethal damage does not destroy it
+        elif v.status.get("damage", 0) >= toughness or (v.status.get(DEATHTOUCH) and v.status.get("damage", 0)):
+            found.dies.append(oid)  # 704.5g; 704.5h: damage from a source with deathtouch
     if found.losers:
         found.actions.append("player loses")
     if found.falls:
@@ -51,17 +67,26 @@ def find(engine: Engine) -> Found:
     if found.dies:
         found.actions.append("lethal damage")
         found.objects.extend(found.dies)
+    if found.unattached:
+        found.actions.append("aura attached to nothing")
+        found.objects.extend(found.unattached)
     return found
 
 
 def perform(engine: Engine) -> bool:
-    """Perform every state-based action that applies, simultaneously, as one event. True if any was."""
+    """Perform every state-based action that applies, simultaneously, as one event. True if any was. (Static
+    abilities of permanents that arrived start first: what they do is part of the state looked at.)"""
+    statics.start(engine)
     found = find(engine)
     if not found.actions:
         return False
     st = engine.state
     events: list[ev.Event] = [ev.StateBasedAction(tuple(found.actions), tuple(found.objects))]
-    leaving = [(o, board.SBA) for o in found.falls] + [(o, board.DESTROY) for o in found.dies]
+    # A regeneration shield replaces the destruction (CR 701.15b); toughness 0 is not destruction (704.5f).
+    regenerated = [o for o in found.dies if st.objects[o].status.get(REGENERATION)]
+    events += destroy_events(engine, regenerated, board.DESTROY)
+    leaving = [(o, board.SBA) for o in found.falls] + [(o, board.DESTROY) for o in found.dies if o not in regenerated]
+    leaving += [(o, board.SBA) for o in found.unattached]
     ids = engine.new_object_ids(len(leaving))
     events += [board.move(engine, o, board.zone(st.objects[o].owner, board.GRAVEYARD), cause, new_id=nid)
                for (o, cause), nid in zip(leaving, ids, strict=True)]

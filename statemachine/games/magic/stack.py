@@ -26,6 +26,7 @@ from statemachine.engine import Engine
 from statemachine.games.magic import board, mana, sba, targets
 from statemachine.games.magic.board import BATTLEFIELD, STACK, zone
 from statemachine.games.magic.board import stack_items as items
+from statemachine.games.magic.statics import ATTACH_TO, ATTACHED
 from statemachine.games.magic.turn import end_step
 from statemachine.policy import ResolutionPolicy
 from statemachine.triggers import Instance
@@ -189,17 +190,17 @@ def put_on_stack(engine: Engine, eid: int) -> Procedure:
     _, abilities = ability_of(engine, pend)
     engine.emit(ev.EffectPending(eid, STACK, pend.controller, pend.label or abilities[0].label,
                                  stack_key(engine, pend.source, TRIGGERED, pend.source_card)))
-    yield from choose_targets(engine, pend.controller, eid, abilities, None)
+    yield from choose_targets(engine, pend.controller, eid, abilities, None, pend.source)
 
 
-def choose_targets(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int | None
-                   ) -> Procedure:
+def choose_targets(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int | None,
+                   source: int | None = None) -> Procedure:
     """Targets are chosen as the object is put on the stack; with none to choose, a triggered ability is
     removed from the stack (603.3d)."""
     chosen: list[int] = []
     for ability in abilities:
         for n, spec in enumerate(targets.specs(ability)):
-            options = targets.candidates(engine.state, spec, spell)
+            options = targets.candidates(engine, spec, spell, player, source)
             if not options:
                 engine.emit(ev.EffectFizzled(eid, "no legal target when put on the stack (603.3d)"))
                 return
@@ -246,7 +247,8 @@ def resolve(engine: Engine, pend: Pending) -> Procedure:
     source = source_object(pend)
     specs = [s for a in abilities for s in targets.specs(a)]
     chosen = list(pend.targets)
-    if specs and not any(targets.legal(st, s, t, spell) for s, t in zip(specs, chosen, strict=False)):
+    if specs and not any(targets.legal(engine, s, t, spell, pend.controller, source)
+                         for s, t in zip(specs, chosen, strict=False)):
         # 608.2b: a spell or ability whose targets are all illegal does nothing.
         engine.emit(ev.EffectFizzled(eid, "all its targets are illegal as it resolves (608.2b)"))
         if spell is not None and spell in st.objects:
@@ -275,6 +277,9 @@ def resolve(engine: Engine, pend: Pending) -> Procedure:
     if set(card.types) & set(PERMANENT_TYPES):
         moved = board.move(engine, spell, zone(obj.owner, BATTLEFIELD), board.RESOLVED, controller=pend.controller)
         sick = [ev.StatusSet(moved.new, "sick", 1)] if "creature" in card.types else []
-        engine.emit(moved, *sick, ev.EffectResolved(eid))
+        host = obj.status.get(ATTACH_TO)  # an aura enters attached to its target (CR 303.4f)
+        attached = [ev.StatusSet(moved.new, ATTACHED, host)] if host is not None and board.on_battlefield(
+            engine.state, host) else []
+        engine.emit(moved, *sick, *attached, ev.EffectResolved(eid))
     else:
         engine.emit(board.move(engine, spell, zone(obj.owner, board.GRAVEYARD), board.RESOLVED), ev.EffectResolved(eid))

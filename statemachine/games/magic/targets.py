@@ -3,67 +3,132 @@ as it resolves (601.2c, 603.3d, 608.2b — rules the seed refers to but does not
 
 A target step is an effect step ``{ name = "target", params = { what = "creature", ... } }``; an ability's targets
 are its target steps in printed order, recorded in one ``Chosen`` event naming the effect (players as
-``-1 - player``). Effect steps refer to them by position.
+``-1 - player``). Effect steps refer to them by position. A step's restrictions are a ``select.Filter`` (types,
+"non-", colours, controller, tapped, power, mana value); keywords restrict targeting too: hexproof (CR 702.11),
+protection (CR 702.16b).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from msgspec import Struct, field
+import msgspec
 
-from projections.characteristics import view
-from projections.state import GameState
+from projections.characteristics import ObjectView, view
 from statemachine.cards import AbilityDef
+from statemachine.context import EffectContext
+from statemachine.engine import Engine
 from statemachine.games.magic import board
-from statemachine.games.magic.board import STACK
+from statemachine.games.magic.board import GRAVEYARD, STACK, zone
+from statemachine.games.magic.select import Color, Filter, matches, player_ok
 
-Color = Literal["white", "blue", "black", "red", "green"]
+COLORS: tuple[Color, ...] = ("white", "blue", "black", "red", "green")
 
 
-class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
-    what: Literal["any", "creature", "player", "spell"] = "any"  # "any": a creature or a player
-    not_colors: list[Color] = field(default_factory=list)  # "target nonblack creature"
+class TargetParams(Filter, frozen=True, forbid_unknown_fields=True):
+    # "any": a creature or a player (CR 115.4); "permanent": a permanent matching the filter; "card": a card in
+    # a graveyard ("target creature card in your graveyard": controller = "you" is whose graveyard).
+    what: Literal["any", "creature", "player", "spell", "permanent", "card"] = "any"
+
+    def problems(self, at: str = "") -> list[tuple[str, str]]:
+        out = Filter.problems(self, at)
+        if self.max_cost is not None and not isinstance(self.max_cost, int):
+            out.append((f"{at}.max_cost", "a target's mana value limit is a number: targets are chosen before "
+                                          "anything is computed"))
+        if self.what == "player" and (self.types or self.not_types or self.colors or self.keywords):
+            out.append((f"{at}.what", "a player has no types, colours or keywords to restrict"))
+        return out
 
 
 def specs(ability: AbilityDef) -> list[TargetParams]:
-    import msgspec
-
     return [msgspec.convert(e.params, TargetParams) for e in ability.effects if e.name == "target"]
 
 
-def _creature_ok(state: GameState, oid: int, spec: TargetParams) -> bool:
-    if not board.on_battlefield(state, oid):
+def protected_from(seen: ObjectView, source: ObjectView | None) -> bool:
+    """CR 702.16: protection from a colour: a source of that colour can't target, damage, enchant or block it."""
+    if source is None:
         return False
-    v = view(state, oid)
-    return "creature" in v.chars.types and not set(spec.not_colors) & set(v.chars.colors)
+    return any(f"protection_from_{c}" in seen.chars.keywords and c in source.chars.colors for c in COLORS)
 
 
-def legal(state: GameState, spec: TargetParams, ref: int, spell: int | None = None) -> bool:
-    """Whether ``ref`` is (still) a legal target for ``spec``; an object that moved is a new object."""
-    player = board.ref_player(ref)
-    if player is not None:
-        return spec.what in ("any", "player") and player < len(state.players) and not state.players[player].lost
+def _context(engine: Engine, controller: int, source: int | None) -> EffectContext:
+    st = engine.state
+    src = source if source is not None else -1
+    card = st.objects[src].card if src in st.objects else -1
+    return EffectContext(engine, controller=controller, source=src, source_card=card)
+
+
+def _object_ok(ctx: EffectContext, spec: TargetParams, ref: int, spell: int | None) -> bool:
+    st = ctx.state
+    obj = st.objects.get(ref)
+    if obj is None:
+        return False
+    seen = view(st, ref)
     match spec.what:
-        case "creature" | "any":
-            return _creature_ok(state, ref, spec)
         case "spell":
-            obj = state.objects.get(ref)
-            return obj is not None and obj.zone == STACK and ref != spell
+            if obj.zone != STACK or ref == spell:
+                return False
+        case "card":
+            if obj.zone != zone(obj.owner, GRAVEYARD) or not (spec.controller == "any" or (
+                    obj.owner == ctx.controller) == (spec.controller == "you")):
+                return False
+            return _chars_ok(ctx, spec, seen)
+        case "creature" | "any":
+            if not board.on_battlefield(st, ref) or "creature" not in seen.chars.types:
+                return False
+        case "permanent":
+            if not board.on_battlefield(st, ref):
+                return False
         case _:
             return False
+    if spec.what != "spell":
+        source = view(st, ctx.source) if ctx.source in st.objects else None
+        if "hexproof" in seen.chars.keywords and seen.controller != ctx.controller:
+            return False  # CR 702.11b
+        if protected_from(seen, source):
+            return False  # CR 702.16b
+    return matches(ctx, spec, seen)
 
 
-def candidates(state: GameState, spec: TargetParams, spell: int | None = None) -> list[int]:
+def _chars_ok(ctx: EffectContext, spec: TargetParams, seen: ObjectView) -> bool:
+    """A card in a graveyard: its characteristics only (it has no controller or status there)."""
+    plain = msgspec.structs.replace(spec, controller="any", tapped=None, attacking=None)
+    return matches(ctx, plain, seen)
+
+
+def legal(engine: Engine, spec: TargetParams, ref: int, spell: int | None = None, controller: int = 0,
+          source: int | None = None) -> bool:
+    """Whether ``ref`` is (still) a legal target for ``spec``; an object that moved is a new object."""
+    st = engine.state
+    player = board.ref_player(ref)
+    ctx = _context(engine, controller, source if source is not None else spell)
+    if player is not None:
+        return (spec.what in ("any", "player") and player < len(st.players) and not st.players[player].lost
+                and player_ok(ctx, spec.controller, player))
+    return _object_ok(ctx, spec, ref, spell)
+
+
+def candidates(engine: Engine, spec: TargetParams, spell: int | None = None, controller: int = 0,
+               source: int | None = None) -> list[int]:
+    st = engine.state
+    ctx = _context(engine, controller, source if source is not None else spell)
     out: list[int] = []
-    if spec.what in ("any", "creature"):
-        out += [o for o in board.creatures(state) if _creature_ok(state, o, spec)]
+    if spec.what in ("any", "creature", "permanent"):
+        pool = board.creatures(st) if spec.what != "permanent" else board.permanents(st)
+        out += [o for o in pool if _object_ok(ctx, spec, o, spell)]
+    if spec.what == "card":
+        out += [o for p in range(len(st.players)) for o in st.zone(zone(p, GRAVEYARD))
+                if _object_ok(ctx, spec, o, spell)]
     if spec.what in ("any", "player"):
-        out += [board.player_ref(p) for p in range(len(state.players)) if not state.players[p].lost]
+        out += [board.player_ref(p) for p in range(len(st.players))
+                if not st.players[p].lost and player_ok(ctx, spec.controller, p)]
     if spec.what == "spell":
-        out += [o for o in state.zone(STACK) if o != spell]
+        out += [o for o in st.zone(STACK) if _object_ok(ctx, spec, o, spell)]
     return out
 
 
-def has_targets(state: GameState, ability: AbilityDef, spell: int | None = None) -> bool:
-    return all(candidates(state, s, spell) for s in specs(ability))
+def has_targets(engine: Engine, ability: AbilityDef, spell: int | None = None, controller: int = 0,
+                source: int | None = None) -> bool:
+    return all(candidates(engine, s, spell, controller, source) for s in specs(ability))
+
+

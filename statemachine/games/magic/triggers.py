@@ -36,6 +36,10 @@ def _discarded(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
 
+def _attacks(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.attacker] if isinstance(e, ev.Attacked) else []  # declared as an attacker (CR 508.1, 508.3a)
+
+
 def _never(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
@@ -46,4 +50,5 @@ KINDS: dict[str, TriggerKind] = {
     "leaves": TriggerKind("leaves", ev.BEFORE, _leaves),
     "discarded": TriggerKind("discarded", ev.AFTER, _discarded),
     "step_begins": TriggerKind("step_begins", ev.AFTER, _never),
+    "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
 }

@@ -14,7 +14,16 @@ from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board, mana
 from statemachine.games.magic.board import BATTLEFIELD, HAND, HAND_SIZE, LANDS_PLAYED, zone
-from statemachine.games.magic.combat import attackers, combat_damage, declare_attackers, declare_blockers
+from statemachine.games.magic.combat import (
+    STRUCK,
+    attackers,
+    combat_damage,
+    declare_attackers,
+    declare_blockers,
+    first_strike_step,
+    in_combat,
+)
+from statemachine.games.magic.damage import DEATHTOUCH, REGENERATION
 from statemachine.profile import StepDef
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
@@ -27,6 +36,7 @@ STEPS = (
     StepDef("beginning_of_combat", "combat", False),
     StepDef("declare_attackers", "combat", False),
     StepDef("declare_blockers", "combat", False),
+    StepDef("first_strike_damage", "combat", False),  # only when a creature in combat has it (CR 510.4)
     StepDef("combat_damage", "combat", False),
     StepDef("end_of_combat", "combat", False),
     StepDef("main2", "postcombat_main", False),
@@ -58,8 +68,11 @@ def enter_step(engine: Engine, step: StepDef) -> Procedure:
             yield from declare_attackers(engine)
         case "declare_blockers":
             yield from declare_blockers(engine)
+        case "first_strike_damage":
+            combat_damage(engine, "first")
         case "combat_damage":
-            combat_damage(engine)
+            struck = any(st.objects[o].status.get(STRUCK) for o in in_combat(st))
+            combat_damage(engine, "regular" if struck else "all")
         case "cleanup":
             yield from cleanup(engine)
         case _:
@@ -98,8 +111,8 @@ def cleanup(engine: Engine) -> Procedure:
         answer = yield Request(me, "discard", f"discard a card down to {HAND_SIZE} ({n + 1} of {excess})",
                                tuple(hand), rule="MTG-GAME-CLEANUP")
         engine.emit(*board.to_graveyards(engine, [int(answer[0])], board.DISCARD))
-    events: list[ev.Event] = [ev.StatusSet(o, "damage", 0) for o in board.permanents(st)
-                              if st.objects[o].status.get("damage")]
+    events: list[ev.Event] = [ev.StatusSet(o, key, 0) for o in board.permanents(st)
+                              for key in ("damage", DEATHTOUCH, REGENERATION) if st.objects[o].status.get(key)]
     events += [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == "end_of_turn"]
     if events:
         engine.emit(*events)
@@ -112,8 +125,8 @@ def end_step(engine: Engine) -> Procedure:
     step = engine.flow.current
     name = step.name if step is not None else ""
     if name == "end_of_combat":
-        marks = [ev.StatusSet(o, k, 0) for o in board.permanents(st) for k in ("attacking", "blocking", "blocked")
-                 if st.objects[o].status.get(k)]
+        marks = [ev.StatusSet(o, k, 0) for o in board.permanents(st)
+                 for k in ("attacking", "blocking", "blocked", STRUCK) if st.objects[o].status.get(k)]
         if marks:
             engine.emit(*marks)
     if name == "cleanup":
@@ -125,6 +138,9 @@ def end_step(engine: Engine) -> Procedure:
     if name == "declare_attackers" and not attackers(st):
         engine.flow.advance_step()  # 508.8: no attackers — the declare blockers and
         engine.flow.advance_step()  # combat damage steps are skipped
+        engine.flow.advance_step()
+    elif name == "declare_blockers" and not first_strike_step(st):
+        engine.flow.advance_step()  # 510.4: no first strike or double strike, one combat damage step
     yield from engine.flow.advance(engine)
 
 

@@ -6,7 +6,7 @@ holds the table, so both can import it without importing each other.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from statemachine.amounts import AmountRules
 from statemachine.vocabulary import KEYWORD, ZONE, Vocabulary
@@ -18,13 +18,33 @@ MTG.declare(KEYWORD, {
     "haste": "CR 702.10: may attack and use tap abilities despite summoning sickness",
     "vigilance": "CR 702.20: attacking does not cause it to tap",
     "flash": "CR 702.8: may be cast any time its controller could cast an instant",
+    "deathtouch": "CR 702.2: any damage it deals to a creature is enough to destroy it (a state-based action, 704.5h)",
+    "defender": "CR 702.3: can't attack",
+    "double_strike": "CR 702.4: deals combat damage in the first-strike step and the regular one",
+    "first_strike": "CR 702.7: deals combat damage in a combat damage step before creatures without it (510.4)",
+    "hexproof": "CR 702.11: can't be the target of spells or abilities its controller's opponents control",
+    "indestructible": "CR 702.12: is not destroyed by lethal damage or by effects that say destroy",
+    "lifelink": "CR 702.15: damage it deals also causes its controller to gain that much life",
+    "menace": "CR 702.111: can't be blocked except by two or more creatures (a lone blocker's block is not kept)",
+    "trample": "CR 702.19: damage beyond lethal to its blockers may be assigned to the player it attacks",
+    "protection_from_white": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by white",
+    "protection_from_blue": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by blue",
+    "protection_from_black": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by black",
+    "protection_from_red": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by red",
+    "protection_from_green": "CR 702.16: can't be blocked, targeted, dealt damage or enchanted by green",
 })
+MTG.home_zone = "battlefield"  # CR 113.6: abilities of permanents work on the battlefield
+# The cost's symbols ("1R"; "0" is a cost of zero). None: the card has no mana cost at all, which is not a cost
+# of zero (MTG-C-12). ``cost`` stays the total.
+MTG.card_field("mana", str | None, None,
+               "the mana cost's symbols (\"1R\", \"XR\", \"0\"); left out: no mana cost (MTG-C-12)")
+MTG.digest_also(card={}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.1
 MTG.declare(ZONE, {
     "battlefield": "the battlefield", "hand": "the hand", "graveyard": "the graveyard", "deck": "the library",
     "exile": "exile", "stack": "the stack",
 })
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
-               "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
+               "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
 MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it waits for")
 
 # Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
@@ -32,6 +52,18 @@ MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it
 # a negative result is used as zero (CR 107.1b). X is the value announced as the spell is cast (CR 601.2b).
 # "target" is the first target chosen as the spell or ability was put on the stack, read as it last existed on
 # the battlefield if it has left (last known information, CR 608.2h).
+MTG.silent_kinds = frozenset({"static"})  # a static ability's effects start without a question (CR 604)
+MTG.target_steps = frozenset({"target"})  # an ability's targets: its "target" steps in printed order (CR 601.2c)
+
+
+def _sacrificed(ctx: Any) -> int | None:
+    """The creature sacrificed to pay the spell's cost (recorded on the spell as it was cast, MTG-C-10)."""
+    spell = ctx.bound.get("spell")
+    st = ctx.state
+    found = st.objects[spell].status.get("sacrificed") if spell in st.objects else None
+    return int(found) if found is not None else None
+
+
 MTG.amounts = AmountRules(
     zones=("deck", "hand", "battlefield", "graveyard", "exile"),
     characteristics=("power_of", "toughness_of", "cost_of"),
@@ -39,4 +71,5 @@ MTG.amounts = AmountRules(
     rounding="",
     rounding_rule="CR 107.1a: the card states it",
     negative_is_zero=True,
+    references={"sacrificed": _sacrificed},
 )

@@ -56,11 +56,45 @@ def can_play(engine: Engine, player: int, oid: int) -> str | None:
     alt = played_as(engine, player, oid)
     if alt is not None:
         chars = engine.profile.pool[alt].printed()
-    if (chars.cost or 0) > st.stat(player, "pp"):
-        return f"not enough PP (cost {chars.cost}, {st.stat(player, 'pp')} PP left)"
+    cost, _ = play_cost(engine, player, oid, chars)
+    if cost > st.stat(player, "pp"):
+        return f"not enough PP (cost {cost}, {st.stat(player, 'pp')} PP left)"
     if "spell" not in chars.types and len(board.field(st, player)) >= FIELD_LIMIT:
         return "your field is full (5 cards)"
     return None
+
+
+def play_cost(engine: Engine, player: int, oid: int, chars: ev.Characteristics) -> tuple[int, bool]:
+    """The PP playing ``oid`` costs now, and whether it is played enhanced.
+
+    スペルブースト コスト-N (``spellboost_cost_<N>``, SV-GAME-SPELLBOOST): N less for each time the card was boosted
+    in the hand, never below 0. エンハンス N (``enhance_<N>``, SV-GAME-ENHANCE): with N PP or more left, the card is
+    played enhanced and N PP are paid instead of its cost — automatically, the player does not choose."""
+    st = engine.state
+    pp = st.stat(player, "pp")
+    for n in keyword_numbers(chars.keywords, "enhance_"):
+        if pp >= n:
+            return n, True
+    cost = chars.cost or 0
+    boosts = st.objects[oid].status.get("spellboost", 0) if oid in st.objects else 0
+    for n in keyword_numbers(chars.keywords, "spellboost_cost_"):
+        cost -= n * boosts
+    return max(0, cost), False
+
+
+def keyword_numbers(keywords: tuple[str, ...], prefix: str) -> list[int]:
+    """The N of every ``<prefix><N>`` keyword (``enhance_6``: 6)."""
+    return [int(k.removeprefix(prefix)) for k in keywords if k.startswith(prefix) and k.removeprefix(prefix).isdigit()]
+
+
+def spellboosted(engine: Engine, player: int, played: int) -> list[ev.Event]:
+    """SV-GAME-SPELLBOOST: playing a spell boosts every other card with スペルブースト in its player's hand once."""
+    st = engine.state
+    out: list[ev.Event] = []
+    for o in board.hand(st, player):
+        if o != played and any(k.startswith("spellboost") for k in view(st, o).chars.keywords):
+            out.append(ev.StatusSet(o, "spellboost", st.objects[o].status.get("spellboost", 0) + 1))
+    return out
 
 
 def target_options(engine: Engine, player: int, oid: int, selector: str) -> list[int]:
@@ -109,17 +143,22 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
         engine.emit(ev.Chosen(player, tuple(int(a) for a in answer)))
         chosen += [f"target={int(a)}" for a in answer]
     spell = "spell" in chars.types
+    cost, enhanced = play_cost(engine, player, oid, chars)
     dst = board.zone(player, CASTING if spell else FIELD)
     grants = [(m.value, m.amount, m.since) for m in sorted(st.modifiers.values(), key=lambda m: (m.since, m.effect))
               if m.target == oid and m.kind == "grant_ability"]
     moved = board.move(engine, oid, dst, PLAY)
     queue(engine).declared[moved.card] = tuple(chosen)
     events: list[ev.Event] = [
-        ev.PlayerStat(player, "pp", st.stat(player, "pp") - (chars.cost or 0)),
+        ev.PlayerStat(player, "pp", st.stat(player, "pp") - cost),
         moved,
         ev.PlayerStat(player, "played_turn", st.stat(player, "played_turn") + 1),
         ev.PlayerStat(player, "last_played", moved.card),
     ]
+    if enhanced:
+        events.append(ev.StatusSet(moved.new, "enhanced", 1))
+    if spell:
+        events += spellboosted(engine, player, oid)
     if not spell:
         events.append(ev.StatusSet(moved.new, "sick", 1))
         events.append(ev.PlayerStat(player, "entered", st.stat(player, "entered") + 1))
@@ -182,13 +221,24 @@ def evolve_group(engine: Engine, oids: list[int]) -> None:
     events: list[ev.Event] = []
     eid = st.next_effect
     for o in oids:
-        events += [ev.ContinuousEffectStarted(eid, o, "power", o, amount=2),
-                   ev.ContinuousEffectStarted(eid + 1, o, "toughness", o, amount=2),
+        up, down = evolved_gain(engine, o)
+        events += [ev.ContinuousEffectStarted(eid, o, "power", o, amount=up),
+                   ev.ContinuousEffectStarted(eid + 1, o, "toughness", o, amount=down),
                    ev.StatusSet(o, "evolved", 1)]
         eid += 2
     p = st.objects[oids[0]].controller
     events.append(ev.PlayerStat(p, "evolutions", st.stat(p, "evolutions") + len(oids)))
     engine.emit(*events)
+
+
+def evolved_gain(engine: Engine, oid: int) -> tuple[int, int]:
+    """What evolving adds to attack and defense (SV-GAME-EVOLVE): the printed evolved stats (進化後) less the
+    printed ones, for a card that states them; +2/+2 for one that does not."""
+    card = engine.profile.pool[engine.state.facts(oid).definition]
+    power, toughness = card.fields.get("evolved_power"), card.fields.get("evolved_toughness")
+    up = 2 if power is None else power - (card.power or 0)
+    down = 2 if toughness is None else toughness - (card.toughness or 0)
+    return up, down
 
 
 # -- attacking ------------------------------------------------------------------------------------------------------
@@ -214,6 +264,8 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
         wards = ward_followers(engine, 1 - player)
     if target is not None and target not in enemies:
         return "only an enemy follower or the enemy leader can be attacked"
+    if target is not None and "attacks_only_ward" in kw and not board.has(st, target, "ward"):
+        return "this follower cannot attack a follower without Ward (守護を持たないフォロワーを攻撃不能)"
     if wards and target not in wards:
         return "a follower with Ward must be attacked first"
     return None

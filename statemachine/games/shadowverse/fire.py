@@ -42,8 +42,10 @@ def instances(engine: Engine, name: str, *, player: int | None = None, subject: 
                 continue
             if t.subject == "other" and subject == lst.obj:
                 continue
-            if subj is not None and not matches_filter(subj, t.filter):
+            if subj is not None and not matches_filter(subj, t.filter, engine.index.tests):
                 continue
+        elif t.filter and not matches_filter(holder, t.filter, engine.index.tests):
+            continue  # a trigger about no subject (turn end, countdown): its filter reads the holder itself
         out.append(Instance(lst, holder.controller, holder, subj, seq, ev.AFTER))
     return out + leader_instances(engine, name, player=player, by=seq)
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import Pending
+from projections.state import GameState, Pending
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Request
@@ -47,6 +47,13 @@ from statemachine.vocabulary import Procedure
 PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE, PASS = "play", "node", "attack", "defend", "activate", "pass"
 X_COST = "cost:X"  # COST(X) (《月の間諜》): the cost is the X the player declares
 OWN_TURN_ONLY = "own_turn_only"  # 【自分ターン制限】: played only in its player's own turn
+OWN_TURN_ONCE = "own_turn_once"  # 【自分ターン1枚制限】: and one card of that name a turn
+PLAYED_TURN = "played_turn"  # status: the turn a character was played and entered the field (rules 1.3)
+
+
+def once_key(state: GameState, oid: int) -> str:
+    """The player counter that remembers the turn a 【自分ターン1枚制限】 card of this name was last played."""
+    return f"once:{state.facts(oid).definition}"
 ANNOUNCEMENTS = (PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE)
 
 Why = tuple[str, str] | None  # (SPEC id, reason) a decision breaks, or None
@@ -157,8 +164,10 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
     why = why_not_pay(engine, player, oid)
     if why:
         return why
-    if OWN_TURN_ONLY in chars.keywords and st.active != player:
+    if (OWN_TURN_ONLY in chars.keywords or OWN_TURN_ONCE in chars.keywords) and st.active != player:
         return "VOP-GAME-TIMING", "【自分ターン制限】: only in your own turn"
+    if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
+        return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
     ability = text_ability(card_def(engine, oid))
     spec = target_spec(ability.effects) if ability is not None and COMMAND in chars.types else None
     if spec is not None and not target_options(engine, player, spec):
@@ -306,6 +315,8 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
                                        tuple(range(len(board.untapped_nodes(st, p)) + 1)), rule="VOP-GAME-COST")
                 x = int(answer[0])
             nodes = (view(st, oid).chars.cost or 0) if x is None else x
+            if OWN_TURN_ONCE in card.keywords:  # 【自分ターン1枚制限】: remembered for this turn
+                engine.emit(ev.PlayerStat(p, once_key(st, oid), st.turn))
             yield from announce(engine, p, oid, PLAY, f"{name}のプレイ", to_chain=True, nodes=nodes, spec=spec, x=x)
         case "activate":
             ability = card_def(engine, oid).ability(str(decision.args[1]))
@@ -392,7 +403,9 @@ def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
                 return
             types = board.types(st, src)
             if CHARACTER in types or SPELL_CARD in types:
-                enter_field(engine, src, pend.controller)
+                new = enter_field(engine, src, pend.controller)
+                if engine.profile.rules.played_turn_marked:  # rules 1.3: 「プレイされて場に出たターン」 is known
+                    engine.emit(ev.StatusSet(new, PLAYED_TURN, st.turn))
             else:
                 ability = text_ability(card_def(engine, src))
                 if ability is not None:

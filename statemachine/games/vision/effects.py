@@ -9,11 +9,12 @@ used.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from eventsource import events as ev
+from projections.characteristics import view
 from projections.state import Pending
 from statemachine.amounts import Amount, evaluate
 from statemachine.board import card_in_owners
@@ -23,6 +24,9 @@ from statemachine.games.vision import board
 from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
 from statemachine.vocabulary import KEYWORD, ZONE, NoParams, Procedure, Vocabulary
 
+# A count or amount card data may not make negative: refused when the pool loads, naming card and field.
+NonNegative = Annotated[int, Meta(ge=0)]
+
 VOP = Vocabulary("vision")
 VOP.declare(KEYWORD, {
     "haste": "速攻: may attack the turn it is played",
@@ -30,6 +34,7 @@ VOP.declare(KEYWORD, {
     "node:<number>": "NODE N: the nodes it needs",
     "uses:<number>": "an activated effect usable N times per card",
 })
+VOP.digest_also(card={"mana": None}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.2
 VOP.declare(ZONE, {
     "field": "the field", "hand": "the hand", "node": "the node area", "deck": "the deck",
     "discard": "the discard pile", "chain": "being announced (in an interference)",
@@ -44,7 +49,7 @@ TargetKind = Literal["character", "character_or_player", "player", "attacking_ch
 
 
 class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 0  # untapped nodes to tap
+    count: NonNegative = 0  # untapped nodes to tap
 
 
 class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -57,7 +62,7 @@ class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: NonNegative = 1
 
 
 TARGET_KINDS: tuple[str, ...] = get_args(TargetKind)
@@ -143,7 +148,10 @@ def own_turn(ctx: EffectContext, _: NoParams) -> bool:
 def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
     """Deal damage to each target (a character on the field, or a player)."""
     n = evaluate(ctx, p.amount)
-    board.damage(ctx.engine, [(t, n) for t in ctx.bound.get("targets", ())])
+    st = ctx.state
+    # 「効果ダメージを受けない」 (keyword no_effect_damage, pool 1.3): an effect's damage is not dealt to it.
+    board.damage(ctx.engine, [(t, n) for t in ctx.bound.get("targets", ())
+                              if t < 0 or "no_effect_damage" not in view(st, t).chars.keywords])
     return
     yield
 

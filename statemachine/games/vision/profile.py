@@ -22,6 +22,7 @@ from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.invariants import BOARD
+from statemachine.games.vision.pieces import fire_turn_end
 from statemachine.games.vision.triggers import KINDS
 from statemachine.games.vision.versions import RELEASES, Options, Rules
 from statemachine.profile import RulesProfile, StepDef
@@ -101,6 +102,7 @@ class Vision(RulesProfile):
                 if not (st.turn == 1 and me == 0):  # [assumed] the first player skips the first draw
                     board.draw(engine, me, 1)
             case "end":
+                fire_turn_end(engine)
                 healed = [ev.StatusSet(o, "damage", 0) for p in range(2) for o in st.zone(zone(p, FIELD))
                           if st.objects[o].status.get("damage")]
                 ending = [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == "end_of_turn"]

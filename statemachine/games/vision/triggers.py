@@ -31,9 +31,14 @@ def _discarded(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
 
+def _fired(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return []  # fired by the game itself as the end phase begins (``pieces.fire_turn_end``)
+
+
 KINDS: dict[str, TriggerKind] = {
     "enters": TriggerKind("enters", ev.AFTER, _enters),
     "damaged": TriggerKind("damaged", ev.AFTER, _damaged),
     "kesshi": TriggerKind("kesshi", ev.AFTER, _kesshi),
     "discarded": TriggerKind("discarded", ev.BEFORE, _discarded),
+    "turn_ends": TriggerKind("turn_ends", ev.AFTER, _fired),  # 自動γ 「ターンの終了時」 (VOP-GAME-TURN-END)
 }

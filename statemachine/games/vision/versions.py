@@ -32,6 +32,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # (VOP-DECK, ``statemachine.decks``); before it, every deck was taken as given.
     decks_checked: bool = False
 
+    # A character played and put onto the field is marked with the turn (status ``played_turn``), so 「プレイされて
+    # 場に出たターン」 can be judged (《上海人形》, VOP-GAME-TURN-END). 1.2: no mark (no card asked).
+    played_turn_marked: bool = False
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
     """The options a Vision of Phantasm game may be started with (``statemachine.options``)."""

@@ -6,6 +6,8 @@ destroys at once — a follower at 0 defense waits for the state check (SV-O-27/
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from msgspec import Struct, field
 
 from eventsource import events as ev
@@ -13,14 +15,22 @@ from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY, FIELD, HAND
-from statemachine.games.shadowverse.effects.targets import SV, Until, bundled, captured, ordered, step_index
+from statemachine.games.shadowverse.effects.targets import (
+    SV,
+    NonNegative,
+    Until,
+    bundled,
+    captured,
+    ordered,
+    step_index,
+)
 from statemachine.games.shadowverse.fire import healed
 from statemachine.games.shadowverse.queue import captures
 from statemachine.vocabulary import Keyword, Procedure, Selector
 
 
 class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: NonNegative = 1
 
 
 @SV.effect("draw", DrawParams)
@@ -31,7 +41,7 @@ def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
 
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    amount: int = 1
+    amount: NonNegative = 1
     to: Selector = "own_leader"
 
 
@@ -178,6 +188,7 @@ def add_to_hand(ctx: EffectContext, p: CardParams) -> Procedure:
 
 
 class BuffParams(Struct, frozen=True, forbid_unknown_fields=True):
+    signed: ClassVar[tuple[str, ...]] = ("attack", "defense")  # a buff may take away (-3/-3)
     attack: Amount = 0
     defense: Amount = 0
     to: Selector = "self"

@@ -7,12 +7,12 @@ from msgspec import Struct
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY
-from statemachine.games.shadowverse.effects.targets import SV
+from statemachine.games.shadowverse.effects.targets import SV, NonNegative
 from statemachine.vocabulary import NoParams
 
 
 class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: NonNegative = 1
 
 
 @SV.condition("vengeance")
@@ -72,3 +72,16 @@ def c_subject_follower(ctx: EffectContext, _: NoParams) -> bool:
 @SV.condition("your_turn")
 def c_your_turn(ctx: EffectContext, _: NoParams) -> bool:
     return ctx.state.active == ctx.controller
+
+
+@SV.condition("enhanced")
+def c_enhanced(ctx: EffectContext, _: NoParams) -> bool:
+    """エンハンス: the card was played enhanced (its Enhance cost paid instead of its cost, SV-GAME-ENHANCE)."""
+    obj = ctx.state.objects.get(ctx.source)
+    return obj is not None and bool(obj.status.get("enhanced"))
+
+
+@SV.condition("opponent_has_follower")
+def c_opponent_has_follower(ctx: EffectContext, _: NoParams) -> bool:
+    """「相手の場にフォロワーがいるなら」: the opponent has at least one follower on the field."""
+    return bool(board.followers(ctx.state, ctx.opponent))

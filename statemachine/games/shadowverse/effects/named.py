@@ -59,7 +59,8 @@ def _tenko_branch(ctx: EffectContext, params: dict[str, object]) -> str:
 @SV.effect("tenko_damage", AmountParams)
 def tenko_damage(ctx: EffectContext, p: AmountParams) -> Procedure:
     """If the opponent had a follower (at trigger): 2 damage to a random enemy follower (drawn now, SV-O-06);
-    else 2 damage to the enemy leader."""
+    else 2 damage to the enemy leader. Kept for pools up to 1.2 (天狐の社); from pool 1.3 the card writes ``if``
+    (condition ``opponent_has_follower``) with ``damage`` on either branch."""
     if captured(ctx, step_index(ctx, "tenko_damage")) == "follower":
         pick = random_pick(ctx, board.followers(ctx.state, ctx.opponent), "tenko target")
         if pick is not None:

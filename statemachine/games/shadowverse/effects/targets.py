@@ -8,14 +8,19 @@ keywords, selectors and trigger filter keys are declared here, so card files are
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from statemachine.cards import AbilityDef, CardDef
+from msgspec import Meta
+
+from statemachine.cards import AbilityDef, CardDef, EffectDef
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import leader
 from statemachine.games.shadowverse.queue import BUNDLED, ability_of
 from statemachine.vocabulary import KEYWORD, SELECTOR, ZONE, Vocabulary
+
+# A count or amount card data may not make negative: refused when the pool loads, naming card and field.
+NonNegative = Annotated[int, Meta(ge=0)]
 
 SV = Vocabulary("shadowverse")
 SV.declare(KEYWORD, {
@@ -35,6 +40,10 @@ SV.declare(KEYWORD, {
     "countdown_<number>": "カウントダウン N: an amulet that counts down each turn start and is destroyed at 0",
     "accelerate_<card>": "アクセラレート: played as the named spell card when its own cost cannot be paid (SV-O-63)",
     "crystallize_<card>": "結晶: played as the named amulet card when its own cost cannot be paid (SV-O-63)",
+    "spellboost": "スペルブースト: each spell its player plays boosts it once in the hand (SV-GAME-SPELLBOOST)",
+    "spellboost_cost_<number>": "スペルブースト コスト-N: costs N less per boost, never below 0 (SV-GAME-SPELLBOOST)",
+    "enhance_<number>": "エンハンス N: with N PP or more, played for N PP, 'enhanced' (SV-GAME-ENHANCE)",
+    "attacks_only_ward": "守護を持たないフォロワーを攻撃不能: attacks the leader or Ward only (SV-GAME-ATTACK)",
 })
 SV.declare(SELECTOR, {
     "self": "the source, if it is on the field",
@@ -56,6 +65,11 @@ Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it 
 PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
+SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
+              test=lambda subject, want: bool(subject.status.get("evolved")) == bool(want))
+SV.card_field("evolved_power", int | None, None, "the printed evolved attack (進化後); none: +2 (SV-GAME-EVOLVE)")
+SV.card_field("evolved_toughness", int | None, None, "the printed evolved defense (進化後); none: +2 (SV-GAME-EVOLVE)")
+SV.digest_also(card={"mana": None}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.2
 SV.declare(ZONE, {
     "field": "the field", "hand": "the hand", "deck": "the deck", "cemetery": "the cemetery",
     "banished": "banished", "casting": "a spell being played", "limbo": "outside the game (a card made, waiting)",
@@ -136,6 +150,11 @@ def bundled(ctx: EffectContext) -> int:
         if c.startswith(BUNDLED):
             return int(c.removeprefix(BUNDLED))
     return 1
+
+
+def step_effects(ctx: EffectContext) -> tuple[EffectDef, ...]:
+    """The effect steps of the ability an effect comes from."""
+    return _ability(ctx)[1].effects
 
 
 def step_index(ctx: EffectContext, name: str) -> int:

@@ -1,0 +1,88 @@
+"""General Duel Masters effect pieces: one verb per action (tap, untap, destroy, return to the hand, put into the
+mana zone) over creatures picked by a selection (whose, tapped or untapped, power at most N), chosen by the
+controller (up to ``count``, optionally "you may") or taken all at once, or this creature itself.
+
+Card data composes them: 《デーモン・ハンド》 is ``destroy`` of one opposing creature; 《デス・スモーク》 the
+same, untapped only; 《ホーリー・スパーク》 ``tap`` of all of them; 《クリムゾン・ハンマー》 ``destroy`` with power
+at most 2000. Choosing is a ``Chosen`` event (「選んだ時」), as for the older single-purpose verbs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from msgspec import Struct, field
+
+from projections.characteristics import view
+from statemachine.context import EffectContext
+from statemachine.games.duel_masters import board
+from statemachine.games.duel_masters.board import BATTLE, BOUNCE, HAND, MANA
+from statemachine.games.duel_masters.effects import DM, NonNegative, choose
+from statemachine.vocabulary import Procedure
+
+
+class Creatures(Struct, frozen=True, forbid_unknown_fields=True):
+    """Which creatures in the battle zone an effect may act on."""
+
+    whose: Literal["opponent", "you", "any"] = "opponent"  # whose creatures, relative to the controller
+    tapped: bool | None = None  # only tapped ones (true), only untapped ones (false), or either
+    max_power: NonNegative | None = None  # power at most this (パワー2000以下)
+
+
+class ActParams(Struct, frozen=True, forbid_unknown_fields=True):
+    which: Creatures = field(default_factory=Creatures)
+    # "chosen": the controller chooses up to ``count`` of them; "all": every one at once; "self": this creature;
+    # "subject": the creature the trigger is about (「そのクリーチャー」), if it is still in the battle zone
+    what: Literal["chosen", "all", "self", "subject"] = "chosen"
+    count: NonNegative = 1
+    may: bool = False  # "…してもよい": the controller may choose none
+
+
+def selected(ctx: EffectContext, which: Creatures) -> list[int]:
+    st = ctx.state
+    players = {"opponent": [ctx.opponent], "you": [ctx.controller], "any": [st.active, 1 - st.active]}[which.whose]
+    out = []
+    for p in players:
+        for o in board.creatures(st, p):
+            if which.tapped is not None and board.is_tapped(st, o) != which.tapped:
+                continue
+            if which.max_power is not None and view(st, o).power > which.max_power:
+                continue
+            out.append(o)
+    return out
+
+
+def _acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
+    """The creatures the step acts on, left in ``ctx.bound['chosen']``."""
+    if p.what in ("self", "subject"):
+        one = ctx.source_now() if p.what == "self" else ctx.subject
+        obj = ctx.state.objects.get(one) if one is not None else None
+        ctx.bound["chosen"] = [obj.id] if obj is not None and board.kind_of(obj.zone) == BATTLE else []
+        return
+    options = selected(ctx, p.which)
+    if p.what == "all":
+        ctx.bound["chosen"] = options
+        return
+    yield from choose(ctx, ctx.controller, options, f"choose a creature to {verb}", may_=p.may, count=p.count)
+
+
+def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) -> None:
+    def step(ctx: EffectContext, p: ActParams) -> Procedure:
+        yield from _acted_on(ctx, p, name.replace("_", " "))
+        chosen = [o for o in ctx.bound["chosen"] if o in ctx.state.objects]
+        if chosen:
+            act(ctx, chosen)
+
+    step.__doc__ = doc
+    DM.effect(name, ActParams)(step)
+
+
+_verb("tap", "Tap the selected creatures (``which``; ``what`` = chosen, all or self).",
+      lambda ctx, oids: board.set_tapped(ctx.engine, oids, True))
+_verb("untap", "Untap the selected creatures.", lambda ctx, oids: board.set_tapped(ctx.engine, oids, False))
+_verb("destroy", "Destroy the selected creatures at the same time.", lambda ctx, oids: board.destroy(ctx.engine, oids))
+_verb("return_to_hand", "Return the selected creatures to their owners' hands (バウンス).",
+      lambda ctx, oids: board.to_owner(ctx.engine, oids, HAND, BOUNCE))
+_verb("put_into_mana", "Put the selected creatures into their owners' mana zones (マナ送り).",
+      lambda ctx, oids: board.to_owner(ctx.engine, oids, MANA, "to_mana"))

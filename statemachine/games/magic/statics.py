@@ -1,0 +1,160 @@
+"""Static abilities (CR 604, 611.3): effects in force while their source is on the battlefield, applied by the
+projection (``projections.state``: an effect "while its source is in play" ends when the source leaves; an
+"each_" effect applies to every object its selector names, now and as objects come and go).
+
+A static ability is an ability of kind "static" whose effect steps are the static effects below. They start
+as soon as the rules look at the game after the permanent arrives (``start``, before anyone would receive
+priority, with the state-based actions); the projection ends them. Auras (CR 303.4) are attached to what
+their spell targeted as they enter (``attach``); "enchanted creature" is what the aura is attached to.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+from eventsource import events as ev
+from projections.state import WHILE_SOURCE, GameState
+from statemachine.context import EffectContext
+from statemachine.engine import Engine
+from statemachine.games.magic import board
+from statemachine.games.magic.select import CardType, Color, Whose
+from statemachine.games.magic.vocab import MTG
+from statemachine.vocabulary import Keyword, NoParams, Procedure
+
+ATTACHED = "attached"  # status of an aura or equipment: the object it is attached to
+ATTACH_TO = "attach_to"  # status of an aura spell as it resolves: what it will be attached to
+STARTED = "statics"  # status of a permanent whose static abilities' effects have started
+CANT_ATTACK, CANT_BLOCK, CANT_LOSE = "cant_attack", "cant_block", "cant_lose"  # flags (set_flag effects)
+
+
+class EachGets(Struct, frozen=True, forbid_unknown_fields=True):
+    """Which permanents ("creatures you control", "white creatures", "other Goblins") and what they get."""
+
+    signed = ("power", "toughness")
+    power: int = 0
+    toughness: int = 0
+    keyword: Keyword | None = None
+    types: list[CardType] = field(default_factory=lambda: ["creature"])
+    subtypes: list[str] = field(default_factory=list)
+    colors: list[Color] = field(default_factory=list)
+    controller: Whose = "any"
+    other: bool = False  # "other creatures": not the source
+
+    def problems(self) -> list[tuple[str, str]]:
+        if not (self.power or self.toughness or self.keyword):
+            return [("", "gives nothing: say power, toughness or keyword")]
+        return []
+
+
+@MTG.effect("static_each_gets", EachGets)
+def each_gets(ctx: EffectContext, p: EachGets) -> Procedure:
+    """Static: each permanent the filter names gets +P/+T and the keyword, for as long as this is on the
+    battlefield (CR 611.3a; layer 7c for power and toughness, 6 for the keyword, CR 613.1)."""
+    parts = ["zone=battlefield", "types=" + "|".join(p.types)]
+    parts += [f"{k}={'|'.join(v)}" for k, v in (("subtypes", p.subtypes), ("colors", p.colors)) if v]
+    if p.controller != "any":
+        parts.append(f"controller={ctx.controller if p.controller == 'you' else ctx.opponent}")
+    if p.other:
+        parts.append(f"not={ctx.source}")
+    selector = ";".join(parts)
+    eid = ctx.state.next_effect
+    events: list[ev.Event] = []
+    for kind, n in (("each_power", p.power), ("each_toughness", p.toughness)):
+        if n:
+            events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source, amount=n,
+                                                     value=selector, until=WHILE_SOURCE))
+    if p.keyword:
+        events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, "each_grant_keyword", ctx.source,
+                                                 value=f"{selector};keyword={p.keyword}", until=WHILE_SOURCE))
+    ctx.engine.emit(*events)
+    return
+    yield
+
+
+class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
+    signed = ("power", "toughness")
+    power: int = 0
+    toughness: int = 0
+    keyword: Keyword | None = None
+    cant_attack: bool = False
+    cant_block: bool = False
+
+    def problems(self) -> list[tuple[str, str]]:
+        if not (self.power or self.toughness or self.keyword or self.cant_attack or self.cant_block):
+            return [("", "gives nothing")]
+        return []
+
+
+@MTG.effect("static_attached_gets", AttachedGets)
+def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
+    """Static: the permanent this aura is attached to ("enchanted creature") gets +P/+T, a keyword, or can't
+    attack or block, for as long as this is on the battlefield (CR 303.4, 611.3a)."""
+    st = ctx.state
+    host = st.objects[ctx.source].status.get(ATTACHED) if ctx.source in st.objects else None
+    if host is None or host not in st.objects:
+        return
+    eid = st.next_effect
+    events: list[ev.Event] = []
+
+    def add(kind: str, amount: int = 0, value: str = "") -> None:
+        events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, host, amount=amount,
+                                                 value=value, until=WHILE_SOURCE))
+
+    for kind, n in (("power", p.power), ("toughness", p.toughness)):
+        if n:
+            add(kind, n)
+    if p.keyword:
+        add("grant_keyword", value=p.keyword)
+    for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block)):
+        if on:
+            add("set_flag", value=flag)
+    ctx.engine.emit(*events)
+    return
+    yield
+
+
+@MTG.effect("static_cant_lose")
+def cant_lose(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Static: "You can't lose the game and your opponents can't win the game" (CR 104.3, 104.2b), while this
+    is on the battlefield."""
+    ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, "set_flag",
+                                               board.player_ref(ctx.controller), value=CANT_LOSE, until=WHILE_SOURCE))
+    return
+    yield
+
+
+@MTG.effect("attach")
+def attach(ctx: EffectContext, _: NoParams) -> Procedure:
+    """An aura spell: as it resolves it enters attached to its (first) target (CR 303.4f)."""
+    spell = ctx.bound.get("spell")
+    chosen: list[int] = ctx.bound.get("targets", [])
+    if spell is not None and spell in ctx.state.objects and chosen and chosen[0] >= 0:
+        ctx.engine.emit(ev.StatusSet(spell, ATTACH_TO, chosen[0]))
+    return
+    yield
+
+
+def flagged(state: GameState, ref: int, flag: str) -> bool:
+    """Whether a "set_flag" effect ``flag`` applies to an object or player now."""
+    return any(m.kind == "set_flag" and m.value == flag and m.target == ref for m in state.modifiers.values())
+
+
+def start(engine: Engine) -> None:
+    """Start the static abilities' effects of permanents that have arrived since the rules last looked."""
+    st = engine.state
+    pool = engine.profile.pool
+    for oid in board.permanents(st):
+        obj = st.objects[oid]
+        if obj.status.get(STARTED):
+            continue
+        card = pool.cards.get(st.cards[obj.card].definition)
+        statics = [a for a in card.abilities if a.kind == "static" and a.effects] if card is not None else []
+        if not statics:
+            continue
+        engine.emit(ev.StatusSet(oid, STARTED, 1))
+        for ability in statics:
+            ctx = EffectContext(engine, controller=obj.controller, source=oid, source_card=obj.card,
+                                ability=ability.id)
+            for step in ability.effects:
+                for _ in MTG.run_effect(ctx, step.name, step.params):
+                    raise AssertionError("a static effect does not ask")

@@ -1,0 +1,437 @@
+"""Magic's effect steps that act on objects or players named by a selector (``select.On``): a chosen target,
+this object, each permanent matching a filter, or players. Each is a primitive of the game (CR 701 keyword
+actions and the plain verbs of card text); what a card does is which steps it lists, with which selectors.
+
+Objects are read as they are now; an effect on "each" acts on all of them at once (one group of events).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec import Struct, field
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.amounts import Amount, evaluate
+from statemachine.board import to_owners
+from statemachine.cards import EffectDef
+from statemachine.context import EffectContext
+from statemachine.decisions import Request
+from statemachine.games.magic import board, damage
+from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, zone
+from statemachine.games.magic.effects import EXILED, target
+from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
+from statemachine.games.magic.vocab import MTG
+from statemachine.vocabulary import Keyword, NoParams, Procedure
+
+BOUNCED, SEARCHED, SACRIFICED, RETURNED, TOKEN = "bounce", "search", "sacrifice", "return", "token"
+
+
+class Acts(Struct, frozen=True, forbid_unknown_fields=True):
+    """What a step acts on: ``on`` (a selector), ``target`` (which target step, for "target"), ``filter``
+    (for "each": which permanents; default every creature)."""
+
+    on: On = "target"
+    target: int = 0
+    filter: Filter = field(default_factory=lambda: Filter(types=["creature"]))
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)] if self.on == "target" else []
+
+    def problems(self) -> list[tuple[str, str]]:
+        out = self.filter.problems(".filter")
+        if self.on != "each" and self.filter != Filter(types=["creature"]):
+            out.append((".filter", f"a filter is read only with on = \"each\", not {self.on!r}"))
+        return out
+
+
+def acted_on(ctx: EffectContext, p: Acts, *, players_too: bool = False) -> list[int]:
+    """The objects (and, where the step allows, players as ``-1 - player``) the step acts on now."""
+    st = ctx.state
+    match p.on:
+        case "target":
+            ref = target(ctx, p.target)
+            return [] if ref is None or (ref < 0 and not players_too) else [ref]
+        case "this" | "subject":
+            oid = ctx.source if p.on == "this" else ctx.subject
+            return [oid] if oid is not None and oid in st.objects and board.on_battlefield(st, oid) else []
+        case "each":
+            return each(ctx, p.filter)
+        case _:
+            return [board.player_ref(q) for q in players(ctx, p.on)] if players_too else []
+
+
+def _permanents(ctx: EffectContext, p: Acts) -> list[int]:
+    return [o for o in acted_on(ctx, p) if o >= 0 and board.on_battlefield(ctx.state, o)]
+
+
+# -- damage, destruction ------------------------------------------------------------------------------------
+
+
+class DamageParams(Acts, frozen=True, forbid_unknown_fields=True):
+    amount: Amount = 1
+    gain_life: bool = False  # "you gain life equal to the damage dealt this way"
+
+
+@MTG.effect("damage", DamageParams)
+def deal_damage(ctx: EffectContext, p: DamageParams) -> Procedure:
+    """This deals N damage to what ``on`` names — a target (a creature or a player), "each creature without
+    flying", "each player", "this creature" — all at once (CR 120.3); prevention, deathtouch and lifelink apply
+    (``damage``); lethal damage is a state-based action, checked after the resolution."""
+    refs = acted_on(ctx, p, players_too=True)
+    if refs:
+        n = evaluate(ctx, p.amount)
+        dealt = damage.deal(ctx.engine, ctx.source, [(r, n) for r in refs])
+        if p.gain_life and dealt:
+            ctx.engine.emit(ev.PlayerStat(ctx.controller, board.LIFE, board.life(ctx.state, ctx.controller) + dealt))
+    return
+    yield
+
+
+class DestroyParams(Acts, frozen=True, forbid_unknown_fields=True):
+    regenerate: bool = True  # false: "They can't be regenerated" (CR 701.15c)
+
+
+@MTG.effect("destroy", DestroyParams)
+def destroy(ctx: EffectContext, p: DestroyParams) -> Procedure:
+    """Destroy what ``on`` names, all at once (CR 701.7): indestructible permanents stay, a regeneration shield
+    replaces it (CR 701.15)."""
+    found = _permanents(ctx, p)
+    events = damage.destroy_events(ctx.engine, found, board.DESTROY, regenerate=p.regenerate)
+    if events:
+        ctx.engine.emit(*events)
+    return
+    yield
+
+
+@MTG.effect("exile", Acts)
+def exile(ctx: EffectContext, p: Acts) -> Procedure:
+    """Exile what ``on`` names (CR 406.3), all at once: it leaves for its owner's exile zone."""
+    found = [o for o in acted_on(ctx, p) if o >= 0 and o in ctx.state.objects]
+    if len(found) == 1:
+        owner = ctx.state.objects[found[0]].owner
+        ctx.engine.emit(board.move(ctx.engine, found[0], zone(owner, board.EXILE), EXILED))
+    elif found:
+        ctx.engine.emit(*to_owners(ctx.engine, found, board.EXILE, EXILED))
+    return
+    yield
+
+
+@MTG.effect("return_to_hand", Acts)
+def return_to_hand(ctx: EffectContext, p: Acts) -> Procedure:
+    """Return what ``on`` names to its owner's hand: a permanent, or a card in a graveyard (CR 400.7)."""
+    found = [o for o in acted_on(ctx, p) if o >= 0 and o in ctx.state.objects]
+    if found:
+        cause = BOUNCED if board.on_battlefield(ctx.state, found[0]) else RETURNED
+        ctx.engine.emit(*to_owners(ctx.engine, found, HAND, cause))
+    return
+    yield
+
+
+class ToBattlefield(Acts, frozen=True, forbid_unknown_fields=True):
+    tapped: bool = False
+
+
+@MTG.effect("put_onto_battlefield", ToBattlefield)
+def put_onto_battlefield(ctx: EffectContext, p: ToBattlefield) -> Procedure:
+    """Put the card ``on`` names (a card in a graveyard) onto the battlefield under your control."""
+    for o in acted_on(ctx, p):
+        if o >= 0 and o in ctx.state.objects:
+            moved = board.move(ctx.engine, o, zone(ctx.controller, BATTLEFIELD), board.ENTER, controller=ctx.controller)
+            extra = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
+            ctx.engine.emit(moved, *extra)
+    return
+    yield
+
+
+@MTG.effect("regenerate", Acts)
+def regenerate(ctx: EffectContext, p: Acts) -> Procedure:
+    """"Regenerate": the next time it would be destroyed this turn, instead tap it, remove its damage and remove
+    it from combat (CR 701.15, a shield that lasts until the cleanup)."""
+    st = ctx.state
+    found = _permanents(ctx, p)
+    if found:
+        ctx.engine.emit(*[ev.StatusSet(o, damage.REGENERATION, st.objects[o].status.get(damage.REGENERATION, 0) + 1)
+                          for o in found])
+    return
+    yield
+
+
+@MTG.effect("prevent_combat_damage")
+def prevent_combat_damage(ctx: EffectContext, _: NoParams) -> Procedure:
+    """"Prevent all combat damage that would be dealt this turn" (CR 615.1: a prevention effect, in force until
+    the cleanup step)."""
+    ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, "set_flag",
+                                               board.player_ref(ctx.controller), value=damage.PREVENT_COMBAT_DAMAGE,
+                                               until="end_of_turn"))
+    return
+    yield
+
+
+# -- characteristics until end of turn, counters, tapping ---------------------------------------------------
+
+
+class PumpAll(Acts, frozen=True, forbid_unknown_fields=True):
+    signed = ("power", "toughness")  # "-1/-1" is written as it is printed
+    power: Amount = 0
+    toughness: Amount = 0
+    minus: bool = False  # "-X/-X": the amounts are taken away (an amount is never below zero, CR 107.1b)
+
+
+@MTG.effect("pump", PumpAll)
+def pump(ctx: EffectContext, p: PumpAll) -> Procedure:
+    """What ``on`` names gets +P/+T (or -P/-T) until end of turn: a continuous effect the projection applies in
+    timestamp order (CR 611.2, 613.4c); it ends at the cleanup (514.2)."""
+    found = _permanents(ctx, p)
+    if not found:
+        return
+    sign = -1 if p.minus else 1
+    power, toughness = sign * evaluate(ctx, p.power, "power"), sign * evaluate(ctx, p.toughness, "toughness")
+    eid = ctx.state.next_effect
+    events: list[ev.Event] = []
+    for o in found:
+        for kind, n in (("power", power), ("toughness", toughness)):
+            if n:
+                events.append(ev.ContinuousEffectStarted(eid, ctx.source, kind, o, amount=n, until="end_of_turn"))
+                eid += 1
+    if events:
+        ctx.engine.emit(*events)
+    return
+    yield
+
+
+class GrantParams(Acts, frozen=True, forbid_unknown_fields=True):
+    keyword: Keyword = "flying"
+
+
+@MTG.effect("grant", GrantParams)
+def grant(ctx: EffectContext, p: GrantParams) -> Procedure:
+    """What ``on`` names gains a keyword until end of turn (CR 611.2, 613.1f)."""
+    eid = ctx.state.next_effect
+    events = [ev.ContinuousEffectStarted(eid + k, ctx.source, "grant_keyword", o, value=p.keyword, until="end_of_turn")
+              for k, o in enumerate(_permanents(ctx, p))]
+    if events:
+        ctx.engine.emit(*events)
+    return
+    yield
+
+
+class CounterParams(Acts, frozen=True, forbid_unknown_fields=True):
+    count: Amount = 1
+
+
+@MTG.effect("plus_one_counters", CounterParams)
+def plus_one_counters(ctx: EffectContext, p: CounterParams) -> Procedure:
+    """Put N +1/+1 counters on what ``on`` names (CR 122.1a): each adds +1/+1 for as long as the permanent stays
+    on the battlefield (it becomes a new object if it leaves, CR 400.7)."""
+    found = _permanents(ctx, p)
+    n = evaluate(ctx, p.count, "count") if found else 0
+    if n <= 0:
+        return
+    eid = ctx.state.next_effect
+    events: list[ev.Event] = []
+    for o in found:
+        events.append(ev.StatusSet(o, "+1/+1", ctx.state.objects[o].status.get("+1/+1", 0) + n))
+        for kind in ("power", "toughness"):
+            events.append(ev.ContinuousEffectStarted(eid, ctx.source, kind, o, amount=n, value="+1/+1 counters"))
+            eid += 1
+    ctx.engine.emit(*events)
+    return
+    yield
+
+
+class TapParams(Acts, frozen=True, forbid_unknown_fields=True):
+    untap: bool = False
+
+
+@MTG.effect("tap", TapParams)
+def tap(ctx: EffectContext, p: TapParams) -> Procedure:
+    """Tap (or, with ``untap``, untap) what ``on`` names (CR 701.21)."""
+    st = ctx.state
+    events = [ev.StatusSet(o, "tapped", 0 if p.untap else 1) for o in _permanents(ctx, p)
+              if board.is_tapped(st, o) == p.untap]
+    if events:
+        ctx.engine.emit(*events)
+    return
+    yield
+
+
+# -- players ------------------------------------------------------------------------------------------------
+
+
+class PlayerAmount(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: Amount = 1
+    on: On = "target"  # "target" (a player target), "you", "each_player", "each_opponent"
+    target: int = 0
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)] if self.on == "target" else []
+
+    def problems(self) -> list[tuple[str, str]]:
+        ok = self.on == "target" or is_player_selector(self.on)
+        return [] if ok else [(".on", f"{self.on!r} names objects; this step acts on players")]
+
+
+def acted_players(ctx: EffectContext, on: On, index: int) -> list[int]:
+    if on == "target":
+        ref = target(ctx, index)
+        player = board.ref_player(ref) if ref is not None else None
+        return [player] if player is not None else []
+    return players(ctx, on)
+
+
+@MTG.effect("lose_life", PlayerAmount)
+def lose_life(ctx: EffectContext, p: PlayerAmount) -> Procedure:
+    """Those players lose N life (CR 119.3)."""
+    who = acted_players(ctx, p.on, p.target)
+    n = evaluate(ctx, p.amount) if who else 0
+    if n > 0:
+        ctx.engine.emit(*[ev.PlayerStat(q, board.LIFE, board.life(ctx.state, q) - n) for q in who])
+    return
+    yield
+
+
+@MTG.effect("discard_hand", PlayerAmount)
+def discard_hand(ctx: EffectContext, p: PlayerAmount) -> Procedure:
+    """Those players discard their hands (``amount`` is not read)."""
+    st = ctx.state
+    cards = [o for q in acted_players(ctx, p.on, p.target) for o in st.zone(zone(q, HAND))]
+    if cards:
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, cards, board.DISCARD))
+    return
+    yield
+
+
+class SacrificeParams(Struct, frozen=True, forbid_unknown_fields=True):
+    on: On = "you"  # who sacrifices: "you", "each_player", "each_opponent", or a player "target"
+    target: int = 0
+    filter: Filter = field(default_factory=lambda: Filter(types=["creature"]))
+    count: int = 1
+
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".target", self.target)] if self.on == "target" else []
+
+    def problems(self) -> list[tuple[str, str]]:
+        out = self.filter.problems(".filter")
+        if self.on != "target" and not is_player_selector(self.on):
+            out.append((".on", f"{self.on!r} names objects; a player sacrifices"))
+        return out
+
+
+@MTG.effect("sacrifice", SacrificeParams)
+def sacrifice(ctx: EffectContext, p: SacrificeParams) -> Procedure:
+    """Each player named sacrifices N permanents matching the filter that they control, chosen by them, in turn
+    order; the chosen ones go to the graveyard together (CR 701.17)."""
+    st = ctx.state
+    chosen: list[int] = []
+    for q in acted_players(ctx, p.on, p.target):
+        mine = [o for o in each(ctx, p.filter) if st.objects[o].controller == q]
+        for k in range(min(p.count, len(mine))):
+            options = [o for o in mine if o not in chosen]
+            if len(options) == 1 and p.count >= len(mine):
+                chosen.append(options[0])
+                continue
+            answer = yield Request(q, "sacrifice", f"sacrifice a permanent ({k + 1} of {p.count})", tuple(options),
+                                   effect=ctx.effect, rule="MTG-GAME-SACRIFICE")
+            chosen.append(int(answer[0]))
+    if chosen:
+        ctx.engine.emit(*board.to_graveyards(ctx.engine, chosen, SACRIFICED))
+
+
+class SearchParams(Struct, frozen=True, forbid_unknown_fields=True):
+    filter: Filter = field(default_factory=Filter)  # what may be found ("a basic land card")
+    to: Literal["hand", "battlefield"] = "hand"
+    tapped: bool = False  # put onto the battlefield tapped
+
+    def problems(self) -> list[tuple[str, str]]:
+        return self.filter.problems(".filter")
+
+
+@MTG.effect("search_library", SearchParams)
+def search_library(ctx: EffectContext, p: SearchParams) -> Procedure:
+    """Search your library for a card matching the filter (you may fail to find it, CR 701.19b), put it into
+    your hand or onto the battlefield, then shuffle."""
+    st = ctx.state
+    me = ctx.controller
+    from statemachine.games.magic.select import matches
+
+    found = [o for o in st.zone(zone(me, DECK)) if matches(ctx, _printed(p.filter), view(st, o))]
+    answer = yield Request(me, "search", "choose a card to find (none: find nothing)", tuple(found), 0, 1,
+                           effect=ctx.effect, rule="MTG-GAME-SEARCH")
+    if answer:
+        oid = int(answer[0])
+        moved = board.move(ctx.engine, oid, zone(me, HAND if p.to == "hand" else BATTLEFIELD), SEARCHED)
+        extra = [ev.StatusSet(moved.new, "tapped", 1)] if p.to == "battlefield" and p.tapped else []
+        ctx.engine.emit(moved, *extra)
+    ctx.engine.shuffle(zone(me, DECK))
+
+
+def _printed(f: Filter) -> Filter:
+    """A card in a library has no controller, status or combat: only its characteristics are read."""
+    import msgspec
+
+    return msgspec.structs.replace(f, controller="any", tapped=None, attacking=None)
+
+
+class TokenParams(Struct, frozen=True, forbid_unknown_fields=True):
+    card: str  # the token's definition: a card of the pool
+    count: Amount = 1
+    on: On = "you"  # who creates it: "you" or "each_player"...
+
+    def problems(self) -> list[tuple[str, str]]:
+        return [] if is_player_selector(self.on) else [(".on", "a token is created by players")]
+
+
+@MTG.effect("create_token", TokenParams)
+def create_token(ctx: EffectContext, p: TokenParams) -> Procedure:
+    """Those players create N tokens of ``card`` on the battlefield (CR 111.1); a token is summoning sick."""
+    engine = ctx.engine
+    for q in players(ctx, p.on):
+        for _ in range(evaluate(ctx, p.count, "count")):
+            st = engine.state
+            card = engine.profile.pool[p.card]
+            oid, cid = st.next_object, max(st.cards, default=0) + 1
+            z = zone(q, BATTLEFIELD)
+            engine.emit(ev.ObjectCreated(oid, cid, card.id, q, z, len(st.zone(z)), card.printed()),
+                        *([ev.StatusSet(oid, "sick", 1)] if "creature" in card.types else []))
+    return
+    yield
+
+
+# -- choices ------------------------------------------------------------------------------------------------
+
+
+class Mode(Struct, frozen=True, forbid_unknown_fields=True):
+    label: str
+    effects: list[EffectDef]
+
+
+class ChooseParams(Struct, frozen=True, forbid_unknown_fields=True):
+    modes: list[Mode]
+    chooser: Literal["you", "opponent"] = "you"  # "an opponent chooses one"
+
+    def nested(self) -> list[tuple[str, str, dict[str, object]]]:
+        return [(f"modes[{m}].effects[{k}]", e.name, e.params) for m, mode in enumerate(self.modes)
+                for k, e in enumerate(mode.effects)]
+
+    def problems(self) -> list[tuple[str, str]]:
+        out = [] if len(self.modes) >= 2 else [(".modes", "choose one of at least two modes")]
+        out += [(f".modes[{m}]", "a mode chosen as it resolves names no target (choose targets on the stack)")
+                for m, mode in enumerate(self.modes) if any(e.name == "target" for e in mode.effects)]
+        return out
+
+
+@MTG.effect("choose_one", ChooseParams)
+def choose_one(ctx: EffectContext, p: ChooseParams) -> Procedure:
+    """Choose one of the modes (you, or an opponent: "target opponent chooses one"), then do its steps."""
+    who = ctx.controller if p.chooser == "you" else ctx.opponent
+    answer = yield Request(who, "mode", "choose one: " + " / ".join(f"{i}: {m.label}" for i, m in enumerate(p.modes)),
+                           tuple(range(len(p.modes))), effect=ctx.effect, rule="MTG-GAME-MODE")
+    mode = p.modes[int(answer[0])]
+    vocab = ctx.engine.profile.vocabulary
+    for step in mode.effects:
+        yield from vocab.run_effect(ctx, step.name, step.params)
+
+
+__all__ = ["GRAVEYARD", "acted_on"]

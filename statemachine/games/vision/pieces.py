@@ -1,0 +1,149 @@
+"""General Vision of Phantasm pieces the first sets' cards need (pool 1.3): a player drawing or having their hand
+looked at, damage a character does not take, the opponent choosing to pay, 決死状態 by an effect, and the end
+of the turn as a trigger (自動γ 「…ターンの終了時」).
+
+《強引な取引》 is ``target`` a player + ``target_draws``; 《情報戦》 is ``target`` an opponent + ``look_and_discard``;
+《館に棲むモノ》 is ``target`` an attacking opponent character + ``unless_pays`` carrying ``kesshi``;
+《上海人形》 is a ``turn_ends`` trigger with the condition ``played_this_turn``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from msgspec import Meta, Struct, field
+
+from eventsource import events as ev
+from projections.characteristics import view
+from statemachine.context import EffectContext
+from statemachine.engine import Engine
+from statemachine.games.vision import board
+from statemachine.games.vision.actions import PLAYED_TURN
+from statemachine.games.vision.board import FIELD, HAND, NODE, zone
+from statemachine.games.vision.effects import VOP
+from statemachine.triggers import Instance, matches_filter
+from statemachine.vocabulary import KEYWORD, NoParams, Procedure
+
+VOP.declare(KEYWORD, {
+    "no_effect_damage": "〔このキャラクター〕は効果ダメージを受けない: damage from effects is not dealt to it (battle "
+                        "damage is)",
+    "own_turn_once": "【自分ターン1枚制限】: played only in its player's own turn, and one card of that name a turn "
+                     "(VOP-GAME-TIMING)",
+    "doll": "人形: a doll (printed; the play limit of dolls, rule 5.4.1.e, is not modelled)",
+})
+
+HAND_DISCARD = "discard"
+
+Count = Annotated[int, Meta(ge=0)]
+
+
+class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: Count = 1
+
+
+@VOP.effect("target_draws", DrawParams)
+def target_draws(ctx: EffectContext, p: DrawParams) -> Procedure:
+    """「目標の〔プレイヤー1人〕はNドローする」: each targeted player draws N."""
+    for ref in ctx.bound.get("targets", ()):
+        if ref < 0:
+            board.draw(ctx.engine, -1 - ref, p.count)
+    return
+    yield
+
+
+@VOP.effect("look_and_discard", DrawParams)
+def look_and_discard(ctx: EffectContext, p: DrawParams) -> Procedure:
+    """「目標の〔相手プレイヤー1人の手札〕を全て見て、N枚を選んで破棄する」: the controller sees the targeted
+    player's whole hand (recorded: who saw which cards) and chooses up to N of them, one at a time."""
+    st = ctx.state
+    for ref in ctx.bound.get("targets", ()):
+        if ref >= 0:
+            continue
+        hand = list(st.zone(zone(-1 - ref, HAND)))
+        if hand:
+            ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
+                              for o in hand])
+        chosen: list[int] = []
+        for k in range(min(p.count, len(hand))):
+            left = tuple(o for o in hand if o not in chosen)
+            answer = yield ctx.request(ctx.controller, "discard", f"choose a card of the hand to discard ({k + 1})",
+                                       left, rule="VOP-GAME-DISCARD")
+            chosen.append(int(answer[0]))
+        board.to_discard(ctx.engine, chosen, HAND_DISCARD)
+
+
+@VOP.effect("kesshi")
+def kesshi(ctx: EffectContext, _: NoParams) -> Procedure:
+    """「目標の〔キャラクター〕を決死状態にする」: each targeted character enters 決死状態; it is discarded (破棄)
+    right after this effect (VOP-I-16)."""
+    st = ctx.state
+    hit = [t for t in ctx.bound.get("targets", ()) if t >= 0 and board.on_field(st, t)]
+    if hit:
+        ctx.engine.emit(*[ev.StatusSet(t, "kesshi", 1) for t in hit])
+    return
+    yield
+
+
+class UnlessParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: Count  # what the opponent may pay: ``amount`` untapped nodes tapped, as a cost
+    then: str  # the effect carried out unless they pay
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def nested(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """The effect it carries, checked at load like any other (``statemachine.loader``)."""
+        return [("then", self.then, self.params)]
+
+
+@VOP.effect("unless_pays", UnlessParams)
+def unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
+    """「〔相手プレイヤー〕は(N)支払っても良い。支払わない場合、…」: the opponent chooses; with fewer than N untapped
+    nodes they cannot pay. Paying taps N of their nodes (a ``CostPaid``); otherwise ``then`` is carried out."""
+    st = ctx.state
+    opp = ctx.opponent
+    nodes = board.untapped_nodes(st, opp)
+    if len(nodes) >= p.amount:
+        answer = yield ctx.request(opp, "may", f"pay ({p.amount})?", ("yes", "no"), rule="VOP-GAME-COST")
+        if answer and answer[0] == "yes":
+            paid = nodes[: p.amount]
+            ctx.engine.emit(ev.CostPaid(opp, "nodes", p.amount, tuple(paid)),
+                            *[ev.StatusSet(o, "tapped", 1) for o in paid])
+            return
+    yield from VOP.run_effect(ctx, p.then, p.params)
+
+
+@VOP.condition("played_this_turn")
+def played_this_turn(ctx: EffectContext, _: NoParams) -> bool:
+    """「〔このキャラクター〕がプレイされて場に出たターン」: it was played and entered the field this turn (rules
+    1.3 mark it as it enters)."""
+    obj = ctx.state.objects.get(ctx.source)
+    return obj is not None and obj.status.get(PLAYED_TURN) == ctx.state.turn
+
+
+def fire_turn_end(engine: Engine) -> None:
+    """自動γ 「…ターンの終了時」 (VOP-GAME-TURN-END): ``turn_ends`` abilities of the cards on the field arise as the
+    end phase begins, the turn player's first (VOP-I-15); the holder is the subject. A card that left the field
+    before then has nothing to arise from, nor one whose conditions do not hold then."""
+    st = engine.state
+    found: list[Instance] = []
+    for lst in engine.index.listeners("turn_ends"):
+        obj = st.objects.get(lst.obj)
+        if obj is None or board.kind_of(obj.zone) != FIELD:
+            continue
+        holder = view(st, lst.obj)
+        t = lst.ability.trigger
+        assert t is not None
+        theirs = holder.controller == st.active
+        if lst.ability.id not in holder.chars.abilities or (t.whose == "you" and not theirs) \
+                or (t.whose == "opponent" and theirs):
+            continue
+        ctx = EffectContext(engine, controller=holder.controller, source=lst.obj, source_card=holder.card,
+                            ability=lst.ability.id)
+        if not all(VOP.check(ctx, c.name, c.params) for c in lst.ability.conditions):
+            continue  # 「プレイされて場に出たターンの終了時」: nothing arises for a card not played this turn
+        if matches_filter(holder, t.filter, engine.index.tests):
+            found.append(Instance(lst, holder.controller, holder, holder, st.seq, ev.AFTER))
+    if found:
+        engine.policy.triggered(engine, found)
+
+
+__all__ = ["NODE", "PLAYED_TURN", "fire_turn_end"]
