@@ -58,6 +58,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.concurrent
 	$(BIN)/python -m bench.commands
+	$(BIN)/python -m bench.debug
 
 # Every property test (tests/properties.py) with many examples and fresh randomness: SOAK_GAMES random games
 # across the four games (the playout properties share them), every other property SOAK_SCALE times its own
