@@ -430,8 +430,11 @@ class Engine:
             req = self.request
             # One option at a time is a legal answer only if one is enough (a request for two or more is
             # answered with a whole choice: ``request`` says how many of which).
+            # A weighted request (DM-W-36: cards whose total cost is at most ``max_total``) never lists an option
+            # that alone weighs more than the whole allowance.
             singles = (
-                tuple(Decision(req.player, req.action, (o,)) for o in req.options)
+                tuple(Decision(req.player, req.action, (o,)) for i, o in enumerate(req.options)
+                      if req.max_total is None or not req.weights or req.weights[i] <= req.max_total)
                 if req.minimum <= 1 <= req.maximum else ()
             )
             none = (Decision(req.player, req.action, ()),) if req.minimum == 0 else ()
