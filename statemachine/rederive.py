@@ -93,8 +93,8 @@ class Divergence(KifuError):
 # other records (Divergence), refuse one of its decisions (IllegalDecision), a record does not fold, or folds to a
 # board the game cannot be in (ProjectionError), or the log's own board names what its cards do not have
 # (UnknownAbility). Whoever falls back to the log's own fold catches only these: any other exception is a bug in
-# the rules, and propagates.
-LOG_DISAGREES: Final = (Divergence, IllegalDecision, ProjectionError, UnknownAbility)
+# the rules, and propagates. An option no rules version reads (BadOption) is the log's, found where it is read.
+LOG_DISAGREES: Final = (Divergence, IllegalDecision, ProjectionError, UnknownAbility, BadOption)
 
 
 def show(event: ev.Event | None) -> str:
