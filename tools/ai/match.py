@@ -169,8 +169,8 @@ def check_decks(prof: RulesProfile, decks: Sequence[Sequence[str]]) -> None:
     for seat, deck in enumerate(decks):
         unknown = sorted({c for c in deck if c not in prof.pool})
         if unknown:
-            raise KifuError(f"deck {seat + 1}: no card {', '.join(map(repr, unknown))} in {prof.pool.name} "
-                            f"{prof.pool.version}")
+            names = ", ".join(map(repr, unknown))
+            raise KifuError(f"deck {seat + 1}: no card {names} in the card pool {prof.pool.name} {prof.pool.version}")
     refuse_illegal(prof, decks)
 
 

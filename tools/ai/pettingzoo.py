@@ -24,13 +24,17 @@ per side, 16            the player's counters (life, mana, PP, ...), each added 
 
 The mask has a 1 for each legal action of the agent observed (all 0 when it is not the one to act). Rewards are
 +1 for the winner and -1 for the loser when the game ends (0 each for a game without a winner); a game still going
-after ``max_decisions`` decisions is truncated. ``reset(seed)`` deals the game's sample decks
-(``demo.sample_game(seed)``) with that seed; without a seed, the next of 0, 1, 2, ...
+after ``max_decisions`` decisions is truncated.
+
+Each ``reset`` is a new episode: a new deal and a new future, dealt from ``tools.ai.match.episode_seed(seed,
+episode)``. ``reset(seed=s)`` starts the sequence of ``s`` (episode 0) and each ``reset()`` after it takes the next
+episode of it, so the same seed gives the same sequence (a new environment counts from seed 0). ``decks`` (card
+ids, one list per seat) plays your own decks instead of the sample ones (``demo.sample_game``), checked against the
+card pool and the game's deck-construction rule (``statemachine.decks``) when the environment is made.
 """
 
 from __future__ import annotations
 
-import importlib
 import zlib
 from collections.abc import Sequence
 from functools import cache
@@ -48,9 +52,9 @@ from projections.views import player_view
 from statemachine.decisions import Legal
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, profile
-from statemachine.profile import RulesProfile
 from statemachine.vocabulary import ZONE
 from tools.ai.actions import ActionSpaceExceeded, Numbering, numbering
+from tools.ai.match import check_decks, episode_seed, setup
 
 HEADER: Final = 6
 STAT_BUCKETS: Final = 16
@@ -131,13 +135,16 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     """One kifu game as a PettingZoo AEC environment (see the module's docstring)."""
 
     def __init__(self, game: str, *, version: str | None = None, max_decisions: int = 3000,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, decks: Sequence[Sequence[str]] | None = None) -> None:
         super().__init__()
         if game not in PROFILES:
             raise KifuError(f"no game {game!r} (known: {', '.join(sorted(PROFILES))})")
         if render_mode not in (None, "ansi"):
             raise KifuError(f"render mode {render_mode!r}: only 'ansi' (text) is offered")
         self.game, self.version, self.max_decisions, self.render_mode = game, version, max_decisions, render_mode
+        self.decks = None if decks is None else [list(deck) for deck in decks]
+        if self.decks is not None:
+            check_decks(profile(game, version), self.decks)
         self.metadata = {"name": f"kifu_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
         self.numbering: Numbering = numbering(game)
         self.layout = layout(game, version)
@@ -148,7 +155,7 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }) for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._resets = 0
+        self.seed, self.episode = 0, -1  # reset() without a seed takes the next episode of this seed
         self.engine: Engine | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -160,18 +167,18 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     # -- playing --------------------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game of the sample decks dealt from ``seed`` (``options`` are not used)."""
+        """A new episode: the next one of the seed given last, or the first of ``seed`` (``options`` are not
+        used)."""
         if seed is None:
-            seed = self._resets
+            self.episode += 1
         else:
+            self.seed, self.episode = seed, 0
             for i, a in enumerate(self.possible_agents):
                 self._action_spaces[a].seed(seed + i)
                 self._observation_spaces[a].seed(seed + i)
-        self._resets = seed + 1
-        prof, players, decks = _sample(self.game, seed)
-        if self.version is not None:
-            prof = profile(self.game, self.version)
-        self.engine = Engine.new(prof, players, decks, seed, store=BranchLog(), game="game")
+        dealt = episode_seed(self.seed, self.episode)
+        prof, players, decks = setup(self.game, dealt, self.version, self.decks)
+        self.engine = Engine.new(prof, players, decks, dealt, store=BranchLog(), game="game")
         self.picked: tuple[int, ...] = ()
         self.decisions = 0
         self._legal = self.engine.legal()
@@ -256,12 +263,6 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     def legal(self) -> Legal:
         """The engine's legal decisions now (who must decide, and what they may do)."""
         return self._legal
-
-
-def _sample(game: str, seed: int) -> tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]]:
-    demo = importlib.import_module(PROFILES[game][0] + ".demo")
-    setup: tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]] = demo.sample_game(seed)
-    return setup
 
 
 def raw_env(game: str, **kwargs: Any) -> KifuEnv:
