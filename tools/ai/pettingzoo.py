@@ -6,21 +6,9 @@ times in a row, as AEC allows. Actions are ``tools.ai.actions``' numbering (``Di
 request that takes several options is answered one pick at a time, then ``DONE``. An action that is not legal now
 raises ``IllegalAction`` naming it (the mask says which are legal).
 
-Observations are ``{"observation": vector, "action_mask": mask}``. The vector is built from what the player sees
-(``projections.views.player_view``, the per-seat view proven not to leak), never from the hidden state:
-
-=====================  ===========================================================================================
-entries                 meaning
-=====================  ===========================================================================================
-6                       turn number; it is my turn; I have priority; a choice is asked of me; effects waiting;
-                        the game is over
-one per step            the step now (one-hot, the game's steps in order)
-per side, per zone      for me, then my opponent, for each zone kind of the game (its vocabulary's zones, then one
-                        for any other): how many cards lie there, how many of those I see are tapped, and how many
-                        I see of each card of the pool (in name order)
-per side, 16            the player's counters (life, mana, PP, ...), each added to bucket ``crc32(name) % 16``
-4                       the choice asked of me: how many options, the least and most to pick, how many picked
-=====================  ===========================================================================================
+Observations are ``{"observation": vector, "action_mask": mask}``. The vector (``tools.ai.observation``, its
+layout range by range in ``docs/ai.md``) is built from what the player sees (``projections.views.player_view``, the
+per-seat view proven not to leak), never from the hidden state, and says which card sits where each action points.
 
 The mask has a 1 for each legal action of the agent observed (all 0 when it is not the one to act). Rewards are
 +1 for the winner and -1 for the loser when the game ends (0 each for a game without a winner); a game still going
@@ -35,31 +23,23 @@ card pool and the game's deck-construction rule (``statemachine.decks``) when th
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
-from functools import cache
 from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
-from msgspec import Struct
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from eventsource.branching import BranchLog
 from eventsource.errors import KifuError
-from projections.views import player_view
 from statemachine.decisions import Legal
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, profile
-from statemachine.vocabulary import ZONE
 from tools.ai.actions import ActionSpaceExceeded, Numbering, numbering
 from tools.ai.match import check_decks, episode_seed, setup
+from tools.ai.observation import layout, observation
 
-HEADER: Final = 6
-STAT_BUCKETS: Final = 16
-REQUEST: Final = 4
-OTHER: Final = ""  # the zone row for any kind the game's vocabulary does not name
 LIMIT: Final = 1e9  # the observation's bounds (counts and counters stay far inside)
 
 Obs = dict[str, np.ndarray]
@@ -67,68 +47,6 @@ Obs = dict[str, np.ndarray]
 
 class IllegalAction(KifuError):
     """An action that is not legal now (``action_mask`` is 0 for it)."""
-
-
-class Layout(Struct, frozen=True):
-    """Where each part of one game's observation vector lies."""
-
-    steps: tuple[str, ...]
-    zones: tuple[str, ...]
-    cards: tuple[str, ...]
-
-    @property
-    def per_zone(self) -> int:
-        return 2 + len(self.cards)
-
-    @property
-    def size(self) -> int:
-        return HEADER + len(self.steps) + 2 * len(self.zones) * self.per_zone + 2 * STAT_BUCKETS + REQUEST
-
-
-@cache
-def layout(game: str, version: str | None = None) -> Layout:
-    prof = profile(game, version)
-    zones = (*sorted(prof.vocabulary.names[ZONE]), OTHER)
-    return Layout(tuple(s.name for s in prof.steps), zones, tuple(sorted(prof.pool.cards)))
-
-
-def observation(engine: Engine, player: int, picked: Sequence[int], lay: Layout) -> np.ndarray:
-    """The vector ``player`` observes (see the module's docstring): read from their view of the board only."""
-    st = engine.state
-    seen = player_view(st, player, hidden=engine.profile.hidden_zones)
-    out = np.zeros(lay.size, np.float32)
-    req = st.request  # the choice the rules wait for, as the log asked it
-    mine = req is not None and req.player == player
-    out[:HEADER] = (seen["turn"], seen["active"] == player, seen["priority"] == player, mine,
-                    len(seen["pending"]), seen["ended"])
-    at = HEADER
-    if seen["step"] in lay.steps:
-        out[at + lay.steps.index(seen["step"])] = 1
-    at += len(lay.steps)
-    zone_at = {z: i for i, z in enumerate(lay.zones)}
-    card_at = {c: i for i, c in enumerate(lay.cards)}
-    sides = (player, 1 - player)
-    for name, content in seen["zones"].items():
-        owner, _, kind = name.partition(".")
-        if not owner.isdecimal() or int(owner) not in sides:
-            continue
-        side = sides.index(int(owner))
-        row = at + (side * len(lay.zones) + zone_at.get(kind, zone_at[OTHER])) * lay.per_zone
-        shown = content if isinstance(content, list) else content["visible"]
-        out[row] += len(content) if isinstance(content, list) else content["count"]
-        for card in shown:
-            out[row + 1] += bool(card["status"].get("tapped"))
-            if card["definition"] in card_at:
-                out[row + 2 + card_at[card["definition"]]] += 1
-    at += 2 * len(lay.zones) * lay.per_zone
-    for side, p in enumerate(sides):
-        for key, value in seen["players"][p]["stats"].items():
-            out[at + side * STAT_BUCKETS + zlib.crc32(key.encode()) % STAT_BUCKETS] += value
-    at += 2 * STAT_BUCKETS
-    if mine:
-        assert req is not None
-        out[at:at + REQUEST] = (len(req.options), req.minimum, req.maximum, len(picked))
-    return out
 
 
 class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
