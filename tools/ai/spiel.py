@@ -29,10 +29,11 @@ that determinizes never sees the real future.
 Actions are ``tools.ai.actions``' numbering. Information states and observations are built from what the player
 has seen (``tools.ai.match.Sight``, ``projections.views``), never from hidden state: the observation is the board
 as the player sees it now (``player_view``), the open request as they see it and their picks so far; the
-information state adds a digest of the whole log as they saw it (perfect recall). The tensors count, per zone of
-each side, its cards and the cards of each definition the player can see there, the players' figures (life,
-mana, ...) and whose turn it is; the information-state tensor adds the cards the player knows to lie where they
-cannot see them. ``serialize`` writes the match's log (kifu's exchange format) and ``deserialize`` folds it again.
+information state adds a digest of the whole log as they saw it (perfect recall). The observation tensor is the
+PettingZoo environment's observation, one layout for both (``tools.ai.observation``, range by range in
+``docs/ai.md``): counts per zone, statuses, figures, the request, and which card sits where each action points;
+the information-state tensor adds the cards the player knows to lie where they cannot see them. ``serialize``
+writes the match's log (kifu's exchange format) and ``deserialize`` folds it again.
 """
 
 from __future__ import annotations
@@ -46,24 +47,14 @@ import numpy as np
 import pyspiel
 
 from projections.state import snapshot
-from projections.views import player_view, zone_kind
 from statemachine.games import profile
 from tools.ai.actions import numbering
 from tools.ai.match import Match, check_decks, episode_seed
+from tools.ai.observation import layout, observation
 from tools.ai.resample import resample
 
 GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 MAX_GAME_LENGTH = 100_000  # actions; random play ends a game in a few hundred (Magic: about 1,500)
-# The zone kinds each side's tensor rows describe (one more row counts any other kind), and zones of nobody.
-ZONE_KINDS = {
-    "duel_masters": ("hand", "deck", "battle", "mana", "shields", "graveyard"),
-    "magic": ("hand", "deck", "battlefield", "graveyard", "exile"),
-    "shadowverse": ("hand", "deck", "field", "cemetery", "casting", "banished", "limbo"),
-    "vision": ("hand", "deck", "field", "node", "discard"),
-}
-SHARED_ZONES = {"duel_masters": (), "magic": ("stack",), "shadowverse": (), "vision": ("chain",)}
-STAT_BUCKETS = 8  # each player's figures, by a stable hash of their names
-SCALE = 40.0
 
 
 def short_name(game: str) -> str:
@@ -236,65 +227,35 @@ class KifuState(pyspiel.State):  # type: ignore[misc]
 
 
 class KifuObserver:
-    """Observations and information states (``recall``) of one game, as OpenSpiel's Python observers are."""
+    """Observations and information states (``recall``) of one game, as OpenSpiel's Python observers are. The
+    tensor is the PettingZoo environment's observation (``tools.ai.observation``, ``docs/ai.md``); the
+    information-state tensor adds the cards the player knows to lie where they cannot see them (how many, then
+    how many of each card of the pool)."""
 
     def __init__(self, game: KifuGame, recall: bool) -> None:
-        self.kifu, self.recall = game.kifu, recall
-        self.kinds = ZONE_KINDS[game.kifu]
-        self.shared = SHARED_ZONES[game.kifu]
-        self.index = {d: i for i, d in enumerate(game.definitions)}
-        width = 1 + len(game.definitions)
-        pieces: list[tuple[str, tuple[int, ...]]] = [
-            ("zones", (2, len(self.kinds) + 1, width)),
-            ("shared", (max(len(self.shared), 1), width)),
-            ("stats", (2, STAT_BUCKETS)),
-            ("turn", (5,)),
-        ]
+        self.recall = recall
+        self.layout = layout(game.kifu, game.version)
+        self.index = {d: i for i, d in enumerate(self.layout.cards)}
+        pieces: list[tuple[str, int]] = [("observation", self.layout.size)]
         if recall:
-            pieces.append(("known", (width,)))
-        size = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor = np.zeros(size, np.float32)
+            pieces.append(("known", 1 + len(self.layout.cards)))
+        self.tensor = np.zeros(sum(n for _, n in pieces), np.float32)
         self.dict: dict[str, Any] = {}
         at = 0
-        for name, shape in pieces:
-            n = int(np.prod(shape))
-            self.dict[name] = self.tensor[at:at + n].reshape(shape)
+        for name, n in pieces:
+            self.dict[name] = self.tensor[at:at + n]
             at += n
 
     def set_from(self, state: KifuState, player: int) -> None:
-        self.tensor.fill(0)
         m = state.observed()
-        st = m.engine.state
-        view = player_view(st, player, hidden=m.engine.profile.hidden_zones)
-        for name, content in view["zones"].items():
-            owner, kind = zone_kind(name)
-            shown = content if isinstance(content, list) else content["visible"]
-            count = len(content) if isinstance(content, list) else content["count"]
-            if owner is None:
-                if kind not in self.shared:
-                    continue
-                row = self.dict["shared"][self.shared.index(kind)]
-            else:
-                side = 0 if owner == player else 1
-                k = self.kinds.index(kind) if kind in self.kinds else len(self.kinds)
-                row = self.dict["zones"][side, k]
-            row[0] += count / SCALE
-            for obj in shown:
-                if obj["definition"] in self.index:
-                    row[1 + self.index[obj["definition"]]] += 1
-        for p, figures in enumerate(view["players"]):
-            side = 0 if p == player else 1
-            for key, value in figures["stats"].items():
-                bucket = hashlib.blake2b(key.encode(), digest_size=1).digest()[0] % STAT_BUCKETS
-                self.dict["stats"][side, bucket] += value / SCALE
-        legal = m.legal()
-        self.dict["turn"][:] = (st.turn / SCALE, st.active == player, st.priority == player,
-                                legal.player == player, st.ended)
+        self.dict["observation"][:] = observation(m.engine, player, m.picked, self.layout)
         if self.recall:
             known = self.dict["known"]
+            known.fill(0)
+            st = m.engine.state
             for oid in m.sight.known[player]:
                 if oid in st.objects:
-                    known[0] += 1 / SCALE
+                    known[0] += 1
                     d = st.facts(oid).definition
                     if d in self.index:
                         known[1 + self.index[d]] += 1
