@@ -15,7 +15,8 @@ from projections.state import CardFacts, GameState, fork
 from projections.views import can_see
 from statemachine.engine import Engine
 from tools.ai.actions import numbering
-from tools.ai.pettingzoo import IllegalAction, KifuEnv, env, layout, observation
+from tools.ai.observation import layout, observation
+from tools.ai.pettingzoo import IllegalAction, KifuEnv, env
 
 GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 # What PettingZoo's test says of every environment whose observation is a dict of "observation" and

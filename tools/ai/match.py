@@ -25,6 +25,7 @@ import msgspec
 
 from eventsource import events as ev
 from eventsource.branching import BranchLog
+from eventsource.errors import KifuError
 from eventsource.exchange import parse_line, to_line
 from eventsource.memory import MemoryStore
 from eventsource.store import EventStore
@@ -33,6 +34,7 @@ from projections.timeline import Timeline, pack
 from projections.views import can_see, player_view, redact_event
 from statemachine.cloning import clone
 from statemachine.decisions import Decision, Legal
+from statemachine.decks import refuse_illegal
 from statemachine.engine import SETUP_OPTION, Engine, Rules
 from statemachine.games import PROFILES, profile
 from statemachine.profile import RulesProfile
@@ -133,6 +135,45 @@ def sample_setup(game: str, seed: int) -> tuple[RulesProfile, Sequence[str], Seq
     return setup
 
 
+def episode_seed(seed: int, episode: int) -> int:
+    """The seed of episode ``episode`` (0, 1, 2, ...) of a game loaded with ``seed``: the first is ``seed`` itself
+    (a single game plays as it always did), each later one a digest of both, so every episode is another deal
+    and another future, and the same ``seed`` gives the same sequence."""
+    if episode == 0:
+        return seed
+    digest = hashlib.blake2b(f"{seed}/{episode}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1  # 63 bits: any engine seed
+
+
+def setup(game: str, seed: int, version: str | None = None, decks: Sequence[Sequence[str]] | None = None,
+          ) -> tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]]:
+    """The profile, players and decks of a match of ``game`` dealt from ``seed``: the sample game's, with
+    ``decks`` (card ids, one list per seat) instead of the sample decks when given, checked first
+    (``check_decks``)."""
+    prof, players, sample = sample_setup(game, seed)
+    if version is not None:
+        prof = profile(game, version)
+    if decks is None:
+        return prof, players, sample
+    chosen = [list(deck) for deck in decks]
+    check_decks(prof, chosen)
+    return prof, players, chosen
+
+
+def check_decks(prof: RulesProfile, decks: Sequence[Sequence[str]]) -> None:
+    """Refuse deck lists that are not one per seat, name cards not in the pool (``KifuError`` naming them), or
+    break the game's deck-construction rule (``statemachine.decks.IllegalDeck`` naming the rule)."""
+    seats = prof.players_per_game
+    if len(decks) != seats:
+        raise KifuError(f"{prof.title} is played by {seats} players: give {seats} deck lists, not {len(decks)}")
+    for seat, deck in enumerate(decks):
+        unknown = sorted({c for c in deck if c not in prof.pool})
+        if unknown:
+            names = ", ".join(map(repr, unknown))
+            raise KifuError(f"deck {seat + 1}: no card {names} in the card pool {prof.pool.name} {prof.pool.version}")
+    refuse_illegal(prof, decks)
+
+
 class Match:
     """A game in progress, as game-playing programs drive it: integer actions, a request's picks, sight."""
 
@@ -151,19 +192,19 @@ class Match:
     # -- making and copying -------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, game: str, seed: int, version: str | None = None) -> Match:
-        """The sample game of ``game`` (``statemachine.games``) dealt from ``seed``."""
-        prof, players, decks = sample_setup(game, seed)
-        if version is not None:
-            prof = profile(game, version)
-        setup = prof.setup_events(players, decks, seed, {})
+    def new(cls, game: str, seed: int, version: str | None = None,
+            decks: Sequence[Sequence[str]] | None = None) -> Match:
+        """The sample game of ``game`` (``statemachine.games``) dealt from ``seed``, with ``decks`` (card ids, one
+        list per seat) when given (``setup``)."""
+        prof, players, decks = setup(game, seed, version, decks)
+        events = prof.setup_events(players, decks, seed, {})
         engine = TrackedEngine(prof, BranchLog(GAME), GAME)
         engine.sight = Sight(prof.hidden_zones, prof.option_kinds)
-        for event in setup:
+        for event in events:
             engine._append(event)
         begin_opening(engine)
         engine._commit(0)
-        return cls(engine, len(setup))
+        return cls(engine, len(events))
 
     @classmethod
     def from_setup(cls, prof: RulesProfile, events: Sequence[ev.Event]) -> Match:
@@ -387,4 +428,5 @@ def determinized(store: EventStore, base: GameState) -> SearchStore:
     return out
 
 
-__all__ = ["GAME", "Match", "SearchStore", "Sight", "TrackedEngine", "begin_opening", "determinized", "restore"]
+__all__ = ["GAME", "Match", "SearchStore", "Sight", "TrackedEngine", "begin_opening", "check_decks", "determinized",
+           "episode_seed", "restore", "sample_setup", "setup"]

@@ -6,56 +6,40 @@ times in a row, as AEC allows. Actions are ``tools.ai.actions``' numbering (``Di
 request that takes several options is answered one pick at a time, then ``DONE``. An action that is not legal now
 raises ``IllegalAction`` naming it (the mask says which are legal).
 
-Observations are ``{"observation": vector, "action_mask": mask}``. The vector is built from what the player sees
-(``projections.views.player_view``, the per-seat view proven not to leak), never from the hidden state:
-
-=====================  ===========================================================================================
-entries                 meaning
-=====================  ===========================================================================================
-6                       turn number; it is my turn; I have priority; a choice is asked of me; effects waiting;
-                        the game is over
-one per step            the step now (one-hot, the game's steps in order)
-per side, per zone      for me, then my opponent, for each zone kind of the game (its vocabulary's zones, then one
-                        for any other): how many cards lie there, how many of those I see are tapped, and how many
-                        I see of each card of the pool (in name order)
-per side, 16            the player's counters (life, mana, PP, ...), each added to bucket ``crc32(name) % 16``
-4                       the choice asked of me: how many options, the least and most to pick, how many picked
-=====================  ===========================================================================================
+Observations are ``{"observation": vector, "action_mask": mask}``. The vector (``tools.ai.observation``, its
+layout range by range in ``docs/ai.md``) is built from what the player sees (``projections.views.player_view``, the
+per-seat view proven not to leak), never from the hidden state, and says which card sits where each action points.
 
 The mask has a 1 for each legal action of the agent observed (all 0 when it is not the one to act). Rewards are
 +1 for the winner and -1 for the loser when the game ends (0 each for a game without a winner); a game still going
-after ``max_decisions`` decisions is truncated. ``reset(seed)`` deals the game's sample decks
-(``demo.sample_game(seed)``) with that seed; without a seed, the next of 0, 1, 2, ...
+after ``max_decisions`` decisions is truncated.
+
+Each ``reset`` is a new episode: a new deal and a new future, dealt from ``tools.ai.match.episode_seed(seed,
+episode)``. ``reset(seed=s)`` starts the sequence of ``s`` (episode 0) and each ``reset()`` after it takes the next
+episode of it, so the same seed gives the same sequence (a new environment counts from seed 0). ``decks`` (card
+ids, one list per seat) plays your own decks instead of the sample ones (``demo.sample_game``), checked against the
+card pool and the game's deck-construction rule (``statemachine.decks``) when the environment is made.
 """
 
 from __future__ import annotations
 
-import importlib
-import zlib
 from collections.abc import Sequence
-from functools import cache
 from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
-from msgspec import Struct
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from eventsource.branching import BranchLog
 from eventsource.errors import KifuError
-from projections.views import player_view
 from statemachine.decisions import Legal
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, profile
-from statemachine.profile import RulesProfile
-from statemachine.vocabulary import ZONE
 from tools.ai.actions import ActionSpaceExceeded, Numbering, numbering
+from tools.ai.match import check_decks, episode_seed, setup
+from tools.ai.observation import layout, observation
 
-HEADER: Final = 6
-STAT_BUCKETS: Final = 16
-REQUEST: Final = 4
-OTHER: Final = ""  # the zone row for any kind the game's vocabulary does not name
 LIMIT: Final = 1e9  # the observation's bounds (counts and counters stay far inside)
 
 Obs = dict[str, np.ndarray]
@@ -65,79 +49,20 @@ class IllegalAction(KifuError):
     """An action that is not legal now (``action_mask`` is 0 for it)."""
 
 
-class Layout(Struct, frozen=True):
-    """Where each part of one game's observation vector lies."""
-
-    steps: tuple[str, ...]
-    zones: tuple[str, ...]
-    cards: tuple[str, ...]
-
-    @property
-    def per_zone(self) -> int:
-        return 2 + len(self.cards)
-
-    @property
-    def size(self) -> int:
-        return HEADER + len(self.steps) + 2 * len(self.zones) * self.per_zone + 2 * STAT_BUCKETS + REQUEST
-
-
-@cache
-def layout(game: str, version: str | None = None) -> Layout:
-    prof = profile(game, version)
-    zones = (*sorted(prof.vocabulary.names[ZONE]), OTHER)
-    return Layout(tuple(s.name for s in prof.steps), zones, tuple(sorted(prof.pool.cards)))
-
-
-def observation(engine: Engine, player: int, picked: Sequence[int], lay: Layout) -> np.ndarray:
-    """The vector ``player`` observes (see the module's docstring): read from their view of the board only."""
-    st = engine.state
-    seen = player_view(st, player, hidden=engine.profile.hidden_zones)
-    out = np.zeros(lay.size, np.float32)
-    req = st.request  # the choice the rules wait for, as the log asked it
-    mine = req is not None and req.player == player
-    out[:HEADER] = (seen["turn"], seen["active"] == player, seen["priority"] == player, mine,
-                    len(seen["pending"]), seen["ended"])
-    at = HEADER
-    if seen["step"] in lay.steps:
-        out[at + lay.steps.index(seen["step"])] = 1
-    at += len(lay.steps)
-    zone_at = {z: i for i, z in enumerate(lay.zones)}
-    card_at = {c: i for i, c in enumerate(lay.cards)}
-    sides = (player, 1 - player)
-    for name, content in seen["zones"].items():
-        owner, _, kind = name.partition(".")
-        if not owner.isdecimal() or int(owner) not in sides:
-            continue
-        side = sides.index(int(owner))
-        row = at + (side * len(lay.zones) + zone_at.get(kind, zone_at[OTHER])) * lay.per_zone
-        shown = content if isinstance(content, list) else content["visible"]
-        out[row] += len(content) if isinstance(content, list) else content["count"]
-        for card in shown:
-            out[row + 1] += bool(card["status"].get("tapped"))
-            if card["definition"] in card_at:
-                out[row + 2 + card_at[card["definition"]]] += 1
-    at += 2 * len(lay.zones) * lay.per_zone
-    for side, p in enumerate(sides):
-        for key, value in seen["players"][p]["stats"].items():
-            out[at + side * STAT_BUCKETS + zlib.crc32(key.encode()) % STAT_BUCKETS] += value
-    at += 2 * STAT_BUCKETS
-    if mine:
-        assert req is not None
-        out[at:at + REQUEST] = (len(req.options), req.minimum, req.maximum, len(picked))
-    return out
-
-
 class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     """One kifu game as a PettingZoo AEC environment (see the module's docstring)."""
 
     def __init__(self, game: str, *, version: str | None = None, max_decisions: int = 3000,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, decks: Sequence[Sequence[str]] | None = None) -> None:
         super().__init__()
         if game not in PROFILES:
             raise KifuError(f"no game {game!r} (known: {', '.join(sorted(PROFILES))})")
         if render_mode not in (None, "ansi"):
             raise KifuError(f"render mode {render_mode!r}: only 'ansi' (text) is offered")
         self.game, self.version, self.max_decisions, self.render_mode = game, version, max_decisions, render_mode
+        self.decks = None if decks is None else [list(deck) for deck in decks]
+        if self.decks is not None:
+            check_decks(profile(game, version), self.decks)
         self.metadata = {"name": f"kifu_{game}_v0", "render_modes": ["ansi"], "is_parallelizable": False}
         self.numbering: Numbering = numbering(game)
         self.layout = layout(game, version)
@@ -148,7 +73,7 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }) for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._resets = 0
+        self.seed, self.episode = 0, -1  # reset() without a seed takes the next episode of this seed
         self.engine: Engine | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -160,18 +85,18 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     # -- playing --------------------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game of the sample decks dealt from ``seed`` (``options`` are not used)."""
+        """A new episode: the next one of the seed given last, or the first of ``seed`` (``options`` are not
+        used)."""
         if seed is None:
-            seed = self._resets
+            self.episode += 1
         else:
+            self.seed, self.episode = seed, 0
             for i, a in enumerate(self.possible_agents):
                 self._action_spaces[a].seed(seed + i)
                 self._observation_spaces[a].seed(seed + i)
-        self._resets = seed + 1
-        prof, players, decks = _sample(self.game, seed)
-        if self.version is not None:
-            prof = profile(self.game, self.version)
-        self.engine = Engine.new(prof, players, decks, seed, store=BranchLog(), game="game")
+        dealt = episode_seed(self.seed, self.episode)
+        prof, players, decks = setup(self.game, dealt, self.version, self.decks)
+        self.engine = Engine.new(prof, players, decks, dealt, store=BranchLog(), game="game")
         self.picked: tuple[int, ...] = ()
         self.decisions = 0
         self._legal = self.engine.legal()
@@ -256,12 +181,6 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     def legal(self) -> Legal:
         """The engine's legal decisions now (who must decide, and what they may do)."""
         return self._legal
-
-
-def _sample(game: str, seed: int) -> tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]]:
-    demo = importlib.import_module(PROFILES[game][0] + ".demo")
-    setup: tuple[RulesProfile, Sequence[str], Sequence[Sequence[str]]] = demo.sample_game(seed)
-    return setup
 
 
 def raw_env(game: str, **kwargs: Any) -> KifuEnv:

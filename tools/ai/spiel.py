@@ -6,8 +6,18 @@ Importing this module registers them with ``pyspiel.register_game`` (the ``ai`` 
     import tools.ai.spiel  # noqa: F401 - registers the games
     game = pyspiel.load_game("kifu_duel_masters", {"seed": 7})
 
-Each is the game's sample match (``demo.sample_game``), two players, dealt from the game parameter ``seed`` (load
-the game with another seed for another deal); ``version`` picks an installed rules version ("" = the newest).
+Each is the game's sample match (``demo.sample_game``), two players; ``version`` picks an installed rules version
+("" = the newest). **Every new initial state is a new episode**: a new deal and a new future, dealt from the seed
+``tools.ai.match.episode_seed(seed, episode)`` of the game parameter ``seed`` and the episode's index, counted per
+game object from 0 (as OpenSpiel's sampled-stochastic games draw each new state's seed from the game's generator):
+the same ``seed`` gives the same sequence of deals. A state takes its index when it is first used — played, asked who
+acts, or observed (OpenSpiel makes a throw-away initial state for each clone and each time it asks a tensor's shape;
+those take none) — so the n-th initial state a program uses is episode n. A clone of a state is the same episode.
+
+``decks`` plays your own decks instead of the sample ones: card ids, separated by commas, one list per seat, the
+seats separated by ``|`` (``"mist_rias,mist_rias,...|magnum,..."``). They are checked against the card pool and
+the game's deck-construction rule (``statemachine.decks``) when the game is loaded, with an error naming the card
+or the rule.
 
 **Sampled stochastic, not explicit chance nodes.** kifu draws every shuffle and random choice from the game's
 recorded seed in the middle of a rules procedure (``Engine.shuffle``, ``Engine.random_below``), and a shuffle of a
@@ -19,10 +29,11 @@ that determinizes never sees the real future.
 Actions are ``tools.ai.actions``' numbering. Information states and observations are built from what the player
 has seen (``tools.ai.match.Sight``, ``projections.views``), never from hidden state: the observation is the board
 as the player sees it now (``player_view``), the open request as they see it and their picks so far; the
-information state adds a digest of the whole log as they saw it (perfect recall). The tensors count, per zone of
-each side, its cards and the cards of each definition the player can see there, the players' figures (life,
-mana, ...) and whose turn it is; the information-state tensor adds the cards the player knows to lie where they
-cannot see them. ``serialize`` writes the match's log (kifu's exchange format) and ``deserialize`` folds it again.
+information state adds a digest of the whole log as they saw it (perfect recall). The observation tensor is the
+PettingZoo environment's observation, one layout for both (``tools.ai.observation``, range by range in
+``docs/ai.md``): counts per zone, statuses, figures, the request, and which card sits where each action points;
+the information-state tensor adds the cards the player knows to lie where they cannot see them. ``serialize``
+writes the match's log (kifu's exchange format) and ``deserialize`` folds it again.
 """
 
 from __future__ import annotations
@@ -36,24 +47,14 @@ import numpy as np
 import pyspiel
 
 from projections.state import snapshot
-from projections.views import player_view, zone_kind
 from statemachine.games import profile
 from tools.ai.actions import numbering
-from tools.ai.match import Match
+from tools.ai.match import Match, check_decks, episode_seed
+from tools.ai.observation import layout, observation
 from tools.ai.resample import resample
 
 GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 MAX_GAME_LENGTH = 100_000  # actions; random play ends a game in a few hundred (Magic: about 1,500)
-# The zone kinds each side's tensor rows describe (one more row counts any other kind), and zones of nobody.
-ZONE_KINDS = {
-    "duel_masters": ("hand", "deck", "battle", "mana", "shields", "graveyard"),
-    "magic": ("hand", "deck", "battlefield", "graveyard", "exile"),
-    "shadowverse": ("hand", "deck", "field", "cemetery", "casting", "banished", "limbo"),
-    "vision": ("hand", "deck", "field", "node", "discard"),
-}
-SHARED_ZONES = {"duel_masters": (), "magic": ("stack",), "shadowverse": (), "vision": ("chain",)}
-STAT_BUCKETS = 8  # each player's figures, by a stable hash of their names
-SCALE = 40.0
 
 
 def short_name(game: str) -> str:
@@ -75,7 +76,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"seed": 0, "version": ""},
+        parameter_specification={"seed": 0, "version": "", "decks": ""},
     )
 
 
@@ -89,19 +90,63 @@ class KifuGame(pyspiel.Game):  # type: ignore[misc]
         self.kifu = self.game_name
         self.version: str | None = str(params.get("version", "")) or None
         self.seed = int(params.get("seed", 0))
+        self.deck_text = str(params.get("decks", ""))
+        self.decks = parse_decks(self.deck_text)
         prof = profile(self.kifu, self.version)
+        if self.decks is not None:
+            check_decks(prof, self.decks)
+        self.episodes = Episodes()
         self.definitions = sorted(prof.pool.cards)
         info = pyspiel.GameInfo(
             num_distinct_actions=numbering(self.kifu).num_distinct_actions, max_chance_outcomes=0, num_players=2,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=MAX_GAME_LENGTH)
-        super().__init__(_game_type(self.kifu), info, {"seed": self.seed, "version": self.version or ""})
+        super().__init__(_game_type(self.kifu), info,
+                         {"seed": self.seed, "version": self.version or "", "decks": self.deck_text})
 
     def new_initial_state(self) -> KifuState:
-        return KifuState(self)
+        state = KifuState(self)
+        self.episodes.latest = state._ticket
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KifuObserver:
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return KifuObserver(self, recall)
+
+
+class Episodes:
+    """A game object's count of the episodes its states have taken (shared by clones, not copied)."""
+
+    def __init__(self) -> None:
+        self.taken = 0
+        self.latest: Ticket | None = None  # the ticket of the initial state made last
+
+    def take(self) -> int:
+        self.taken += 1
+        return self.taken - 1
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episodes:
+        return self
+
+
+class Ticket:
+    """Which episode one initial state is: taken from the game's count when the state is first used. Clones share
+    it (OpenSpiel's clone deep-copies a state's attributes), so a clone of a state not used yet is its episode."""
+
+    def __init__(self, episodes: Episodes) -> None:
+        self.episodes = episodes
+        self.episode: int | None = None
+
+    def take(self) -> int:
+        if self.episode is None:
+            self.episode = self.episodes.take()
+        return self.episode
+
+    def next(self) -> int:
+        """The episode this state is, or will be if it is the next one used."""
+        return self.episodes.taken if self.episode is None else self.episode
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ticket:
+        return self
 
 
 class KifuState(pyspiel.State):  # type: ignore[misc]
@@ -110,19 +155,36 @@ class KifuState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: KifuGame, match: Match | None = None) -> None:
         super().__init__(game)
         # Plain attributes only: OpenSpiel's own clone deep-copies them and its serialize pickles them.
-        self._kifu, self._version, self._seed = game.kifu, game.version, game.seed
+        self._kifu, self._version, self._seed, self._decks = game.kifu, game.version, game.seed, game.decks
+        self._ticket = Ticket(game.episodes)
         self._match = match
 
     @property
     def match(self) -> Match:
-        """The match, to read (a state not played yet reads its game's first deal, shared)."""
-        return self._match if self._match is not None else _dealt(self._kifu, self._version, self._seed)
+        """The match, to read (a state not played yet reads its episode's deal, shared; taking the episode)."""
+        return self._match if self._match is not None else self._deal(self._ticket.take())
+
+    def observed(self) -> Match:
+        """The match as ``match``, but the initial state made last and not used yet takes no episode: OpenSpiel
+        makes a throw-away initial state and writes its tensor each time it asks a tensor's shape (that is, before
+        every tensor it writes). It shows the deal it will have if it is the next state used."""
+        if self._match is None and self._ticket.episode is None and self._ticket.episodes.latest is self._ticket:
+            return self._deal(self._ticket.next())
+        return self.match
+
+    def _deal(self, episode: int) -> Match:
+        return _dealt(self._kifu, self._version, episode_seed(self._seed, episode), self._decks)
 
     def _own(self) -> Match:
         """The match, to play on: a state not played yet takes its own copy of the deal first."""
         if self._match is None:
-            self._match = _dealt(self._kifu, self._version, self._seed).clone()
+            self._match = self.match.clone()
         return self._match
+
+    @property
+    def episode(self) -> int:
+        """The index of this state's episode in its game (taking it if the state has none yet)."""
+        return self._ticket.take()
 
     def current_player(self) -> int:
         m = self.match
@@ -151,7 +213,9 @@ class KifuState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one, its hidden cards and seed drawn again
         (``tools.ai.resample``) from a generator seeded by ``probability_sampler()``."""
         rng = random.Random(int(probability_sampler() * 2**53))
-        return KifuState(self.get_game(), resample(self.match, player_id, rng))
+        out = KifuState(self.get_game(), resample(self.match, player_id, rng))
+        out._ticket = self._ticket  # the same episode
+        return out
 
     def __str__(self) -> str:
         m = self.match
@@ -163,65 +227,35 @@ class KifuState(pyspiel.State):  # type: ignore[misc]
 
 
 class KifuObserver:
-    """Observations and information states (``recall``) of one game, as OpenSpiel's Python observers are."""
+    """Observations and information states (``recall``) of one game, as OpenSpiel's Python observers are. The
+    tensor is the PettingZoo environment's observation (``tools.ai.observation``, ``docs/ai.md``); the
+    information-state tensor adds the cards the player knows to lie where they cannot see them (how many, then
+    how many of each card of the pool)."""
 
     def __init__(self, game: KifuGame, recall: bool) -> None:
-        self.kifu, self.recall = game.kifu, recall
-        self.kinds = ZONE_KINDS[game.kifu]
-        self.shared = SHARED_ZONES[game.kifu]
-        self.index = {d: i for i, d in enumerate(game.definitions)}
-        width = 1 + len(game.definitions)
-        pieces: list[tuple[str, tuple[int, ...]]] = [
-            ("zones", (2, len(self.kinds) + 1, width)),
-            ("shared", (max(len(self.shared), 1), width)),
-            ("stats", (2, STAT_BUCKETS)),
-            ("turn", (5,)),
-        ]
+        self.recall = recall
+        self.layout = layout(game.kifu, game.version)
+        self.index = {d: i for i, d in enumerate(self.layout.cards)}
+        pieces: list[tuple[str, int]] = [("observation", self.layout.size)]
         if recall:
-            pieces.append(("known", (width,)))
-        size = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor = np.zeros(size, np.float32)
+            pieces.append(("known", 1 + len(self.layout.cards)))
+        self.tensor = np.zeros(sum(n for _, n in pieces), np.float32)
         self.dict: dict[str, Any] = {}
         at = 0
-        for name, shape in pieces:
-            n = int(np.prod(shape))
-            self.dict[name] = self.tensor[at:at + n].reshape(shape)
+        for name, n in pieces:
+            self.dict[name] = self.tensor[at:at + n]
             at += n
 
     def set_from(self, state: KifuState, player: int) -> None:
-        self.tensor.fill(0)
-        m = state.match
-        st = m.engine.state
-        view = player_view(st, player, hidden=m.engine.profile.hidden_zones)
-        for name, content in view["zones"].items():
-            owner, kind = zone_kind(name)
-            shown = content if isinstance(content, list) else content["visible"]
-            count = len(content) if isinstance(content, list) else content["count"]
-            if owner is None:
-                if kind not in self.shared:
-                    continue
-                row = self.dict["shared"][self.shared.index(kind)]
-            else:
-                side = 0 if owner == player else 1
-                k = self.kinds.index(kind) if kind in self.kinds else len(self.kinds)
-                row = self.dict["zones"][side, k]
-            row[0] += count / SCALE
-            for obj in shown:
-                if obj["definition"] in self.index:
-                    row[1 + self.index[obj["definition"]]] += 1
-        for p, figures in enumerate(view["players"]):
-            side = 0 if p == player else 1
-            for key, value in figures["stats"].items():
-                bucket = hashlib.blake2b(key.encode(), digest_size=1).digest()[0] % STAT_BUCKETS
-                self.dict["stats"][side, bucket] += value / SCALE
-        legal = m.legal()
-        self.dict["turn"][:] = (st.turn / SCALE, st.active == player, st.priority == player,
-                                legal.player == player, st.ended)
+        m = state.observed()
+        self.dict["observation"][:] = observation(m.engine, player, m.picked, self.layout)
         if self.recall:
             known = self.dict["known"]
+            known.fill(0)
+            st = m.engine.state
             for oid in m.sight.known[player]:
                 if oid in st.objects:
-                    known[0] += 1 / SCALE
+                    known[0] += 1
                     d = st.facts(oid).definition
                     if d in self.index:
                         known[1 + self.index[d]] += 1
@@ -231,11 +265,22 @@ class KifuObserver:
         return m.information_state(player) if self.recall else m.view(player)
 
 
+def parse_decks(text: str) -> list[list[str]] | None:
+    """The ``decks`` parameter as card-id lists, one per seat (None: the sample decks)."""
+    if not text.strip():
+        return None
+    return [[c.strip() for c in seat.split(",") if c.strip()] for seat in text.split("|")]
+
+
 @lru_cache(maxsize=64)
-def _dealt(kifu: str, version: str | None, seed: int) -> Match:
-    """The first deal of a game, read by every initial state (OpenSpiel makes one for each clone, and one each
-    time it asks a tensor's shape) and copied by the first that plays."""
-    return Match.new(kifu, seed, version)
+def _deal(kifu: str, version: str | None, seed: int, decks: tuple[tuple[str, ...], ...] | None) -> Match:
+    return Match.new(kifu, seed, version, decks)
+
+
+def _dealt(kifu: str, version: str | None, seed: int, decks: list[list[str]] | None) -> Match:
+    """The deal of one episode, read by its initial states (OpenSpiel makes one for each clone, and one each time
+    it asks a tensor's shape) and copied by each that plays."""
+    return _deal(kifu, version, seed, None if decks is None else tuple(map(tuple, decks)))
 
 
 def _register() -> None:
