@@ -5,7 +5,6 @@ downloaded from the API audits clean with the server's key. Never skipped: ``mak
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,22 +13,12 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from tests.tools import test_view_browser
 from tests.tools.serving import Serve
-from tests.tools.test_view_browser import ARGS, CHROMIUM
 from tools.cli import main
 
 MAX_CLICKS = 1500
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert CHROMIUM.exists() or shutil.which("chromium"), "Chromium is missing: `make test` installs it"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield b
-        b.close()
+browser = test_view_browser.browser  # the fixture: headless Chromium, one for the module
 
 
 @pytest.fixture
@@ -41,8 +30,8 @@ def served(tmp_path: Path) -> Iterator[Serve]:
     server.stop()
 
 
-def page_in(browser: Any, url: str, errors: list[str]) -> Any:
-    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+def page_in(chromium: Any, url: str, errors: list[str]) -> Any:
+    page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(url)
