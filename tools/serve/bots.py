@@ -11,7 +11,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import httpx
 import websockets
@@ -20,6 +20,8 @@ from statemachine.games import PROFILES
 
 MAX_DECISIONS: Final = 2_000  # a match still going after this many decisions is reported unfinished
 RECEIVE_TIMEOUT: Final = 60.0  # seconds without a message before a seat gives up
+RECONNECT_FOR: Final = 60.0  # seconds a seat keeps trying to connect again after its connection dropped
+RECONNECT_PAUSE: Final = 0.2  # seconds between two attempts
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Played:
     decisions: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)  # seconds from a decision's send to its ack
+    acknowledged: list[tuple[int, int, str, list[Any]]] = field(default_factory=list)  # seat, head, action, args
+    reconnects: int = 0
     error: str = ""
 
 
@@ -55,33 +59,59 @@ async def play_match(client: httpx.AsyncClient, server: str, game: str, seed: in
 
 
 async def _seat(server: str, match: str, seat: int, credential: str, rng: random.Random, result: Played) -> None:
-    async with websockets.connect(f"{ws_url(server)}/ws/matches/{match}", max_size=8 << 20) as ws:
-        await ws.send(json.dumps({"credential": credential, "since": 0}))
-        sent_at = 0.0
-        while result.decisions < MAX_DECISIONS and not result.error:
-            try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
-            except TimeoutError:
-                result.error = f"seat {seat}: no message for {RECEIVE_TIMEOUT:.0f} s"
+    """One seat's client: answers every request it is sent; when the connection drops (the server restarted,
+    the network failed) it connects again, asks for the records after the last board it saw (``since``) and
+    sends again the decision that was not acknowledged — the server applies a retry once."""
+    seen = 0  # the head of the last board received: every record up to it has been received
+    pending: dict[str, Any] | None = None  # the submission sent and not yet answered
+    choice: tuple[str, list[Any]] = ("", [])  # what it chose, by name (to report what was acknowledged)
+    sent_at = 0.0
+    reconnect_by = 0.0  # give up reconnecting after this (monotonic seconds; 0: connected)
+    while result.decisions < MAX_DECISIONS and not result.error:
+        try:
+            async with websockets.connect(f"{ws_url(server)}/ws/matches/{match}", max_size=8 << 20) as ws:
+                await ws.send(json.dumps({"credential": credential, "since": seen}))
+                if pending is not None:
+                    await ws.send(json.dumps({"decide": pending}))
+                while result.decisions < MAX_DECISIONS and not result.error:
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+                    except TimeoutError:
+                        result.error = f"seat {seat}: no message for {RECEIVE_TIMEOUT:.0f} s"
+                        return
+                    reconnect_by = 0.0
+                    kind = message.get("type")
+                    if kind == "state":
+                        seen = max(seen, message["head"])
+                        if message["ended"]:
+                            result.finished, result.winner = True, message["winner"]
+                            return
+                        if message["legal"] and pending is None:
+                            picked = message["legal"][rng.randrange(len(message["legal"]))]
+                            pending = {"head": message["head"], "choice": picked["index"]}
+                            choice = (picked["action"], picked["args"])
+                            sent_at = time.perf_counter()
+                            await ws.send(json.dumps({"decide": pending}))
+                    elif kind == "ack" and pending is not None:
+                        result.decisions += 1
+                        result.latencies.append(time.perf_counter() - sent_at)
+                        result.acknowledged.append((seat, pending["head"], *choice))
+                        pending = None
+                    elif kind in ("refused", "stale"):
+                        result.refused += 1
+                        pending = None
+                        await ws.send(json.dumps({"sync": True}))
+                    elif kind == "error":
+                        result.error = f"seat {seat}: {message.get('message')}"
+                        return
+        except (OSError, websockets.WebSocketException) as exc:
+            now = time.monotonic()
+            reconnect_by = reconnect_by or now + RECONNECT_FOR
+            if now > reconnect_by:
+                result.error = f"seat {seat}: could not reconnect for {RECONNECT_FOR:.0f} s ({exc})"
                 return
-            kind = message.get("type")
-            if kind == "state":
-                if message["ended"]:
-                    result.finished, result.winner = True, message["winner"]
-                    return
-                if message["legal"]:
-                    choice = rng.randrange(len(message["legal"]))
-                    sent_at = time.perf_counter()
-                    await ws.send(json.dumps({"decide": {"head": message["head"], "choice": choice}}))
-            elif kind == "ack":
-                result.decisions += 1
-                result.latencies.append(time.perf_counter() - sent_at)
-            elif kind in ("refused", "stale"):
-                result.refused += 1
-                await ws.send(json.dumps({"sync": True}))
-            elif kind == "error":
-                result.error = f"seat {seat}: {message.get('message')}"
-                return
+            result.reconnects += 1
+            await asyncio.sleep(RECONNECT_PAUSE)
 
 
 async def run(server: str, game: str, matches: int, concurrency: int, seed: int) -> list[Played]:

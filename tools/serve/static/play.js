@@ -49,6 +49,7 @@ function connect(match, first) {
 
 function render(d) {
   head = d.head;
+  Object.assign($("where").dataset, { head: d.head, ended: d.ended ? "yes" : "no", toAct: d.to_act ?? "" });
   $("where").textContent = `record ${d.head} · turn ${d.turn} (${d.active_name || ""}) · ${d.phase || ""} ${d.step || ""}` + (d.ended ? " · the game is over" : "");
   const players = $("players"); players.replaceChildren();
   d.players.forEach((p, i) => {
@@ -80,8 +81,14 @@ $("create").onclick = async () => {
     const sample = await (await fetch(`/api/samples/${game}`)).json();
     const m = await post("/api/matches", { game, players: sample.players, decks: sample.decks, spectator_delay: 0 });
     $("match").value = m.match;
-    say(`created ${m.match} (commitment ${m.commitment.slice(0, 16)}…): join a seat; open this page again for the other`);
+    location.hash = `match=${m.match}`;  // (share this address: the other seat and spectators open it)
+    say(`created ${m.match} (commitment ${m.commitment.slice(0, 16)}…): join a seat; open this address again for the other`);
   } catch (e) { say(String(e.message || e)); }
 };
+// #match=ID fills in the match; #match=ID&seat=S (0, 1 or spectate) joins it at once.
 const params = new URLSearchParams(location.hash.slice(1));
 if (params.get("match")) $("match").value = params.get("match");
+if (params.get("match") && ["0", "1", "spectate"].includes(params.get("seat"))) {
+  $("seat").value = params.get("seat");
+  join().catch((e) => say(String(e.message || e)));
+}
