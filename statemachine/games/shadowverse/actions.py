@@ -344,10 +344,13 @@ def drain(engine: Engine, player: int, attacker: int, dealt: int) -> None:
 
 
 def board_onto(engine: Engine, pilot: int, vehicle: int) -> None:
-    """The pilot goes under the vehicle (not leaving, SV-O-37); its damage reductions end (SV-O-38)."""
+    """The pilot goes under the vehicle (not leaving, SV-O-37); its damage reductions end (SV-O-38), and from 1.3
+    (switch ``boarding_clears_marks``) so do its marks as a follower on the field: damage (SV-O-27), evolved, …"""
     st = engine.state
     cuts = [m.effect for m in st.modifiers.values() if m.target == pilot and m.kind == "damage_cut"]
-    engine.emit(*[ev.ContinuousEffectEnded(e) for e in cuts], ev.Stacked(vehicle, pilot))
+    marks = sorted(st.objects[pilot].status) if engine.profile.rules.boarding_clears_marks else []
+    engine.emit(*[ev.ContinuousEffectEnded(e) for e in cuts], *[ev.StatusSet(pilot, k, 0) for k in marks],
+                ev.Stacked(vehicle, pilot))
     fire(engine, "maneuver", subject=vehicle)  # SV-O-39
 
 
