@@ -2,8 +2,8 @@
 
 - SV-O-40, KIFU-UNDER (``pilot_never_left``): a transformed vehicle's pilot disembarks, and a pilot with no room
   on the field is banished; before 1.3 it was left under nothing (SV-PILOT-S01, SV-PILOT-S02 play the 1.3 rule).
-- SV-O-38, SV-O-27 (``boarding_clears_marks``): a pilot boards without its statuses as a follower on the field,
-  damage among them; before 1.3 it kept its damage under the vehicle (SV-PILOT-S03 plays the 1.3 rule).
+- SV-O-38, SV-O-27 (``boarding_clears_marks``): a pilot boards without the statuses only a card on the field
+  carries, damage among them; before 1.3 it kept its damage under the vehicle (SV-PILOT-S03 plays the 1.3 rule).
 """
 
 from __future__ import annotations
