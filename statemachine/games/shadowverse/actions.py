@@ -12,6 +12,7 @@ from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, LIMBO, PLAY, leader
 from statemachine.games.shadowverse.fire import fire, granted_instances, healed
+from statemachine.games.shadowverse.invariants import FIELD_MARKS
 from statemachine.games.shadowverse.queue import OrderedQueue
 from statemachine.vocabulary import Procedure
 
@@ -344,10 +345,15 @@ def drain(engine: Engine, player: int, attacker: int, dealt: int) -> None:
 
 
 def board_onto(engine: Engine, pilot: int, vehicle: int) -> None:
-    """The pilot goes under the vehicle (not leaving, SV-O-37); its damage reductions end (SV-O-38)."""
+    """The pilot goes under the vehicle (not leaving, SV-O-37); its damage reductions end (SV-O-38), and from 1.3
+    (switch ``boarding_clears_marks``) so do the statuses only a card on the field carries (invariants.py: damage,
+    SV-O-27; evolved), which a card under a vehicle is not."""
     st = engine.state
     cuts = [m.effect for m in st.modifiers.values() if m.target == pilot and m.kind == "damage_cut"]
-    engine.emit(*[ev.ContinuousEffectEnded(e) for e in cuts], ev.Stacked(vehicle, pilot))
+    marks = [k for k in FIELD_MARKS if k in st.objects[pilot].status] if engine.profile.rules.boarding_clears_marks \
+        else []
+    engine.emit(*[ev.ContinuousEffectEnded(e) for e in cuts], *[ev.StatusSet(pilot, k, 0) for k in marks],
+                ev.Stacked(vehicle, pilot))
     fire(engine, "maneuver", subject=vehicle)  # SV-O-39
 
 

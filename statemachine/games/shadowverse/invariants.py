@@ -56,3 +56,5 @@ BOARD = Board(
     extra=(Invariant("leader-alive", "SV-O-71", "a game that goes on has no leader at 0 defense", _leader_alive),
            Invariant("queue-order", "SV-O-10", "each waiting effect has its own place in the queue", _queue_order)),
 )
+# The statuses only a card on the field carries: a pilot boarding a vehicle loses them (actions.board_onto).
+FIELD_MARKS = tuple(sorted(k for k, marked in BOARD.statuses.items() if marked.zones == (FIELD,)))

@@ -42,6 +42,10 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # From 1.3 the decks of a game started from deck lists must follow the game's construction rule
     # (SV-DECK, ``statemachine.decks``); before it, every deck was taken as given.
     decks_checked: bool = False
+    # 1.0-1.2: a follower that boarded a vehicle kept its damage (and evolved mark) under it; from 1.3 a pilot
+    # boards without the statuses only a card on the field carries, as it boards without its damage reductions
+    # (SV-O-38): damage is a follower's on the field (SV-O-27), and a card under a vehicle is none.
+    boarding_clears_marks: bool = False
 
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
