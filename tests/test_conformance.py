@@ -8,6 +8,8 @@ as OpenSpiel runs its basic tests over every game.
 - a game restored from its log before every decision records what one engine playing throughout does;
 - search clones go on apart from their engine and give the records it would have given
   (``tests/statemachine/test_cloning.py`` holds the checks of clones that are not per game);
+- versions: every pinned card-pool version loads with its digest, and a version not installed is refused
+  naming those that are (``tests/test_releases.py`` replays the recorded fixtures of every release);
 - OpenSpiel's and PettingZoo's own API tests, over the registered games (the toy game has no action numbering,
   so no adapter of ``tools.ai``).
 """
@@ -35,6 +37,7 @@ from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
 from statemachine.games.vision.chain import InterferenceChain
+from statemachine.releases import UnknownVersion
 from tests.properties import games
 from tests.registry import GAMES, NAMES, TestGame, invariants_of
 from tests.statemachine.playouts import GAME, Chooser, legal_deck, play, prove
@@ -208,6 +211,27 @@ def test_an_engine_on_any_store_can_be_cloned(name: str) -> None:
     """The original keeps its own store (here in memory, so durable ones alike): the clone copies its records once
     and continues on a branch log; a clone mid-procedure is made from the log the first time."""
     assert check_clones(_setup(GAMES[name], 3, False), 3, MemoryStore(), every=4, ahead=4, limit=120) >= 0
+
+
+# -- versions (``statemachine/releases.py``) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_pinned_pool_version_loads_with_its_digest(name: str) -> None:
+    cls = GAMES[name].profile
+    for version, digest in cls.releases.pool_digests.items():
+        assert cls.card_pool(version).digest == digest
+    for release in cls.releases.releases:
+        assert release.pool in cls.releases.pool_digests or release is cls.releases.latest
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_a_version_not_installed_is_refused_naming_those_that_are(name: str) -> None:
+    cls = GAMES[name].profile
+    with pytest.raises(UnknownVersion) as refused:
+        cls(version="0.9")
+    for version in cls.releases.versions:
+        assert version in str(refused.value)
 
 
 # -- the AI adapters (``tools.ai``): OpenSpiel's and PettingZoo's own tests --------------------------------------

@@ -1,6 +1,7 @@
-"""The OpenSpiel games (tools.ai.spiel), game after game (OpenSpiel's own random-simulation test and the games'
-registration run in the conformance battery, ``tests/test_conformance.py``), pass the checks with serialization: legal actions sorted and only for the player to act, clones and deserialized
-states equal to the original and playing on alike, information states and tensors of the declared sizes."""
+"""The OpenSpiel games (tools.ai.spiel), game after game, pass the checks with serialization: legal actions
+sorted and only for the player to act, clones and deserialized states equal to the original and playing on
+alike, information states and tensors of the declared sizes. OpenSpiel's own random-simulation test and the
+games' registration run in the conformance battery (``tests/test_conformance.py``)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """Search clones (``statemachine.cloning``): a clone goes on apart from the engine it came from, and gives the
 records that engine would have given.
 
-The per-game checks are in the conformance battery (``tests/test_conformance.py``), which runs them over every
-game with the helpers here. Every game is played by seeded random bots; at points along the way (some waiting on a choice in the middle of
+Every game is played by seeded random bots; at points along the way (some waiting on a choice in the middle of
 a procedure, whose generator the clone must run again) a clone is taken and played on. The original must not
 notice (its state, log, legal decisions and random draws unchanged, and it plays on to the very records of a
-game nobody cloned), and the clone's log must be the reference game's, byte for byte.
+game nobody cloned), and the clone's log must be the reference game's, byte for byte. The conformance battery
+(``tests/test_conformance.py``) runs ``check_clones`` over every game; the checks here are not per game.
 """
 
 from __future__ import annotations
