@@ -57,7 +57,7 @@ class TestGame:
 # -- Duel Masters: the shipped bot's choice, 40-card decks of any card; a game ends (a win or a deck out) ------
 
 def _dm_deck(rng: random.Random) -> list[str]:
-    return legal_deck(_profile("duel_masters"), rng, _cards("duel_masters"))
+    return legal_deck(_profile("duel_masters"), rng, cards("duel_masters"))
 
 
 def shipped_bot(rng: random.Random, legal: Legal) -> Decision:
@@ -73,7 +73,7 @@ LANDS = ["plains", "island", "swamp", "mountain", "forest"]
 def _magic_deck(rng: random.Random) -> list[str]:
     colors = rng.sample(LANDS, 2)
     lands = [rng.choice(colors) for _ in range(23)] + ["mana_confluence"]
-    return legal_deck(_profile("magic"), rng, _cards("magic"), lands)  # 24 lands, 36 spells (MTG-GAME-DECK)
+    return legal_deck(_profile("magic"), rng, cards("magic"), lands)  # 24 lands, 36 spells (MTG-GAME-DECK)
 
 
 def passing_half_the_time(rng: random.Random, legal: Legal) -> Decision:
@@ -87,7 +87,7 @@ def passing_half_the_time(rng: random.Random, legal: Legal) -> Decision:
 # -- Shadowverse: 30 cards, not those that end a game on the spot; choices of several options drawn at random --
 
 def _sv_deck(rng: random.Random) -> list[str]:
-    return legal_deck(_profile("shadowverse"), rng, _cards("shadowverse"))
+    return legal_deck(_profile("shadowverse"), rng, cards("shadowverse"))
 
 
 def several_at_once(rng: random.Random, legal: Legal) -> Decision:
@@ -101,7 +101,7 @@ def several_at_once(rng: random.Random, legal: Legal) -> Decision:
 # -- Vision of Phantasm: 30 cards of any kind; nothing waits outside the interference chain -------------------
 
 def _vision_deck(rng: random.Random) -> list[str]:
-    return legal_deck(_profile("vision"), rng, _cards("vision"))
+    return legal_deck(_profile("vision"), rng, cards("vision"))
 
 
 def waits_only_in_the_chain(engine: Engine) -> None:
@@ -109,6 +109,17 @@ def waits_only_in_the_chain(engine: Engine) -> None:
     st_ = engine.state
     assert all(p.holder in ("chain", "") for p in st_.pending.values())
     assert st_.priority is not None or engine.request is not None or st_.ended
+
+
+def seated_bots(seed: int) -> Chooser:
+    """A shipped bot in each seat (seeded ``seed`` and ``seed + 1``), each choosing for its own player."""
+    players = [RandomBot(seed + i) for i in range(2)]
+
+    def choose(rng: random.Random, legal: Legal) -> Decision:
+        assert legal.player is not None
+        return players[legal.player].choose(legal)
+
+    return choose
 
 
 # -- the toy game: nine cards of its three; it ends on points or with both decks empty ------------------------
@@ -128,7 +139,7 @@ def _profile(name: str) -> RulesProfile:
     return profile_class(name)()
 
 
-def _cards(name: str) -> list[str]:
+def cards(name: str) -> list[str]:
     """The cards a random deck of ``name`` draws from."""
     if name not in _CARDS:
         pool = _profile(name).pool.cards

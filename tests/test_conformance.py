@@ -34,13 +34,13 @@ from eventsource.store import EventStore
 from projections.invariants import Guard, breaches
 from projections.state import GameState, evolve
 from statemachine.bots import RandomBot
-from statemachine.decisions import Decision, Legal
+from statemachine.decisions import Decision
 from statemachine.engine import Engine
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.releases import UnknownVersion
 from tests.properties import games
-from tests.registry import GAMES, NAMES, TestGame, invariants_of
-from tests.statemachine.playouts import GAME, Chooser, legal_deck, play, prove
+from tests.registry import GAMES, NAMES, TestGame, invariants_of, seated_bots
+from tests.statemachine.playouts import GAME, legal_deck, play, prove
 from tests.statemachine.test_cloning import Setup, check_clones
 from tools.ai.actions import numbering
 from tools.ai.pettingzoo import env
@@ -113,16 +113,6 @@ def test_the_vision_sample_game_plays_to_an_end_through_its_chain() -> None:
 # -- board invariants (``projections.invariants``, each game's ``invariants.py``) --------------------------------
 
 
-def _bots(seed: int) -> Chooser:
-    players = [RandomBot(seed + i) for i in range(2)]
-
-    def choose(rng: random.Random, legal: Legal) -> Decision:
-        assert legal.player is not None
-        return players[legal.player].choose(legal)
-
-    return choose
-
-
 def _no_breach(engine: Engine) -> None:
     found = breaches(engine.state, engine.profile.invariants())
     assert not found, f"after record {engine.state.seq}: " + "; ".join(map(str, found))
@@ -143,7 +133,7 @@ def test_random_playouts_keep_every_invariant(name: str) -> None:
         rng = random.Random(deck_seed)
         decks = [game.deck(rng), game.deck(rng)]
         store = MemoryStore()
-        engine, _ = play(game.profile(), store, seed, bot_seed, decks, choose=_bots(bot_seed), limit=400,
+        engine, _ = play(game.profile(), store, seed, bot_seed, decks, choose=seated_bots(bot_seed), limit=400,
                          invariant=_no_breach)
         _no_breach(engine)
         state, guard = GameState(), Guard(invariants_of)

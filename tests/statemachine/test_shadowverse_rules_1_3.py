@@ -17,7 +17,7 @@ from statemachine.decisions import Decision
 from statemachine.games import profile
 from statemachine.scenario import Run
 from statemachine.scenario.run import load
-from tests.statemachine import test_shadowverse_playouts as sv
+from tests.registry import GAMES, cards
 from tests.statemachine.playouts import play, prove
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "shadowverse"
@@ -26,9 +26,10 @@ SCENARIOS = Path(__file__).parents[1] / "scenarios" / "shadowverse"
 def found_playout(version: str) -> tuple[MemoryStore, list[list[str]]]:
     """The random playout that found the pilot left under nothing: seed 1, bot seed 407, deck seed 65535."""
     rng = random.Random(65535)
-    decks = [[rng.choice(sv.CARDS) for _ in range(30)] for _ in range(2)]
+    decks = [[rng.choice(cards("shadowverse")) for _ in range(30)] for _ in range(2)]
     store = MemoryStore()
-    engine, made = play(profile("shadowverse", version), store, 1, 407, decks, choose=sv.choose, limit=1500)
+    engine, made = play(profile("shadowverse", version), store, 1, 407, decks, choose=GAMES["shadowverse"].choose,
+                        limit=1500)
     prove(profile("shadowverse", version), store, engine, made, decks, 1)
     return store, decks
 
