@@ -63,7 +63,7 @@ bench: $(VENV)/.installed-bench
 # Every property test (tests/properties.py) with many examples and fresh randomness: SOAK_GAMES random games
 # across the four games (the playout properties share them), every other property SOAK_SCALE times its own
 # count. Each failure is printed with the @example that pins it; the summary counts the games played per game.
-# SOAK_TESTS narrows it (the playout properties alone: tests/statemachine).
+# SOAK_TESTS narrows it (the playout properties alone: tests/test_conformance.py).
 SOAK_GAMES ?= 10000
 SOAK_SCALE ?= 20
 SOAK_TESTS ?= tests

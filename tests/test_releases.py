@@ -3,7 +3,8 @@
 For each game and each released version, ``tests/fixtures/releases`` holds a log recorded under that version
 (re-adjudicated here under the version it names) and twenty seeded games as decisions and the head hash they
 gave (played again here under that version). A change that alters how an old version plays fails here; a
-behaviour change belongs in a new release behind a switch (statemachine/releases.py).
+behaviour change belongs in a new release behind a switch (statemachine/releases.py). That every game's pinned
+pools load and an unknown version is refused is in the conformance battery (``tests/test_conformance.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from eventsource.memory import MemoryStore
 from eventsource.records import decode
 from statemachine.decisions import Decision
 from statemachine.engine import Engine
-from statemachine.games import PROFILES, profile, profile_class, versions
-from statemachine.releases import UnknownVersion
+from statemachine.games import PROFILES, profile, versions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "releases"
 LOGS = sorted(FIXTURES.glob("*.jsonl"))
@@ -61,27 +61,3 @@ def test_recorded_games_play_to_the_same_head_under_their_version(path: Path) ->
             engine.decide(Decision(player, action, tuple(args)))
         assert engine.state.seq == g["records"], f"seed {g['seed']}"
         assert store._head(name)[1].hex() == g["head"], f"seed {g['seed']}"
-
-
-@pytest.mark.parametrize("game", sorted(PROFILES))
-def test_every_pinned_pool_version_loads_with_its_digest(game: str) -> None:
-    cls = profile_class(game)
-    for version, digest in cls.releases.pool_digests.items():
-        assert cls.card_pool(version).digest == digest
-    for release in cls.releases.releases:
-        assert release.pool in cls.releases.pool_digests or release is cls.releases.latest
-
-
-@pytest.mark.parametrize("game", sorted(PROFILES))
-def test_a_version_not_installed_is_refused_naming_those_that_are(game: str) -> None:
-    with pytest.raises(UnknownVersion) as refused:
-        profile(game, "0.9")
-    for version in versions(game):
-        assert version in str(refused.value)
-
-
-def test_a_profile_is_built_at_the_version_asked_for() -> None:
-    for game in PROFILES:
-        for version in versions(game):
-            assert profile(game, version).version == version
-        assert profile(game).version == versions(game)[-1]

@@ -1,37 +1,22 @@
-"""kifu's games as PettingZoo AEC environments (``tools.ai.pettingzoo``): PettingZoo's own API test, masks that are
-the legal decisions, observations from the player's own view only, and games that end as the rules say."""
+"""kifu's games as PettingZoo AEC environments (``tools.ai.pettingzoo``): masks that are the legal decisions,
+observations from the player's own view only, and games that end as the rules say. PettingZoo's own API test
+runs in the conformance battery (``tests/test_conformance.py``)."""
 
 from __future__ import annotations
 
 import random
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
 
 from eventsource.branching import BranchLog
 from projections.state import CardFacts, GameState, fork
 from projections.views import can_see
 from statemachine.engine import Engine
+from tests.registry import NAMES as GAMES
 from tools.ai.actions import numbering
 from tools.ai.observation import layout, observation
-from tools.ai.pettingzoo import IllegalAction, KifuEnv, env
-
-GAMES = ("duel_masters", "magic", "shadowverse", "vision")
-# What PettingZoo's test says of every environment whose observation is a dict of "observation" and
-# "action_mask" unless it is one of PettingZoo's own (it lists theirs by name): not a fault.
-DICT_OBSERVATION = ("Observation is not a NumPy array",
-                    "Observation space for each agent probably should be gymnasium.spaces.box")
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_pettingzoo_api_test_passes(game: str) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        api_test(env(game), num_cycles=400)
-    other = {str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION)}
-    assert not other
+from tools.ai.pettingzoo import IllegalAction, KifuEnv
 
 
 def play(game: str, seed: int, steps: int = 100_000) -> KifuEnv:

@@ -17,10 +17,9 @@ from statemachine.games import profile
 from statemachine.scenario.run import load
 from statemachine.scenario.setup import Board
 from tests.properties import SOAK, examples
+from tests.registry import NAMES as GAMES
 from tools.ai.match import Match
 from tools.ai.resample import resample
-
-GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 
 
 def definitions_by_owner(state: GameState) -> Counter[tuple[int, str]]:

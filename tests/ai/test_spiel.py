@@ -1,6 +1,7 @@
-"""The OpenSpiel games (tools.ai.spiel) pass OpenSpiel's own random-simulation test and, game after game, the
-same checks with serialization: legal actions sorted and only for the player to act, clones and deserialized
-states equal to the original and playing on alike, information states and tensors of the declared sizes."""
+"""The OpenSpiel games (tools.ai.spiel), game after game, pass the checks with serialization: legal actions
+sorted and only for the player to act, clones and deserialized states equal to the original and playing on
+alike, information states and tensors of the declared sizes. OpenSpiel's own random-simulation test and the
+games' registration run in the conformance battery (``tests/test_conformance.py``)."""
 
 from __future__ import annotations
 
@@ -12,31 +13,11 @@ import pytest
 
 import tools.ai.spiel  # noqa: F401 - registers the games
 from eventsource.errors import CorruptLog
-from tools.ai.actions import numbering
 from tools.ai.match import Match
 from tools.ai.spiel import GAMES, short_name
 
 # Games per game for the Python checks: random Magic and Vision games run to a thousand actions and more.
 SEEDS = {"duel_masters": 6, "shadowverse": 6, "vision": 2, "magic": 1}
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_game_is_registered_as_an_imperfect_information_game(game: str) -> None:
-    g = pyspiel.load_game(short_name(game))
-    t = g.get_type()
-    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-    assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    assert g.num_distinct_actions() == numbering(game).num_distinct_actions
-    assert g.num_players() == 2 and g.min_utility() == -1 and g.max_utility() == 1
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_openspiels_random_simulation_test(game: str) -> None:
-    # serialize=False: OpenSpiel's SerializeGameAndState asks a sampled-stochastic game for its generator's
-    # state (Game::GetRNGState), which a Python game cannot give; the state's own serialization is checked below.
-    pyspiel.random_sim_test(pyspiel.load_game(short_name(game), {"seed": 11}), num_sims=1, serialize=False,
-                            verbose=False)
 
 
 def _same(a: pyspiel.State, b: pyspiel.State) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +30,45 @@ def held_writes(path: Path) -> sqlite3.Connection:
     return blocker
 
 
-def counting(store: GroupCommitSQLiteStore) -> list[str]:
-    """The games of the appends handed on to the writer, as they are handed (the store's ``_write``, watched)."""
-    handed: list[str] = []
-    write = store._write
+class Watched:
+    """The store's queue to its writer, watched: the appends queued, and the groups the writer took (it waits
+    for SQLite's write lock inside ``_commit``), each announced on one condition the test waits on."""
 
-    def counted(game: str, *rest: Any) -> None:
-        handed.append(game)
-        write(game, *rest)
+    def __init__(self, store: GroupCommitSQLiteStore) -> None:
+        self.queue, self.changed = store._queue, threading.Condition()
+        self.queued = 0
+        self.taken: list[int] = []  # the size of each group the writer began to commit
+        commit = store._commit
 
-    store._write = counted  # type: ignore[method-assign,assignment]
-    return handed
+        def taking(group: list[Any]) -> None:
+            self._note(lambda: self.taken.append(len(group)))
+            commit(group)
 
+        store._commit = taking  # type: ignore[method-assign]
+        store._queue = self  # type: ignore[assignment]
 
-def wait_until(check: object, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.005)
+    def _note(self, change: Callable[[], object]) -> None:
+        with self.changed:
+            change()
+            self.changed.notify_all()
+
+    def wait_for(self, check: Callable[[], bool]) -> None:
+        with self.changed:
+            self.changed.wait_for(check)
+
+    def wait_queued(self, n: int) -> None:
+        self.wait_for(lambda: self.queued == n)
+
+    # what the writer and the appending threads use: the store's own queue, each put announced
+    def put(self, item: Any) -> None:
+        self.queue.put(item)
+        self._note(lambda: setattr(self, "queued", self.queued + 1))
+
+    def get(self) -> Any:
+        return self.queue.get()
+
+    def get_nowait(self) -> Any:
+        return self.queue.get_nowait()
 
 
 def test_appends_waiting_together_share_one_commit_and_each_returns_after_it(tmp_path: Path) -> None:
@@ -56,16 +77,16 @@ def test_appends_waiting_together_share_one_commit_and_each_returns_after_it(tmp
         store.append("warm", decision(0))  # the writer's connection exists before the lock is taken
         names = [f"g{i}" for i in range(12)]
         ready, go = threading.Barrier(len(names) + 1), threading.Event()
-        done: list[str] = []
+        done: list[tuple[str, int]] = []  # each game, and how many commits there were when its append returned
 
         def play(game: str) -> None:
             store.head(game)  # this thread's connection is open and has read before the lock is taken
             ready.wait()
             go.wait()
             store.append(game, decision(1))
-            done.append(game)
+            done.append((game, store.groups))
 
-        handed = counting(store)
+        watched = Watched(store)
         threads = [threading.Thread(target=play, args=(g,)) for g in names]
         for t in threads:
             t.start()
@@ -73,14 +94,15 @@ def test_appends_waiting_together_share_one_commit_and_each_returns_after_it(tmp
         groups = store.groups
         blocker = held_writes(path)
         go.set()
-        wait_until(lambda: len(handed) == len(names))  # all twelve wait; the writer waits for the lock
-        time.sleep(0.1)
+        # all twelve are queued, and the writer has taken the first of them and waits for the lock
+        watched.wait_for(lambda: watched.queued == len(names) and len(watched.taken) == 1)
         assert done == []  # nothing is acknowledged before its commit
         blocker.execute("COMMIT")
         blocker.close()
         for t in threads:
-            t.join(60)
-        assert sorted(done) == sorted(names)
+            t.join()
+        assert sorted(g for g, _ in done) == sorted(names)
+        assert all(commits > groups for _, commits in done), "each append returned after the commit holding it"
         # what the writer had taken when it began waiting, then everything that queued up behind it
         assert 1 <= store.groups - groups <= 2
         for g in names:
@@ -103,23 +125,21 @@ def test_a_conflict_in_a_group_refuses_that_append_alone(tmp_path: Path) -> None
 
         # The writer takes a first append and waits for the lock; the next three then form one group, in which
         # "a" is appended twice after record 3: the second must lose alone, and "b" is unaffected.
-        handed = counting(store)
+        watched = Watched(store)
         first = threading.Thread(target=attempt, args=("c", 0))
         first.start()
-        wait_until(lambda: len(handed) == 1)
-        time.sleep(0.05)
-        wait_until(lambda: store._queue.qsize() == 0)  # the writer took it, and waits for the lock
+        watched.wait_for(lambda: watched.taken == [1])  # the writer took it, and waits for the lock
         threads = []
         for n, args in enumerate((("a", 3), ("b", 3), ("a", 3)), start=2):
             threads.append(threading.Thread(target=attempt, args=args))
             threads[-1].start()
-            wait_until(lambda n=n: len(handed) == n)
-        time.sleep(0.05)
+            watched.wait_queued(n)  # queued in this order
         groups = store.groups
         blocker.execute("COMMIT")
         blocker.close()
         for t in (first, *threads):
-            t.join(30)
+            t.join()
+        assert watched.taken == [1, 3]
         assert store.groups - groups == 2  # the first append alone, then the three together
         assert list(errors) == ["a"] and isinstance(errors["a"], ConcurrencyConflict)
         assert store.head("a") == 6 and store.head("b") == 6
@@ -145,7 +165,7 @@ def test_many_threads_many_games_every_acknowledged_decision_is_there(tmp_path: 
         for t in threads:
             t.start()
         for t in threads:
-            t.join(60)
+            t.join()
         for i in range(16):
             records = list(store.read_raw(f"g{i}"))
             assert [r.decision for r in records][-1] == 20

@@ -1,78 +1,27 @@
-"""Board invariants (``projections.invariants``, each game's ``invariants.py``): random playouts of all four games
-keep every invariant on every board the rules wait on, and the log's fold (checked where each decision begins,
-as an audit folds it) agrees; and every invariant of every game catches a board built to break it."""
+"""Board invariants (``projections.invariants``, each game's ``invariants.py``): every invariant of every game
+catches a board built to break it. That random playouts of every game keep them is in the conformance battery
+(``tests/test_conformance.py``)."""
 
 from __future__ import annotations
 
 import importlib
-import random
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from eventsource.memory import MemoryStore
 from projections.invariants import Breach, Guard, ImpossibleBoard, breaches
-from projections.state import GameState, Modifier, Pending, copy, evolve
+from projections.state import GameState, Modifier, Pending, copy
 from statemachine.bots import RandomBot
-from statemachine.decisions import Decision, Legal
 from statemachine.engine import Engine
-from statemachine.games import PROFILES, profile, profile_class
-from tests.properties import games
-from tests.statemachine import test_duel_masters_playouts as dm_tests
-from tests.statemachine import test_magic_playouts as magic_tests
-from tests.statemachine import test_shadowverse_playouts as sv_tests
-from tests.statemachine import test_vision_playouts as vision_tests
-from tests.statemachine.playouts import GAME, legal_deck, play
+from statemachine.games import PROFILES, profile_class
+from tests.registry import NAMES as GAMES
 from tools.cli import main
 
-GAMES = ("duel_masters", "magic", "vision", "shadowverse")
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
-DECKS: dict[str, Callable[[random.Random], list[str]]] = {
-    "duel_masters": dm_tests.random_deck,
-    "magic": magic_tests.random_deck,
-    "vision": lambda rng: legal_deck(vision_tests.PROFILE, rng, vision_tests.CARDS),
-    "shadowverse": lambda rng: legal_deck(sv_tests.PROFILE, rng, sv_tests.CARDS),
-}
-
-
-def bots(seed: int) -> Callable[[random.Random, Legal], Decision]:
-    players = [RandomBot(seed + i) for i in range(2)]
-
-    def choose(rng: random.Random, legal: Legal) -> Decision:
-        assert legal.player is not None
-        return players[legal.player].choose(legal)
-
-    return choose
-
-
-def no_breach(engine: Engine) -> None:
-    found = breaches(engine.state, engine.profile.invariants())
-    assert not found, f"after record {engine.state.seq}: " + "; ".join(map(str, found))
-
-
-@settings(max_examples=games(24, 0.35), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**16),
-       deck_seed=st.integers(0, 2**16))
-def test_random_playouts_of_every_game_keep_every_invariant(game: str, seed: int, bot_seed: int,
-                                                           deck_seed: int) -> None:
-    rng = random.Random(deck_seed)
-    rules = profile(game)
-    decks = [DECKS[game](rng), DECKS[game](rng)]
-    store = MemoryStore()
-    engine, _ = play(rules, store, seed, bot_seed, decks, choose=bots(bot_seed), limit=400, invariant=no_breach)
-    no_breach(engine)
-    # The log's fold, checked where each decision begins and at its end, gives the same board.
-    state, guard = GameState(), Guard(lambda name: profile_class(name).invariants())
-    for r in store.read(GAME):
-        guard.before(state, r.decision)
-        evolve(state, r.seq, r.event, r.decision)
-    guard.finish(state)
-    assert state == engine.state
 
 
 # -- every invariant can fail: a real board of each game, broken one way per invariant -------------------------

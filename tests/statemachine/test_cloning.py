@@ -4,7 +4,8 @@ records that engine would have given.
 Every game is played by seeded random bots; at points along the way (some waiting on a choice in the middle of
 a procedure, whose generator the clone must run again) a clone is taken and played on. The original must not
 notice (its state, log, legal decisions and random draws unchanged, and it plays on to the very records of a
-game nobody cloned), and the clone's log must be the reference game's, byte for byte.
+game nobody cloned), and the clone's log must be the reference game's, byte for byte. The conformance battery
+(``tests/test_conformance.py``) runs ``check_clones`` over every game; the checks here are not per game.
 """
 
 from __future__ import annotations
@@ -23,12 +24,10 @@ from statemachine.bots import RandomBot
 from statemachine.cloning import clone
 from statemachine.decisions import Decision
 from statemachine.engine import Engine
-from statemachine.games import PROFILES
 from statemachine.profile import RulesProfile
 from tests.statemachine.playouts import legal_deck
 
 GAME = "g"
-GAMES = sorted(PROFILES)
 Setup = tuple[RulesProfile, list[str], list[list[str]]]
 
 
@@ -86,23 +85,6 @@ def check_clones(s: Setup, seed: int, store: EventStore, *, every: int, ahead: i
         engine.decide(d)
     assert raw(engine) == records, "the original, cloned on the way, gave other records than the reference game"
     return mid_procedure
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_a_clone_goes_on_apart_and_gives_the_same_records(name: str) -> None:
-    waiting = 0
-    for seed, random_decks in ((1, False), (2, True)):
-        s = setup(name, seed, random_decks)
-        waiting += check_clones(s, seed, BranchLog(), every=3, ahead=6, limit=240)
-    assert waiting, "some clones were taken while a choice was awaited mid-procedure"
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_an_engine_on_any_store_can_be_cloned(name: str) -> None:
-    """The original keeps its own store (here in memory, so durable ones alike): the clone copies its records once
-    and continues on a branch log; a clone mid-procedure is made from the log the first time."""
-    s = setup(name, 3, False)
-    assert check_clones(s, 3, MemoryStore(), every=4, ahead=4, limit=120) >= 0
 
 
 def test_clones_of_a_waiting_engine_share_where_its_procedure_began() -> None:

@@ -26,8 +26,9 @@ from statemachine.games import profile
 from statemachine.scenario import load
 from statemachine.scenario.model import Failure
 from statemachine.scenario.run import Run
+from tests.registry import NAMES as GAMES
+from tests.registry import REGISTERED, seated_bots
 from tests.statemachine.playouts import GAME, play
-from tests.statemachine.test_board_invariants import DECKS, GAMES, bots
 from tools.cli import main
 
 DM_SCENARIOS = Path(__file__).parents[1] / "scenarios" / "duel_masters"
@@ -94,8 +95,8 @@ def test_random_playouts_of_every_game_stop_at_the_end(game: str, seed: int, bot
     asked, nobody may decide, and a decision is refused naming KIFU-END with nothing appended."""
     rng = random.Random(deck_seed)
     store = MemoryStore()
-    engine, _ = play(profile(game), store, seed, bot_seed, [DECKS[game](rng), DECKS[game](rng)],
-                     choose=bots(bot_seed), limit=1500)
+    engine, _ = play(profile(game), store, seed, bot_seed, [REGISTERED[game].deck(rng), REGISTERED[game].deck(rng)],
+                     choose=seated_bots(bot_seed), limit=1500)
     state = engine.state
     if not state.ended:
         return  # (the property is about games that ended)

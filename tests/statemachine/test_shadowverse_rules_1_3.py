@@ -22,8 +22,8 @@ from statemachine.games.shadowverse import card_pool
 from statemachine.profile import RulesProfile
 from statemachine.scenario import Run
 from statemachine.scenario.run import load
+from tests.registry import GAMES
 from tests.statemachine import test_board_invariants as invariants
-from tests.statemachine import test_shadowverse_playouts as sv
 from tests.statemachine.playouts import play, prove
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "shadowverse"
@@ -52,7 +52,7 @@ def found_playout(switch: str | None) -> tuple[MemoryStore, list[list[str]]]:
     """The random playout that found the pilot left under nothing: seed 1, bot seed 407, deck seed 65535."""
     decks = found_decks(65535)
     store = MemoryStore()
-    engine, made = play(rules_1_2(switch), store, 1, 407, decks, choose=sv.choose, limit=1500)
+    engine, made = play(rules_1_2(switch), store, 1, 407, decks, choose=GAMES["shadowverse"].choose, limit=1500)
     prove(rules_1_2(switch), store, engine, made, decks, 1)
     return store, decks
 

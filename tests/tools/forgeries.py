@@ -29,7 +29,6 @@ from tests.eventsource.logs import rechained
 from tests.tools.tamper import change_event
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "releases"
-GAMES = ("duel_masters", "magic", "vision", "shadowverse")
 
 
 @dataclass(frozen=True)

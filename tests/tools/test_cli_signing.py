@@ -85,14 +85,14 @@ def test_a_signed_demo_audits_clean_with_its_key_from_the_store_and_from_its_exp
         result = audit(log, signed["pub"])
         assert result.exit_code == 0, result.output
         assert "signatures  ok" in result.output
-        assert "signed end at record 946" in result.output
+        assert f"signed end at record {len(_lines(signed['export']))}" in result.output  # a record a line
 
 
 def test_signatures_survive_export_and_import(signed: dict[str, Path], tmp_path: Path) -> None:
     target = tmp_path / "imported.db"
     result = invoke("import", str(signed["export"]), "--db", str(target))
     assert result.exit_code == 0, result.output
-    assert "153 signatures" in result.output
+    assert f"{signed_lines(signed['export'])} signatures" in result.output
     assert audit(target, signed["pub"]).exit_code == 0
     again = tmp_path / "again.jsonl"
     invoke("export", "--db", str(target), "-o", str(again))
@@ -117,6 +117,11 @@ def test_a_log_signed_by_another_key_is_a_finding(signed: dict[str, Path]) -> No
 
 def _lines(path: Path) -> list[bytes]:
     return path.read_bytes().splitlines(keepends=True)
+
+
+def signed_lines(path: Path) -> int:
+    """How many records of an export carry a signature, read from it."""
+    return sum(b'"signature"' in line for line in _lines(path))
 
 
 def _resign(line: bytes, **change: Any) -> bytes:
@@ -152,9 +157,11 @@ def test_a_dropped_signature_is_a_finding(signed: dict[str, Path], tmp_path: Pat
     assert f"unsigned at record {at + 1}" in result.output
 
 
-@pytest.mark.parametrize("keep", [1, 107, 108, 109, 300, 945])
+@pytest.mark.parametrize("keep", [1, 107, 108, 109, 300, -1])
 def test_an_export_cut_at_any_point_is_a_finding_with_the_key(signed: dict[str, Path], tmp_path: Path,
                                                               keep: int) -> None:
+    """``keep`` records are kept (-1: all but the last)."""
+    keep = keep if keep > 0 else len(_lines(signed["export"])) + keep
     path = tmp_path / "cut.jsonl"
     path.write_bytes(b"".join(_lines(signed["export"])[:keep]))
     assert invoke("audit", "--no-rules", str(path)).exit_code == 0  # it still chains

@@ -24,9 +24,9 @@ from eventsource import events as ev
 from eventsource import exchange
 from eventsource.records import RawRecord, Record
 from statemachine.games import profile
+from tests.registry import NAMES as GAMES
 from tests.tools.forgeries import (
     FIXTURES,
-    GAMES,
     Expected,
     Forged,
     RawForged,

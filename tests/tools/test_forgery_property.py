@@ -29,7 +29,8 @@ from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.games import profile
 from tests.properties import examples
-from tests.tools.forgeries import GAMES, played
+from tests.registry import NAMES as GAMES
+from tests.tools.forgeries import played
 from tests.tools.tamper import reseal
 from tools import audit as auditing
 from tools.errors import BAD_INPUT_ERRORS
