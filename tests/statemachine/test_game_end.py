@@ -62,13 +62,14 @@ def test_dm_1_1_checked_the_deck_out_only_once_the_pool_was_done() -> None:
 
 
 def _dm_1_1_game_past_its_end(tmp_path: Path) -> tuple[str, int, int]:
-    """A sample game recorded under 1.1 (seed 30, bots 61/62) in which events follow GameEnded."""
-    _, players, decks = sample("duel_masters")(30)
+    """A sample game recorded under 1.1 (seed 0, bots 1/2, the sample decks of 1.2) in which events follow
+    GameEnded."""
+    _, players, decks = sample("duel_masters")(0)
     db = str(tmp_path / "old.db")
     store = SQLiteStore(db)
     try:
-        engine = Engine.new(profile("duel_masters", "1.1"), players, decks, 30, store=store, game="old")
-        play_out(engine, [RandomBot(61), RandomBot(62)], 2000)
+        engine = Engine.new(profile("duel_masters", "1.1"), players, decks, 0, store=store, game="old")
+        play_out(engine, [RandomBot(1), RandomBot(2)], 2000)
         ended_at, last = engine.state.ended_at, engine.state.seq
     finally:
         store.close()

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from eventsource import exchange
 from eventsource.memory import MemoryStore
-from eventsource.records import NewEvent, RawRecord
+from eventsource.records import NewEvent, RawRecord, decode
 from eventsource.signing import Signature, Signer, load_private, load_public
 from eventsource.store import GameInfo
 from tools.cli import main
@@ -251,9 +251,16 @@ def test_the_private_key_enters_no_store_no_export_and_no_message(signed: dict[s
     assert not (tmp_path / "x.db").exists() and not (tmp_path / "y.db").exists()
 
 
+def _a_decision_point(export: Path) -> int:
+    """A point of the game where the rules wait for a decision, two thirds of the way through (read from the log)."""
+    points = [r.seq - 1 for r in map(decode, exchange.read(export)) if isinstance(r.event, ev.ChoiceMade)]
+    return points[2 * len(points) // 3]
+
+
 def test_a_fork_and_its_decisions_are_signed_with_key(signed: dict[str, Path], tmp_path: Path) -> None:
     db = tmp_path / "whatif.db"
-    result = invoke("fork", str(signed["export"]), "454", "--db", str(db), "--as", "wi", "--key", str(signed["key"]))
+    at = _a_decision_point(signed["export"])
+    result = invoke("fork", str(signed["export"]), str(at), "--db", str(db), "--as", "wi", "--key", str(signed["key"]))
     assert result.exit_code == 0, result.output
     assert invoke("decide", "--db", str(db), "wi", "0", "--key", str(signed["key"])).exit_code == 0
     result = audit(db, signed["pub"], "wi")
