@@ -64,7 +64,7 @@ def with_scenario_label(options: type[Opts]) -> type[Opts]:
 def setup_count(value: str | None) -> int | None:
     """The ``setup`` option's record count, if ``value`` is one written as the engine writes it (plain ASCII
     digits, at least 1): None otherwise (``"²"`` is a digit to ``str.isdigit`` but no count)."""
-    if value is None or not (value.isascii() and value.isdigit()) or str(int(value)) != value or int(value) < 1:
+    if value is None or not (value.isascii() and value.isdecimal()) or str(int(value)) != value or int(value) < 1:
         return None
     return int(value)
 

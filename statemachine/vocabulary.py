@@ -184,8 +184,8 @@ class Vocabulary:
     def knows(self, kind: str, value: str) -> bool:
         """Whether ``value`` is a declared name of ``kind`` (or of one of its families)."""
         table = self.names.get(kind, {})
-        if value in table:
-            return True
+        if value in table:  # (a family's own name, ``countdown_<number>``, names no member of it)
+            return not any(value.endswith(form) for form in _FORMS)
         for name in table:
             for form, pattern in _FORMS.items():
                 if name.endswith(form) and value.startswith(prefix := name.removesuffix(form)) \

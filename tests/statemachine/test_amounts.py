@@ -397,7 +397,8 @@ def test_vision_life_points_are_twenty_less_the_damage_taken() -> None:
                                        amount='{ stat_of = { stat = "life", whose = "any" } }'))
         run.run()
         assert _computed(run) == [total]
-        assert [run.engine.state.stat(p, "damage") for p in (0, 1)] == [20 - total, 20 - total]
+        # Vision 1.3 (VOP-GAME-LIFE): life points are changed to at most the 20 a player starts with
+        assert [run.engine.state.stat(p, "damage") for p in (0, 1)] == [20 - min(total, 20)] * 2
 
 
 @pytest.mark.parametrize(("mine", "theirs"), [(3, 5), (7, 0)])

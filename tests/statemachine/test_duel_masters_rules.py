@@ -80,6 +80,9 @@ cards = [
   { handle = "badomingai", card = "badomingai", owner = 0, zone = "hand" },
   { handle = "d", card = "spark_spell", owner = 0, zone = "deck" },
   { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },
+  { card = "dark_soldier", owner = 0, zone = "deck" },
+  { card = "dark_soldier", owner = 1, zone = "deck" },
+  { card = "dark_soldier", owner = 1, zone = "deck" },
 ]
 [[steps]]
 do = { player = 1, action = "attack", args = ["@atk", "player"] }
