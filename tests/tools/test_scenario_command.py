@@ -18,6 +18,8 @@ cards = [
   { handle = "rias", card = "mist_rias", zone = "battle" },
   { handle = "raiya", card = "raiya", zone = "hand" },
   { handle = "m", card = "aqua_hulcus", zone = "mana" },
+  { card = "dark_soldier", owner = 0, zone = "deck" },
+  { card = "dark_soldier", owner = 1, zone = "deck" },
 ]
 [[steps]]
 do = { player = 0, action = "summon", args = ["@raiya"] }
