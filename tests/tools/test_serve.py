@@ -27,7 +27,12 @@ from eventsource.records import decode
 from statemachine.games import PROFILES
 from tools.cli import main
 from tools.serve.app import create_app
-from tools.serve.lobby import Lobby
+from tools.serve.bots import answer
+from statemachine.engine import Engine
+from statemachine.games import profile as load_profile
+from statemachine.scenario.run import load as load_scenario
+from statemachine.scenario.setup import Board
+from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service
 from tools.stores import open_store
 
@@ -43,6 +48,7 @@ def server(tmp_path: Path) -> Any:
     service = Service(lambda: open_store(db, write=True), Lobby(db), signing.load_private(key))
     with TestClient(create_app(service)) as client:
         client.key = key  # type: ignore[attr-defined]
+        client.service, client.db = service, db  # type: ignore[attr-defined]
         yield client
 
 
@@ -74,6 +80,7 @@ def test_a_whole_match_is_fair_signed_and_audits_clean(server: TestClient, game:
     match, commitment, creds = start(server, game)
     rng = random.Random(game)
     received: list[str] = []
+    picks = 0  # answers to a request for several options at once (Duel Masters' double breakers)
     connect = server.websocket_connect
     with connect(f"/ws/matches/{match}") as ws0, connect(f"/ws/matches/{match}") as ws1:
         seats = [ws0, ws1]
@@ -84,10 +91,11 @@ def test_a_whole_match_is_fair_signed_and_audits_clean(server: TestClient, game:
         for _ in range(3000):
             if states[0]["ended"]:
                 break
-            mover = next(s for s in (0, 1) if states[s]["legal"])
+            mover = next(s for s in (0, 1) if states[s]["legal"] or states[s]["pick"])
             assert mover == states[0]["to_act"] == states[1]["to_act"]
-            choice = rng.randrange(len(states[mover]["legal"]))
-            seats[mover].send_json({"decide": {"head": states[mover]["head"], "choice": choice}})
+            assert states[1 - mover]["legal"] == [] and states[1 - mover]["pick"] is None
+            picks += bool(states[mover]["pick"])
+            seats[mover].send_json({"decide": answer(states[mover], rng)[0]})
             ack = until(seats[mover], "ack")
             assert ack["applied"]
             for s in (0, 1):
@@ -174,3 +182,61 @@ def test_a_spectator_sees_neither_hand(server: TestClient) -> None:
         assert state["legal"] == []
         ws.send_json({"decide": {"head": state["head"], "choice": 0}})
         assert "spectator" in until(ws, "error")["message"]
+
+
+W_BREAKER_BOARD = """
+id = "serve-pick"
+game = "duel_masters"
+title = "a double breaker attacks five shields"
+[setup]
+turn = 3
+active = 0
+step = "attack"
+cards = [
+  { handle = "bolshack", card = "bolshack_dragon", zone = "battle" },
+  { handle = "s1", card = "bronze_arm_tribe", owner = 1, zone = "shields" },
+  { handle = "s2", card = "bronze_arm_tribe", owner = 1, zone = "shields" },
+  { handle = "s3", card = "bronze_arm_tribe", owner = 1, zone = "shields" },
+  { handle = "s4", card = "bronze_arm_tribe", owner = 1, zone = "shields" },
+  { handle = "s5", card = "bronze_arm_tribe", owner = 1, zone = "shields" },
+  { handle = "deck0", card = "dark_soldier", owner = 0, zone = "deck" },
+  { handle = "deck1", card = "dark_soldier", owner = 1, zone = "deck" },
+]
+"""
+
+
+def test_a_request_for_several_options_is_answered_with_a_pick(server: TestClient, tmp_path: Path) -> None:
+    """Breaking two shields at once is one decision naming both: the state offers it as ``pick`` (it has no
+    single legal answer), a bad pick appends nothing, a good one is applied."""
+    board = tmp_path / "serve-pick.toml"
+    board.write_text(W_BREAKER_BOARD, encoding="utf-8")
+    sc = load_scenario(board)
+    profile = load_profile("duel_masters", None)
+    service: Service = server.service  # type: ignore[attr-defined]
+    match = service.lobby.create(MatchSpec("duel_masters", list(sc.setup.players), [[], []]))
+    creds = [service.lobby.join(match.id, s, secrets.token_bytes(32))[0] for s in (0, 1)]
+    store = open_store(server.db, write=True)  # type: ignore[attr-defined]  # (the server's own is its thread's)
+    Engine.from_setup(profile, Board(sc, str(board), profile, profile.pool).events, store, match.id)
+    with server.websocket_connect(f"/ws/matches/{match.id}") as ws:
+        ws.send_json({"credential": creds[0], "since": 0})
+        state = until(ws, "state")
+        attack = next(x for x in state["legal"] if x["action"] == "attack" and x["args"][1] == "player")
+        ws.send_json({"decide": {"head": state["head"], "choice": attack["index"]}})
+        head = until(ws, "ack")["head"]
+        state = until(ws, "state")
+        while state["head"] != head:
+            state = until(ws, "state")
+        pick = state["pick"]
+        assert state["legal"] == [] and pick["minimum"] == pick["maximum"] == 2 and len(pick["options"]) == 5
+        assert pick["rule"] == "DM-GAME-BREAK"
+        for bad, says in (([0], "refused"), ([0, 0], "error"), ([0, 9], "error"), ("0,1", "error"),
+                          ([0, 1, 2], "refused")):
+            ws.send_json({"decide": {"head": head, "pick": bad}})
+            answer_ = ws.receive_json()
+            assert answer_["type"] == says, (bad, answer_)
+            assert store.head(match.id) == head
+        ws.send_json({"decide": {"head": head, "pick": [0, 3]}})
+        assert until(ws, "ack")["applied"]
+    shields = [r.event for r in store.read(match.id, head + 1)
+               if isinstance(r.event, ev.ZoneChanged) and r.event.src == "1.shields"]
+    assert len(shields) == 2

@@ -12,8 +12,9 @@ WebSocket ``/ws/matches/{id}``: the first message authenticates — ``{"credenti
 ``{"spectate": true, "since": N}`` for a spectator — and is never in the URL (URLs are what servers log). The
 server then sends ``records`` (what that viewer saw after record N), ``state`` (the board as they see it, who must
 act, and their legal decisions when it is theirs to answer), and again after every record appended. A seat sends
-``{"decide": {"head": H, "choice": I}}`` (or ``"action"``/``"args"`` in place of ``choice``); a refusal names the rule
-and appends nothing. Messages are bounded (``MAX_MESSAGE``), and so are connections per match.
+``{"decide": {"head": H, "choice": I}}`` (or ``"action"``/``"args"`` in place of ``choice``); when the state's ``pick``
+names a request answered with several options at once, ``{"decide": {"head": H, "pick": [I, ...]}}``. A refusal names
+the rule and appends nothing. Messages are bounded (``MAX_MESSAGE``), and so are connections per match.
 """
 
 from __future__ import annotations
@@ -250,7 +251,7 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
     body = message.get("decide")
     if not isinstance(body, dict) or not isinstance(body.get("head"), int):
         await ws.send_json({"type": "error", "message": "a decision is {\"decide\": {\"head\": N, \"choice\": I}} "
-                                                         "or with action and args"})
+                                                         "or with pick, or action and args"})
         return
 
     def run() -> Any:
@@ -264,6 +265,8 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
             if not isinstance(i, int) or not 0 <= i < len(legal):
                 raise BadInput(f"choice: one of 0 to {len(legal) - 1}" if legal else "nothing to decide now")
             action, args = legal[i]["action"], legal[i]["args"]
+        elif "pick" in body:
+            action, args = service.picked(match_id, seat, body["pick"])
         else:
             action, args = body.get("action"), body.get("args", [])
             if not isinstance(action, str) or not isinstance(args, list) or len(args) > 64:

@@ -58,6 +58,34 @@ async def play_match(client: httpx.AsyncClient, server: str, game: str, seed: in
     return result
 
 
+def answer(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], tuple[str, list[Any]]]:
+    """A random answer to a ``state`` that asks this seat: one of its legal decisions, or (when a request is
+    answered with several options at once) a random pick within its count and weight."""
+    pick, legal = state.get("pick"), state["legal"]
+    if pick and (not legal or rng.random() < 0.5):
+        picked = random_pick(pick, rng)
+        return {"head": state["head"], "pick": picked}, ("pick", picked)
+    one = legal[rng.randrange(len(legal))]
+    return {"head": state["head"], "choice": one["index"]}, (one["action"], one["args"])
+
+
+def random_pick(pick: dict[str, Any], rng: random.Random) -> list[int]:
+    """Between ``minimum`` and ``maximum`` distinct options, their weights within ``max_total`` when it is set."""
+    order = [o["index"] for o in pick["options"]]
+    rng.shuffle(order)
+    want = rng.randint(pick["minimum"], min(pick["maximum"], len(order)))
+    weights, cap = pick.get("weights") or [0] * len(order), pick.get("max_total")
+    chosen: list[int] = []
+    total = 0
+    for i in order:
+        if len(chosen) == want:
+            break
+        if cap is None or total + weights[i] <= cap:
+            chosen.append(i)
+            total += weights[i]
+    return sorted(chosen)
+
+
 async def _seat(server: str, match: str, seat: int, credential: str, rng: random.Random, result: Played) -> None:
     """One seat's client: answers every request it is sent; when the connection drops (the server restarted,
     the network failed) it connects again, asks for the records after the last board it saw (``since``) and
@@ -86,10 +114,8 @@ async def _seat(server: str, match: str, seat: int, credential: str, rng: random
                         if message["ended"]:
                             result.finished, result.winner = True, message["winner"]
                             return
-                        if message["legal"] and pending is None:
-                            picked = message["legal"][rng.randrange(len(message["legal"]))]
-                            pending = {"head": message["head"], "choice": picked["index"]}
-                            choice = (picked["action"], picked["args"])
+                        if (message["legal"] or message.get("pick")) and pending is None:
+                            pending, choice = answer(message, rng)
                             sent_at = time.perf_counter()
                             await ws.send(json.dumps({"decide": pending}))
                     elif kind == "ack" and pending is not None:

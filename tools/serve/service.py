@@ -23,7 +23,7 @@ from eventsource.store import EventStore
 from projections.state import GameState, copy, evolve
 from projections.timeline import Timeline
 from projections.views import redact_event
-from statemachine.decisions import Decision, IllegalDecision
+from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, hidden_zones
 from statemachine.games import profile as load_profile
@@ -62,7 +62,10 @@ class Service:
         self._open, self.lobby, self.signer = open_store, lobby, signer
         self._store: EventStore | None = None
         self._engines: dict[str, Engine] = {}
-        self._folded: dict[str, tuple[int, GameState]] = {}  # the state after the last record sent, per match
+        # Per match, the states the last catch-up started and ended at: after a decision every seat reads the
+        # same new records, so each seat's read starts where another's did (without this, one fold from the
+        # start per seat per decision: quadratic in the game's length).
+        self._folded: dict[str, dict[int, GameState]] = {}
 
     @property
     def store(self) -> EventStore:
@@ -166,16 +169,17 @@ class Service:
             if seen is not None:
                 out.append({"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)})
             evolve(state, rec.seq, rec.event, rec.decision)
-        self._folded[match_id] = (stop, copy(state))
+        self._folded[match_id] = {start - 1: self._folded[match_id][start - 1], stop: copy(state)}
         return out
 
     def _state_before(self, match_id: str, start: int) -> GameState:
         """The state after record ``start - 1``: the one the last catch-up of this match ended at (every seat
         reads the same new records after a decision), else from the store's snapshots."""
-        kept = self._folded.get(match_id)
-        if kept is not None and kept[0] == start - 1:
-            return copy(kept[1])
-        return Timeline(self.store, match_id).state_at(start - 1)
+        kept = self._folded.setdefault(match_id, {})
+        if start - 1 not in kept:
+            kept.clear()
+            kept[start - 1] = Timeline(self.store, match_id).state_at(start - 1)
+        return copy(kept[start - 1])
 
     def view(self, match_id: str, viewer: int | None, at: int | None = None) -> dict[str, Any]:
         """The board as ``viewer`` sees it now (or after record ``at``), who must act, and — when it is the
@@ -195,11 +199,40 @@ class Service:
                               "text": " ".join([d.action, *nm.named_args(d)])} for i, d in enumerate(legal.decisions)]
         else:
             data["legal"] = []
+        data["pick"] = _pick(legal.request, names(state, None, viewer)) if (
+            legal is not None and legal.request is not None and legal.player == viewer and viewer is not None
+            and legal.request.maximum > 1) else None
         data["head"] = state.seq
         return data
 
+    def picked(self, match_id: str, seat: int, picked: Any) -> tuple[str, list[Any]]:
+        """The decision ``{"pick": [...]}`` names: options of the request open for ``seat``."""
+        legal = self.engine(match_id).legal()
+        if legal.request is None or legal.player != seat:
+            raise BadInput("pick: no request is open for this seat (answer with choice, or action and args)")
+        return pick_decision(legal.request, picked)
+
     def log_records(self, match_id: str) -> list[Record]:
         return list(self.store.read(match_id))
+
+
+def _pick(req: Request, nm: Any) -> dict[str, Any]:
+    """A request answered with several options at once (break two shields, discard up to three): what ``legal``
+    cannot list one by one. A seat answers ``{"pick": [i, ...]}`` with indices into ``options``; the rules check
+    how many and, for a weighted request, their total (DM-W-36)."""
+    return {"prompt": req.prompt, "rule": req.rule, "minimum": req.minimum, "maximum": req.maximum,
+            "max_total": req.max_total, "weights": list(req.weights) or None,
+            "options": [{"index": i, "text": " ".join(nm.named_args(Decision(req.player, req.action, (o,))))}
+                        for i, o in enumerate(req.options)]}
+
+
+def pick_decision(req: Request, picked: Any) -> tuple[str, list[Any]]:
+    """The decision a ``pick`` message names: distinct indices into the open request's options."""
+    if not isinstance(picked, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in picked):
+        raise BadInput("pick: a list of option indices")
+    if len(set(picked)) != len(picked) or not all(0 <= i < len(req.options) for i in picked):
+        raise BadInput(f"pick: distinct indices from 0 to {len(req.options) - 1}")
+    return req.action, [req.options[i] for i in picked]
 
 
 def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> ev.Event | None:

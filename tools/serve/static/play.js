@@ -71,7 +71,19 @@ function render(d) {
   (d.pending || []).forEach((p) => pend.append(el("li", `${p.label} · ${p.holder} · ${p.controller_name}` + (p.resolving ? " · resolving" : ""))));
   const legal = $("legal"); legal.replaceChildren();
   (d.legal || []).forEach((x) => { const b = el("button", x.text); b.onclick = () => ws.send(JSON.stringify({ decide: { head, choice: x.index } })); legal.append(b); });
-  if (!(d.legal || []).length) legal.append(el("div", d.ended ? "the game is over" : "waiting for the other player"));
+  if (d.pick) {  // a request answered with several options at once: tick them, then send them as one decision
+    const form = el("fieldset", null, "pick");
+    const says = `${d.pick.prompt} (${d.pick.minimum === d.pick.maximum ? d.pick.minimum : `${d.pick.minimum} to ${d.pick.maximum}`})`;
+    form.append(el("legend", says));
+    const boxes = d.pick.options.map((o) => {
+      const box = document.createElement("input"); box.type = "checkbox"; box.value = o.index;
+      const label = el("label", null); label.append(box, ` ${o.text}`); form.append(label); return box;
+    });
+    const send = el("button", "choose these");
+    send.onclick = () => ws.send(JSON.stringify({ decide: { head, pick: boxes.filter((b) => b.checked).map((b) => Number(b.value)) } }));
+    form.append(send); legal.append(form);
+  }
+  if (!(d.legal || []).length && !d.pick) legal.append(el("div", d.ended ? "the game is over" : "waiting for the other player"));
 }
 
 $("join").onclick = () => join().catch((e) => say(String(e.message || e)));
