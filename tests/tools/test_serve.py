@@ -24,14 +24,14 @@ from starlette.testclient import TestClient
 from eventsource import events as ev
 from eventsource import exchange, signing
 from eventsource.records import decode
-from statemachine.games import PROFILES
-from tools.cli import main
-from tools.serve.app import create_app
-from tools.serve.bots import answer
 from statemachine.engine import Engine
+from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
 from statemachine.scenario.run import load as load_scenario
 from statemachine.scenario.setup import Board
+from tools.cli import main
+from tools.serve.app import create_app
+from tools.serve.bots import answer
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service
 from tools.stores import open_store
