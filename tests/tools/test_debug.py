@@ -334,9 +334,10 @@ def test_a_seat_view_does_not_change_with_a_card_it_never_saw(name: str, tmp_pat
     exchange.write(seal(raws[0].game, 1, GENESIS, changed), b)
     ca = client(Session(Source(str(a), None), str(tmp_path / "fa.db")))
     cb = client(Session(Source(str(b), None), str(tmp_path / "fb.db")))
-    judge = [ca.get(f"/api/point/{n}").content != cb.get(f"/api/point/{n}").content for n in range(len(raws))]
+    judge = (ca.get(f"/api/point/{n}").content != cb.get(f"/api/point/{n}").content for n in range(len(raws)))
     assert any(judge), "the judge sees the card: the two logs must differ somewhere for this test to mean anything"
-    for n in range(0, len(raws) + 1, 7):
+    step = max(7, len(raws) // 150)  # (about 150 points of a long game: the card is created once and never moves)
+    for n in range(0, len(raws) + 1, step):
         for path in (f"/api/point/{n}", "/api/records"):
             params = {"seat": "0"} if path.startswith("/api/point") else {"seat": "0", "start": max(1, n), "count": 7}
             assert ca.get(path, params=params).content == cb.get(path, params=params).content, (name, path, n)
@@ -356,7 +357,8 @@ def test_kifu_query_lists_changes_and_matches(logs: dict[str, Path]) -> None:
     assert lines[0] == "record 0: turn = 0" and lines[1].endswith("turn = 1")
     found = CliRunner().invoke(main, ["query", str(path), "--where", "event TurnBegan", "--json"])
     rows = [json.loads(x) for x in found.output.splitlines()]
-    assert len(rows) == len(lines) - 1 and all("TurnBegan" not in r["line"] or True for r in rows)
+    assert len(rows) == len(lines) - 1
+    assert all(" begins: " in r["line"] and r["line"].startswith(f"record {r['seq']}: turn ") for r in rows), rows
     none = CliRunner().invoke(main, ["query", str(path), "--where", "pending >= 99"])
     assert none.exit_code == 1 and none.output == ""
     bad = CliRunner().invoke(main, ["query", str(path), "colour #1"])
