@@ -27,8 +27,10 @@ postgres:
 	  echo "installing PostgreSQL from the system's packages"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; }
 
+# The suite over up to four processes (pytest-xdist; a test file stays on one worker, so its module fixtures are
+# built once). Plain `pytest` runs it in one process.
 test: $(VENV)/.installed-dev postgres browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n logical --maxprocesses 4 --dist loadfile
 
 # The HTML timeline is tested in headless Chromium from Debian's packages, driven by Playwright (the dev
 # extra). That test fails rather than skips without a browser, so Chromium is installed here when missing.

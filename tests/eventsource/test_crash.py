@@ -1,4 +1,5 @@
-"""A writer killed with SIGKILL at random moments, 100 times per backend: after every kill the log verifies,
+"""A writer killed with SIGKILL at random moments (30 times per backend in the suite, 20 times as many in
+``make soak``): after every kill the log verifies,
 every decision acknowledged after its commit is there whole, and no decision is there in part.
 
 ``bench.reliability.crashes`` does the killing and the checking; ``python -m bench.reliability`` runs it at
@@ -12,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from bench.reliability import crashes
+from tests import properties
 from tests.eventsource.reliability_backends import KINDS, backend_for
 
-KILLS = 100
+KILLS = properties.examples(30)
 
 
+@pytest.mark.property
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_writer_killed_at_random_points_never_loses_an_acknowledged_decision_nor_leaves_one_in_part(
     kind: str, request: pytest.FixtureRequest, tmp_path: Path
@@ -46,9 +49,10 @@ def test_the_checker_itself_catches_a_decision_in_part_and_a_broken_chain() -> N
         check_log(tampered, "g")
 
 
-GROUP_KILLS = 300
+GROUP_KILLS = properties.examples(60)
 
 
+@pytest.mark.property
 def test_a_group_commit_writer_killed_at_random_points_never_loses_an_acknowledged_decision(tmp_path: Path) -> None:
     from bench.reliability import group_crashes
 
