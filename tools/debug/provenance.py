@@ -2,10 +2,13 @@
 the player's decision that started it (or to the set-up).
 
 A value is named by a small path (``Path``): a field of an object (its zone, power, toughness, controller, a
-status), a player's counter, a pending effect, or the open request. Its origin is the last record at or before
-the point after which the value became what it is: found by folding the log forward over windows of ``SPAN``
-records, from the window that holds the point back towards the record that made the object (an object's values
-begin when it came to be: each zone change makes a new object). So the answer is the fold's own, record by record.
+status), a player's counter, a pending effect, the open request or one of its options, or an amount an effect
+computed (an ``AmountComputed`` record). Its origin is the last record at or before the point after which the
+value became what it is: found by folding the log forward over windows of ``SPAN`` records, from the window that
+holds the point back towards the record that made the object (an object's values begin when it came to be: each
+zone change makes a new object). So the answer is the fold's own, record by record. A player's counter is looked
+up in the session's index of the records that set counters (``tools.debug.indices``) instead: on a long log its
+last change may lie any distance back, and the index finds it without reading what lies between.
 
 Values a continuous effect changes also name each effect in force on the object and its source; a value read
 from the card as it was just before it left its zone (look-back) is answered from the state just before it left.
@@ -21,6 +24,7 @@ from projections.characteristics import view
 from projections.state import GameState, copy, evolve
 from projections.views import can_see, redact_event
 from statemachine.games import hidden_zones
+from tools.debug.indices import stat_index
 from tools.debug.rules import rule_of
 from tools.errors import BadInput
 from tools.trace import names, render
@@ -33,7 +37,8 @@ MAX_CAUSES: Final = 64  # a cause chain longer than this is cut (a log's chains 
 @dataclass(frozen=True)
 class Path:
     """A value at a point: ``kind`` object (``obj``, ``field``, ``key``), player (``player``, ``key``), pending
-    (``effect``) or request."""
+    (``effect``), request, option (``index`` of the open request's options) or amount (the record ``seq`` that
+    computed it)."""
 
     kind: str
     obj: int = 0
@@ -41,6 +46,8 @@ class Path:
     key: str = ""
     player: int = 0
     effect: int = 0
+    index: int = 0
+    seq: int = 0
 
     def read(self, state: GameState) -> Any:
         match self.kind:
@@ -71,7 +78,10 @@ class Path:
             case "request":
                 r = state.request
                 return None if r is None else (r.player, r.kind, r.options)
-        raise BadInput(f"no value of kind {self.kind!r} (object, player, pending or request)")
+            case "option":
+                r = state.request
+                return None if r is None or not 0 <= self.index < len(r.options) else r.options[self.index]
+        raise BadInput(f"no value of kind {self.kind!r} (object, player, pending, request, option or amount)")
 
 
 def parse_path(raw: dict[str, Any]) -> Path:
@@ -90,9 +100,13 @@ def parse_path(raw: dict[str, Any]) -> Path:
                 return Path("pending", effect=int(raw["effect"]))
             case "request":
                 return Path("request")
+            case "option":
+                return Path("option", index=int(raw["index"]))
+            case "amount":
+                return Path("amount", seq=int(raw["seq"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise BadInput(f"a value path of kind {kind!r} is missing or mistypes a field: {exc}") from None
-    raise BadInput(f"no value of kind {kind!r} (object, player, pending or request)")
+    raise BadInput(f"no value of kind {kind!r} (object, player, pending, request, option or amount)")
 
 
 class Lines:
@@ -178,7 +192,7 @@ def touches(path: Path, event: ev.Event) -> bool:
         case "pending", (ev.Triggered() | ev.EffectPending() | ev.EffectResolving() | ev.EffectResolved()
                          | ev.EffectFizzled() | ev.Chosen()):
             return True
-        case "request", ev.ChoiceRequested() | ev.ChoiceMade():
+        case "request" | "option", ev.ChoiceRequested() | ev.ChoiceMade():
             return True
     return isinstance(event, ev.GameStarted)
 
@@ -195,6 +209,8 @@ def origin(log: PointLog, n: int, path: Path) -> int | None:
     low = _lower_bound(state_n, path)
     if path.kind == "object" and path.field == "zone" and want is not None:
         return low
+    if path.kind == "player":  # (a counter is set only by PlayerStat records: the index knows which)
+        return stat_index(log).last_change(path.player, path.key, n)
     stop = n
     while stop >= low:
         start = max(low, stop - SPAN + 1)
@@ -222,7 +238,11 @@ def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dic
     if path.kind == "object" and viewer is not None and not can_see(state, viewer, path.obj, hidden=hidden):
         raise BadInput(f"object #{path.obj} is hidden from {state.players[viewer].name} at record {n}")
     lines = Lines(log, viewer)
+    if path.kind == "amount":
+        return _amount(log, n, path, viewer, lines)
     value = path.read(state)
+    if path.kind == "option":
+        return _option(log, n, path, viewer, lines, state, value)
     answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value)}
     if value is None and path.kind == "object" and path.obj in state.last_known:
         left = state.last_known[path.obj].left_at  # the card left: the value just before, then what moved it
@@ -240,6 +260,48 @@ def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dic
             {"effect": m.effect, "kind": m.kind, "amount": m.amount, "until": m.until, "since": m.since,
              "source": m.source, "source_name": nm.obj(m.source) if m.source >= 0 else None}
             for m in sorted(state.modifiers.values(), key=lambda m: (m.since, m.effect)) if m.target == path.obj]
+    return answer
+
+
+def _amount(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines) -> dict[str, Any]:
+    """An amount an effect computed: the record that computed it (its expression, the rule, the causes back to
+    the decision), and each card it read as that card was just before it left its zone (look-back)."""
+    if not 1 <= path.seq <= n:
+        raise BadInput(f"record {path.seq} is not at or before record {n}: ask about an amount computed by then")
+    rec = log.record(path.seq)
+    if not isinstance(rec.event, ev.AmountComputed):
+        raise BadInput(f"record {path.seq} is {ev.kind_of(rec.event)}, not a computed amount (AmountComputed)")
+    before = log.state_at(path.seq - 1)
+    seen = rec.event if viewer is None else redact_event(rec.event, viewer, before,
+                                                          hidden=hidden_zones(before.profile))
+    if not isinstance(seen, ev.AmountComputed):
+        raise BadInput(f"record {path.seq} is hidden from {before.players[viewer or 0].name}")
+    hidden_value = isinstance(seen, ev.SecretAmountComputed) and seen.redacted
+    after = log.state_at(path.seq)
+    looked = []
+    for oid in seen.looked_back:
+        known = after.last_known.get(oid)
+        if known is not None:
+            looked.append({"obj": oid, "left_at": known.left_at, "point_before": known.left_at - 1})
+    return {"point": n, "path": path.__dict__, "value": "hidden" if hidden_value else seen.value,
+            "expression": seen.expression, "ability": seen.ability, "param": seen.param, "effect": seen.effect,
+            "looked_back": looked, "set_by": causes(log, path.seq, lines)}
+
+
+def _option(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines, state: GameState, value: Any
+            ) -> dict[str, Any]:
+    """An option of the open request: the record that asked (its rule, the causes back to the decision), the
+    effect it asks for, and for an object offered, how that object got where it is."""
+    request = state.request
+    if request is None or value is None:
+        raise BadInput(f"no option {path.index} of a request open at record {n}")
+    asked = origin(log, n, Path("request"))
+    answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value), "effect": request.effect,
+                              "set_by": causes(log, asked, lines) if asked is not None else []}
+    hidden = hidden_zones(state.profile)
+    if isinstance(value, int) and value in state.objects and (
+            viewer is None or can_see(state, viewer, value, hidden=hidden)):
+        answer["object"] = explain(log, n, Path("object", obj=value, field="zone"), viewer)
     return answer
 
 
