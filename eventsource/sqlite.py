@@ -294,6 +294,27 @@ class SQLiteStore(EventStore):
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"game {game!r}: the store is damaged after record {last}: {exc}", seq=last + 1) from exc
 
+    def read_bodies_starting(
+        self, game: str, prefix: bytes, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[int, int, int, bytes]]:
+        # The filter runs in SQLite: a long game's other rows are passed over without reaching Python. (The rows
+        # it yields are not checked against their neighbours: a reader checks the records it uses, as ``read_span``.)
+        gid = self._game_id(game)
+        if gid is None:
+            return
+        cur = self._db.execute(
+            "SELECT seq, decision, v, body FROM events WHERE game = ? AND seq >= ? AND seq <= ? "
+            "AND substr(body, 1, ?) = ? ORDER BY seq",
+            (gid, start, stop if stop is not None else 2**62, len(prefix), prefix),
+        )
+        try:
+            for seq, decision, v, body in cur:
+                if not (type(body) is bytes and type(seq) is int and type(decision) is int and type(v) is int):
+                    self._bad_row(gid, game, seq - 1, seq)
+                yield seq, decision, v, body
+        except sqlite3.DatabaseError as exc:
+            raise CorruptLog(f"game {game!r}: the store is damaged: {exc}", seq=start) from exc
+
     def read_bodies(
         self, game: str, start: int = 1, stop: int | None = None
     ) -> Iterator[tuple[int, int, int, bytes]]:

@@ -306,4 +306,5 @@ def _clause(words: list[str], names: Names) -> Clause:
 
 
 _CONDITION_HELP = ("a condition is one or more of (joined by 'and'): event KIND, triggers CARD, leaves ZONE, "
-                   "enters ZONE, decision [PLAYER], changes VALUE, VALUE OP X (OP one of = != < <= > >=), refused [PLAYER]")
+                   "enters ZONE, decision [PLAYER], changes VALUE, VALUE OP X (OP one of = != < <= > >=), "
+                   "refused [PLAYER]")

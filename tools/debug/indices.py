@@ -4,8 +4,8 @@ A player's counter changes only by a ``PlayerStat`` record, which carries the co
 sets it: ``projections.state._player_stat``). So the last record after which a counter read as it reads at point N
 is found from the counters' records alone: the latest record at or before N setting that counter, walked back
 while the records before it set the same value. The index holds, per (player, counter), the records that set it
-and the values they set, read once from the log's bodies: a body whose msgpack tag is not ``PlayerStat``'s is
-passed over undecoded. The records an answer names are then read through the log as any other (their hash chain
+and the values they set, read once from the log's bodies: only the bodies that begin as a ``PlayerStat``'s do
+(msgpack header and tag; a store filters them where the rows are, ``EventStore.read_bodies_starting``). The records an answer names are then read through the log as any other (their hash chain
 checked); the index only says where to look.
 """
 
@@ -22,11 +22,12 @@ import msgspec
 
 from eventsource import events as ev
 from eventsource.errors import CorruptLog
+from eventsource.store import EventStore
 from eventsource.upcast import UnknownEventKind, decode_body
 from tools.travel import PointLog
 
-STAT_TAG: Final = ev.PlayerStat.__struct_config__.tag
-FIXARRAY: Final = range(0x90, 0xA0)  # msgpack's one-byte array header: the event's tag is the next byte
+# A PlayerStat body begins so: msgpack's header of a 4-item array (tag, player, key, value), then the tag.
+STAT_PREFIX: Final = ev.encode(ev.PlayerStat(0, "", 0))[:2]
 
 
 class StatIndex:
@@ -59,16 +60,13 @@ class StatIndex:
 
 def _stat_events(log: PointLog) -> Iterator[tuple[int, ev.PlayerStat]]:
     store, game = getattr(log, "store", None), getattr(log, "game", None)
-    read_bodies = getattr(store, "read_bodies", None)
-    if read_bodies is None or game is None:  # an export read whole: its records are in memory already
+    if not isinstance(store, EventStore) or game is None:  # an export read whole: its records are in memory
         for seq in range(1, log.last + 1):
             event = log.record(seq).event
             if isinstance(event, ev.PlayerStat):
                 yield seq, event
         return
-    for seq, _decision, v, body in read_bodies(game, 1, log.last):
-        if len(body) > 1 and body[0] in FIXARRAY and body[1] != STAT_TAG:
-            continue
+    for seq, _decision, v, body in store.read_bodies_starting(game, STAT_PREFIX, 1, log.last):
         try:
             event = decode_body(v, body)
         except (msgspec.DecodeError, UnknownEventKind) as exc:

@@ -155,19 +155,19 @@ def causes(log: PointLog, seq: int, lines: Lines) -> list[dict[str, Any]]:
     """Record ``seq`` and the records that caused it (the envelope's ``cause``), back to the player's decision
     that began them (its ``ChoiceMade``; a decision's own cause is only the point it was made at, so the chain
     stops there) or to the set-up: each as an entry (its line, kind, rule)."""
-    out = [lines.entry(seq)]
+    chain = [seq]
     rec = log.record(seq)
-    seen = {seq}
-    while (not isinstance(rec.event, ev.ChoiceMade) and rec.cause and rec.cause not in seen
-           and len(out) < MAX_CAUSES):
-        seen.add(rec.cause)
+    while (not isinstance(rec.event, ev.ChoiceMade) and rec.cause and rec.cause not in chain
+           and len(chain) < MAX_CAUSES):
         rec = log.record(rec.cause)
-        out.append(lines.entry(rec.seq))
+        chain.append(rec.seq)
     if not isinstance(rec.event, ev.ChoiceMade) and rec.decision:
         decision = log.decision_record(rec.decision, near=rec.seq)
-        if decision is not None and decision.seq not in seen:
-            out.append(lines.entry(decision.seq))
-    return out
+        if decision is not None and decision.seq not in chain:
+            chain.append(decision.seq)
+    for s in sorted(chain):  # each line reads the state before its record: folded oldest first, each from the last
+        log.state_at(s - 1)
+    return [lines.entry(s) for s in chain]
 
 
 def _lower_bound(state: GameState, path: Path) -> int:

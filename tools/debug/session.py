@@ -137,6 +137,7 @@ class Session:
             log = self.log(game)
             n = log.check_point(n)
             viewer = self.seat(log, seat)
+            log.state_at(n - 1)  # (the record's line reads the state before it: fold that first, then one record)
             state = log.state_at(n)
             after = log.get(n + 1)  # whether the rules wait here or go on by themselves (as kifu at says)
             data = board_data(state, viewer, log.memory if viewer is None else None,
@@ -251,7 +252,7 @@ class Session:
                                     "reason": refused.reason}}
             return self._branch(log, n, game, lambda engine: engine.decide(chosen))
 
-    def _branch(self, log: PointLog, n: int, game: str | None, play: Callable[[Engine], None]) -> dict[str, Any]:
+    def _branch(self, log: PointLog, n: int, game: str | None, play: Callable[[Engine], object]) -> dict[str, Any]:
         name = _free_name(f"{self.main}-fork-{n}", self.branches())
         with open_store(self.forks_db, write=True) as store:
             engine = Engine.fork(log.profile(), _store_of(log), log.game, n, store=store, game=name)
