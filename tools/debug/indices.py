@@ -4,9 +4,10 @@ A player's counter changes only by a ``PlayerStat`` record, which carries the co
 sets it: ``projections.state._player_stat``). So the last record after which a counter read as it reads at point N
 is found from the counters' records alone: the latest record at or before N setting that counter, walked back
 while the records before it set the same value. The index holds, per (player, counter), the records that set it
-and the values they set, read once from the log's bodies: only the bodies that begin as a ``PlayerStat``'s do
-(msgpack header and tag; a store filters them where the rows are, ``EventStore.read_bodies_starting``). The records an answer names are then read through the log as any other (their hash chain
-checked); the index only says where to look.
+and the values they set, read once from the log: only the bodies that begin as a ``PlayerStat``'s do (msgpack
+header and tag), and a store filters those where the rows are (``EventStore.read_bodies_starting``). The records
+an answer names are then read through the log as any other (their hash chain checked); the index only says where
+to look.
 """
 
 from __future__ import annotations
