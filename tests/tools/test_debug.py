@@ -501,6 +501,10 @@ def _amounts_and_options(c: TestClient, log: PointLog) -> None:
         for i, option in enumerate(request.options[:2]):
             answer = c.post(f"/api/origin?at={n}", json={"kind": "option", "index": i}).json()
             assert answer["value"] == option and answer["set_by"][0]["seq"] == opened
+            for seat in ("0", "1"):  # numbered as the board lists them for the seat asking
+                listed = c.get(f"/api/point/{n}", params={"seat": seat}).json()["request"]["options"]
+                as_seat = c.post(f"/api/origin?at={n}&seat={seat}", json={"kind": "option", "index": i})
+                assert (as_seat.json()["value"] == listed[i]) if i < len(listed) else as_seat.status_code == 400
             assert answer["effect"] == request.effect
             assert isinstance(log.record(answer["set_by"][-1]["seq"]).event, ev.ChoiceMade)
             if isinstance(option, int) and option in log.state_at(n).objects:

@@ -24,6 +24,7 @@ from projections.characteristics import view
 from projections.state import GameState, copy, evolve
 from projections.views import can_see, redact_event
 from statemachine.games import hidden_zones
+from tools.board import request_data
 from tools.debug.indices import stat_index
 from tools.debug.rules import rule_of
 from tools.errors import BadInput
@@ -78,9 +79,6 @@ class Path:
             case "request":
                 r = state.request
                 return None if r is None else (r.player, r.kind, r.options)
-            case "option":
-                r = state.request
-                return None if r is None or not 0 <= self.index < len(r.options) else r.options[self.index]
         raise BadInput(f"no value of kind {self.kind!r} (object, player, pending, request, option or amount)")
 
 
@@ -192,7 +190,7 @@ def touches(path: Path, event: ev.Event) -> bool:
         case "pending", (ev.Triggered() | ev.EffectPending() | ev.EffectResolving() | ev.EffectResolved()
                          | ev.EffectFizzled() | ev.Chosen()):
             return True
-        case "request" | "option", ev.ChoiceRequested() | ev.ChoiceMade():
+        case "request", ev.ChoiceRequested() | ev.ChoiceMade():
             return True
     return isinstance(event, ev.GameStarted)
 
@@ -240,9 +238,9 @@ def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dic
     lines = Lines(log, viewer)
     if path.kind == "amount":
         return _amount(log, n, path, viewer, lines)
-    value = path.read(state)
     if path.kind == "option":
-        return _option(log, n, path, viewer, lines, state, value)
+        return _option(log, n, path, viewer, lines, state)
+    value = path.read(state)
     answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value)}
     if value is None and path.kind == "object" and path.obj in state.last_known:
         left = state.last_known[path.obj].left_at  # the card left: the value just before, then what moved it
@@ -288,13 +286,16 @@ def _amount(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines)
             "looked_back": looked, "set_by": causes(log, path.seq, lines)}
 
 
-def _option(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines, state: GameState, value: Any
+def _option(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines, state: GameState
             ) -> dict[str, Any]:
-    """An option of the open request: the record that asked (its rule, the causes back to the decision), the
-    effect it asks for, and for an object offered, how that object got where it is."""
+    """An option of the open request, numbered as the board lists them for ``viewer`` (another player's options
+    among cards hidden from the viewer are not listed): the record that asked (its rule, the causes back to the
+    decision), the effect it asks for, and for an object offered, how that object got where it is."""
     request = state.request
-    if request is None or value is None:
+    shown = (request_data(state, None, viewer) or {}).get("options", [])
+    if request is None or not 0 <= path.index < len(shown):
         raise BadInput(f"no option {path.index} of a request open at record {n}")
+    value = shown[path.index]
     asked = origin(log, n, Path("request"))
     answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value), "effect": request.effect,
                               "set_by": causes(log, asked, lines) if asked is not None else []}
