@@ -1,8 +1,9 @@
 """One debugging session: the log being debugged (a store or an export, or the log a scenario run kept), the
 what-if branches made from it, and the questions the page and the JSON API ask of them.
 
-The session holds no state a restart would lose: every answer is read from the logs (the source and the forks
-store) through the same time-travel reader the command line uses (``tools.travel``: snapshots, then records).
+Every answer is read from the logs (the source and the forks store) through the same time-travel reader the
+command line uses (``tools.travel``: snapshots, then records); the only state a restart loses is the list of
+decisions refused in the page (below).
 Forks are ordinary games in an ordinary store: ``kifu audit`` reads them like any other.
 
 A decision the rules refuse appends nothing, so no log holds it; the session keeps the refusals it knows of — a
