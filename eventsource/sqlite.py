@@ -294,25 +294,37 @@ class SQLiteStore(EventStore):
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"game {game!r}: the store is damaged after record {last}: {exc}", seq=last + 1) from exc
 
+    def read_bodies_starting(
+        self, game: str, prefix: bytes, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[int, int, int, bytes]]:
+        # The filter runs in SQLite: a long game's other rows are passed over without reaching Python. (The rows
+        # read are not contiguous, so only their types are checked: a reader checks the records it then uses.)
+        return self._bodies(game, start, stop, prefix)
+
     def read_bodies(
         self, game: str, start: int = 1, stop: int | None = None
     ) -> Iterator[tuple[int, int, int, bytes]]:
         # No record is built per row: the fold gets (seq, decision, v, body). Only the rows read are checked, in
         # the same query (SQLite says whether the columns not read hold their types) and by a type test per
         # value: a range read from a snapshot does not pay for a pass over the whole game.
+        return self._bodies(game, start, stop, None)
+
+    def _bodies(self, game: str, start: int, stop: int | None, prefix: bytes | None
+                ) -> Iterator[tuple[int, int, int, bytes]]:
         gid = self._game_id(game)
         if gid is None:
             return
+        only = "" if prefix is None else "AND substr(body, 1, ?) = ? "
         cur = self._db.execute(
             "SELECT seq, decision, v, body, typeof(cause) = 'integer' AND typeof(hash) = 'blob' FROM events "
-            "WHERE game = ? AND seq >= ? AND seq <= ? ORDER BY seq",
-            (gid, start, stop if stop is not None else 2**62),
+            f"WHERE game = ? AND seq >= ? AND seq <= ? {only}ORDER BY seq",
+            (gid, start, stop if stop is not None else 2**62, *(() if prefix is None else (len(prefix), prefix))),
         )
         last = max(start, 1) - 1
         try:
             for seq, decision, v, body, typed in cur:
-                if not (seq == last + 1 and typed and type(body) is bytes and type(seq) is int
-                        and type(decision) is int and type(v) is int):
+                if not ((prefix is not None or seq == last + 1) and typed and type(body) is bytes
+                        and type(seq) is int and type(decision) is int and type(v) is int):
                     self._bad_row(gid, game, last, seq)
                 yield seq, decision, v, body
                 last = seq

@@ -153,6 +153,15 @@ class EventStore(ABC):
         a backend that checks a whole game's rows before a read (SQLite's types) checks only these here."""
         return self.read_raw(game, start, stop)
 
+    def read_bodies_starting(
+        self, game: str, prefix: bytes, start: int = 1, stop: int | None = None
+    ) -> Iterator[tuple[int, int, int, bytes]]:
+        """``read_bodies``, only the records whose body begins with ``prefix`` (an event kind's msgpack header and
+        tag: the records of one kind). A backend may filter where the rows are, reading no other body."""
+        for row in self.read_bodies(game, start, stop):
+            if row[3].startswith(prefix):
+                yield row
+
     def read_bodies(
         self, game: str, start: int = 1, stop: int | None = None
     ) -> Iterator[tuple[int, int, int, bytes]]:

@@ -13,6 +13,7 @@ from statemachine.scenario.model import (
     Do,
     EffectSpec,
     Failure,
+    Refusal,
     Result,
     Scenario,
     ScenarioError,
@@ -22,5 +23,5 @@ from statemachine.scenario.model import (
 )
 from statemachine.scenario.run import Run, files, load, run_file
 
-__all__ = ["EXPECTATIONS", "CardSpec", "Do", "EffectSpec", "Failure", "Result", "Run", "Scenario",
+__all__ = ["EXPECTATIONS", "CardSpec", "Do", "EffectSpec", "Failure", "Refusal", "Result", "Run", "Scenario",
            "ScenarioError", "Setup", "SetupRefused", "Step", "files", "load", "run_file"]

@@ -100,6 +100,18 @@ class Failure(Exception):
         self.step, self.message, self.context = step, message, context
 
 
+class Refusal(Struct, frozen=True):
+    """A decision a step tried that the rules refused: nothing was appended, so its log holds no trace of it.
+    ``seq`` is the point it was tried at (the state just after that record)."""
+
+    step: int
+    seq: int
+    player: int
+    decision: str
+    rule: str
+    reason: str
+
+
 class Result(Struct, frozen=True):
     id: str
     path: str
@@ -107,3 +119,4 @@ class Result(Struct, frozen=True):
     message: str = ""
     step: int = 0  # the step whose expectation failed (0: none, or the set-up)
     seq: int = 0  # the last record of the scenario's log when it stopped
+    refusals: tuple[Refusal, ...] = ()  # the decisions the rules refused on the way (expected or not)

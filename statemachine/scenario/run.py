@@ -31,7 +31,7 @@ from statemachine.naming import Names
 from statemachine.profile import RulesProfile
 from statemachine.releases import UnknownVersion
 from statemachine.scenario.expect import EXPECTATIONS, check_file
-from statemachine.scenario.model import Failure, Result, Scenario, ScenarioError, SetupRefused, Step
+from statemachine.scenario.model import Failure, Refusal, Result, Scenario, ScenarioError, SetupRefused, Step
 from statemachine.scenario.setup import Board, player_ref
 
 EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "target", "top", "below")
@@ -90,6 +90,7 @@ class Run:
         except ProjectionError as exc:
             raise ScenarioError(f"{path}: the setup is not a consistent board: {exc}") from exc
         self.seen = 0
+        self.refusals: list[Refusal] = []  # decisions refused on the way (the log keeps none: kifu debug shows them)
         self.all_events: list[Record] = []
         # Each effect's Triggered and first EffectPending, as collected (an event row names its source and label).
         self.triggered: dict[int, ev.Triggered] = {}
@@ -201,6 +202,7 @@ class Run:
         try:
             self.engine.decide(d)
         except IllegalDecision as exc:
+            self.refusals.append(Refusal(n, self.engine.state.seq, d.player, named, exc.rule, exc.reason))
             refusal = f"{exc.reason} [{exc.rule}]"
             if not step.reject:
                 raise Failure(n, f"decision {named} was rejected: {refusal}", self.context()) from exc
@@ -307,10 +309,11 @@ def run_file(path: str | Path, store: EventStore | None = None) -> Result:
     try:
         run.run()
     except Failure as f:
-        return Result(sc.id, str(path), False, str(f), step=f.step, seq=run.engine.state.seq)
+        return Result(sc.id, str(path), False, str(f), step=f.step, seq=run.engine.state.seq,
+                      refusals=tuple(run.refusals))
     except ScenarioError as exc:
-        return Result(sc.id, str(path), False, str(exc), seq=run.engine.state.seq)
-    return Result(sc.id, str(path), True, seq=run.engine.state.seq)
+        return Result(sc.id, str(path), False, str(exc), seq=run.engine.state.seq, refusals=tuple(run.refusals))
+    return Result(sc.id, str(path), True, seq=run.engine.state.seq, refusals=tuple(run.refusals))
 
 
 def _refused(sc: Scenario, path: str) -> Result:

@@ -334,3 +334,15 @@ def test_snapshots_belong_to_their_game(store: EventStore) -> None:
     store.save_snapshot("a", 5, b"a5")
     assert store.load_snapshot("b", 10) is None
     assert store.load_snapshot("a", 10) == (5, b"a5")
+
+
+def test_read_bodies_starting_gives_the_records_of_one_kind(store: EventStore) -> None:
+    """``read_bodies_starting`` with a kind's msgpack header and tag yields exactly ``read_bodies``' rows of that
+    kind, in order, within the range asked (the debugger's counter index reads a long game so)."""
+    stats = [ev.PlayerStat(i % 2, "life", 20 - i) for i in range(6)]
+    store.append("g", [e for i, s in enumerate(stats) for e in batch(ev.PriorityPassed(i % 2), s)], expected=0)
+    prefix = ev.encode(stats[0])[:2]
+    want = [row for row in store.read_bodies("g", 3, 10) if isinstance(ev.decode(row[3]), ev.PlayerStat)]
+    assert [row[0] for row in want] == [4, 6, 8, 10]
+    assert list(store.read_bodies_starting("g", prefix, 3, 10)) == want
+    assert list(store.read_bodies_starting("nope", prefix)) == []

@@ -8,6 +8,10 @@ the fold.
 - "Where did it come from" names the last record after which the value became what it is (the fold agrees at
   every record between it and the point), and its causes end at the player's decision (or the set-up); a
   look-back value leads to the board just before its card left.
+- "Any refusal" stops exactly where a fold of the same condition over the refusals the session knows finds them
+  (a scenario's refused steps, a decision refused in the page), forward and back; a refusal appends nothing.
+- Why-not through the API answers as ``kifu why-not`` does; a request's option and a computed amount lead to the
+  record that made them, its rule and its causes; a counter's origin read from the session's index is the fold's.
 - A what-if fork made through the API is an ordinary log that ``kifu audit`` finds clean.
 - A failing scenario opens at its failing step, and runs again when its file changes.
 - A seat's view in the debugger does not change when a card that seat never saw changes.
@@ -15,10 +19,12 @@ the fold.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
 import shutil
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +44,7 @@ from tools.debug.expressions import parse_condition, parse_value
 from tools.debug.provenance import Path as ValuePath
 from tools.debug.session import Session, Source, names_of, run_scenario
 from tools.loaded import load_log
+from tools.travel import PointLog, open_at_points
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-tests"
@@ -118,7 +125,7 @@ def test_breakpoints_stop_where_the_fold_says(name: str, logs: dict[str, Path], 
         cond = parse_condition(text, names_of(log))
         holds = [r.seq for r in records
                  if cond.holds(r.event, tuple(v.read(folded[r.seq - 1], None) for v in cond.values),
-                               tuple(v.read(folded[r.seq], None) for v in cond.values))]
+                               tuple(v.read(folded[r.seq], None) for v in cond.values), seq=r.seq)]
         for at in rng.sample(range(len(records) + 1), 6):
             want_next = next((s for s in holds if s > at), None)
             want_prev = next((s for s in reversed(holds) if s <= at), None)
@@ -371,3 +378,158 @@ def test_debug_refuses_what_it_cannot_open(tmp_path: Path) -> None:
     shutil.copy(ROOT / "tests/scenarios/duel_masters/DM-W-S11.toml", tmp_path / "wrong-name.toml")
     broken = CliRunner().invoke(main, ["debug", str(tmp_path / "wrong-name.toml"), "--no-browser"])
     assert broken.exit_code == 2 and "must equal the file name" in broken.output
+
+
+# -- why-not inline, refusals, options, amounts, counters on a store -------------------------------------------------
+
+
+def test_why_not_through_the_api_is_kifu_why_not(logs: dict[str, Path], tmp_path: Path) -> None:
+    path = logs["duel_masters"]
+    c = client(Session(Source(str(path), None), str(tmp_path / "forks.db")))
+    records = [decode(r) for r in exchange.read(path)]
+    folded = states(path)
+    moves = [r for r in records if isinstance(r.event, ev.ZoneChanged) and r.seq > 20][:2]
+    assert moves, "the sample game moves cards"
+    for r in moves:
+        assert isinstance(r.event, ev.ZoneChanged)
+        for oid in (r.event.old, next(iter(sorted(folded[r.seq].objects)))):
+            cli = CliRunner().invoke(main, ["why-not", str(path), str(r.seq), f"#{oid}"])
+            assert cli.exit_code == 0, cli.output
+            answer = c.get(f"/api/why-not/{r.seq}", params={"card": f"#{oid}"}).json()
+            assert answer["lines"] == cli.output.rstrip("\n").split("\n")
+    unknown = c.get(f"/api/why-not/{moves[0].seq}", params={"card": "no such card"})
+    assert unknown.status_code == 400 and "no such card" in unknown.json()["error"]
+    described = c.get("/openapi.json").json()["paths"]["/api/why-not/{n}"]["get"]["parameters"]
+    card = next(p for p in described if p["name"] == "card")
+    assert "#OBJECT" in card.get("description", "") + card["schema"].get("description", "")
+
+
+def _refusal_reference(session: Session, c: TestClient, text: str, sample: int | None = None) -> None:
+    """At every point of the log (or ``sample`` random ones, beside each refusal's): the breakpoint ``text``
+    stops, forward and back, where a fold of the condition (over the refusals the session lists) finds it."""
+    known = frozenset((r["point"], r["player"]) for r in c.get("/api/info").json()["refusals"])
+    with open_at_points(session.source.location, session.source.game) as log:  # (the test's own reader)
+        cond = parse_condition(text, dataclasses.replace(names_of(log), refusals=known))
+        folded = [log.state_at(n) for n in range(log.last + 1)]
+        events = [log.record(seq).event for seq in range(1, log.last + 1)]
+    holds = [seq for seq in range(1, len(folded))
+             if cond.holds(events[seq - 1], tuple(v.read(folded[seq - 1], None) for v in cond.values),
+                           tuple(v.read(folded[seq], None) for v in cond.values), seq=seq)]
+    assert holds, text
+    points = set(range(len(folded)))
+    if sample is not None:
+        near = {p for at, _ in known for p in (at - 1, at, at + 1) if 0 <= p < len(folded)}
+        points = near | set(random.Random(text).sample(sorted(points), sample)) | {0, len(folded) - 1}
+    for at in sorted(points):
+        for direction, want in (("next", next((s for s in holds if s > at), None)),
+                                ("prev", next((s for s in reversed(holds) if s <= at), None))):
+            lines = [json.loads(x) for x in c.get("/api/search", params={
+                "condition": text, "at": at, "direction": direction}).text.splitlines()]
+            got = lines[-1]["match"]
+            assert (got["seq"] if got else None) == want, (text, at, direction)
+
+
+def test_any_refusal_stops_where_a_scenario_refused_a_decision(tmp_path: Path) -> None:
+    src = run_scenario(ROOT / "tests/scenarios/magic/MTG-C-S05.toml", tmp_path, 1)
+    assert src.failure is None and src.refusals, "MTG-C-S05 expects a refused cast"
+    session = Session(src, str(tmp_path / "forks.db"))
+    c = client(session)
+    info = c.get("/api/info").json()
+    assert [(r["point"], r["rule"]) for r in info["refusals"]] == [(r.seq, r.rule) for r in src.refusals]
+    assert all(r.rule == "MTG-C-09" for r in src.refusals)
+    _refusal_reference(session, c, "refused")
+    _refusal_reference(session, c, "refused 0")
+    other = c.get("/api/search", params={"condition": "refused 1", "at": 0}).text.splitlines()
+    assert json.loads(other[-1])["match"] is None  # player 1 tried nothing
+
+
+def test_a_decision_refused_in_the_page_appends_nothing_and_is_a_breakpoint(logs: dict[str, Path],
+                                                                           tmp_path: Path) -> None:
+    path = logs["duel_masters"]
+    forks = tmp_path / "forks.db"
+    session = Session(Source(str(path), None), str(forks))
+    c = client(session)
+    records = [decode(r) for r in exchange.read(path)]
+    at = [r.seq - 1 for r in records if isinstance(r.event, ev.ChoiceMade)][5]
+    before = path.read_bytes()
+    answer = c.post("/api/attempt", params={"at": at, "decision": "attack 999999"})
+    assert answer.status_code == 200, answer.text
+    refused = answer.json()["refused"]
+    assert refused["point"] == at and refused["rule"] and refused["reason"]
+    assert path.read_bytes() == before and c.get("/api/info").json()["branches"] == []
+    assert [r["point"] for r in c.get("/api/info").json()["refusals"]] == [at]
+    _refusal_reference(session, c, "refused", sample=3)
+    assert "cannot read the decision" in c.post("/api/attempt", params={"at": at, "decision": "'"}).json()["error"]
+    accepted = c.post("/api/attempt", params={"at": at, "decision": "0"}).json()
+    assert accepted["game"] in c.get("/api/info").json()["branches"]
+    audit = CliRunner().invoke(main, ["audit", str(forks), "--game", accepted["game"]])
+    assert audit.exit_code == 0, audit.output
+
+
+def test_an_option_and_a_computed_amount_lead_to_their_records(tmp_path: Path) -> None:
+    src = run_scenario(ROOT / "tests/scenarios/duel_masters/DM-AMT-S03.toml", tmp_path, 1)
+    assert src.failure is None
+    c = client(Session(src, str(tmp_path / "forks.db")))
+    with ExitStack() as stack:
+        log = stack.enter_context(open_at_points(src.location, src.game))  # (the test's own reader)
+        _amounts_and_options(c, log)
+
+
+def _amounts_and_options(c: TestClient, log: PointLog) -> None:
+    amounts = [seq for seq in range(1, log.last + 1) if isinstance(log.record(seq).event, ev.AmountComputed)]
+    assert len(amounts) == 2
+    for seq in amounts:
+        event = log.record(seq).event
+        assert isinstance(event, ev.AmountComputed)
+        answer = c.post(f"/api/origin?at={log.last}", json={"kind": "amount", "seq": seq}).json()
+        assert "error" not in answer, answer
+        assert answer["value"] == event.value and answer["expression"] == event.expression
+        chain = answer["set_by"]
+        assert chain[0]["seq"] == seq and chain[0]["kind"] == "AmountComputed"
+        assert isinstance(log.record(chain[-1]["seq"]).event, ev.ChoiceMade)  # back to the cast
+    wrong = c.post(f"/api/origin?at={log.last}", json={"kind": "amount", "seq": 1})
+    assert wrong.status_code == 400 and "not a computed amount" in wrong.json()["error"]
+    early = c.post("/api/origin?at=1", json={"kind": "amount", "seq": amounts[0]})
+    assert early.status_code == 400
+    asked = [n for n in range(1, log.last + 1) if log.state_at(n).request is not None
+             and log.state_at(n).request.options]  # type: ignore[union-attr]
+    assert asked, "the hurricane asks which cards to return"
+    for n in asked[:3]:
+        request = log.state_at(n).request
+        assert request is not None
+        opened = max(s for s in range(1, n + 1) if isinstance(log.record(s).event, ev.ChoiceRequested))
+        for i, option in enumerate(request.options[:2]):
+            answer = c.post(f"/api/origin?at={n}", json={"kind": "option", "index": i}).json()
+            assert answer["value"] == option and answer["set_by"][0]["seq"] == opened
+            for seat in ("0", "1"):  # numbered as the board lists them for the seat asking
+                listed = c.get(f"/api/point/{n}", params={"seat": seat}).json()["request"]["options"]
+                as_seat = c.post(f"/api/origin?at={n}&seat={seat}", json={"kind": "option", "index": i})
+                assert (as_seat.json()["value"] == listed[i]) if i < len(listed) else as_seat.status_code == 400
+            assert answer["effect"] == request.effect
+            assert isinstance(log.record(answer["set_by"][-1]["seq"]).event, ev.ChoiceMade)
+            if isinstance(option, int) and option in log.state_at(n).objects:
+                assert answer["object"]["set_by"][0]["seq"] == log.state_at(n).objects[option].since
+    missing = c.post(f"/api/origin?at={asked[0]}", json={"kind": "option", "index": 99})
+    assert missing.status_code == 400 and "no option 99" in missing.json()["error"]
+
+
+def test_a_counters_origin_on_a_store_is_the_folds(logs: dict[str, Path], tmp_path: Path) -> None:
+    """On a store the counters' index reads bodies (passing over the ones whose tag is not PlayerStat): every
+    counter at sampled points answers the last record after which the fold reads it so."""
+    db = tmp_path / "game.db"
+    imported = CliRunner().invoke(main, ["import", str(logs["duel_masters"]), "--db", str(db)])
+    assert imported.exit_code == 0, imported.output
+    c = client(Session(Source(str(db), None), str(tmp_path / "forks.db")))
+    folded = states(logs["duel_masters"])
+    rng = random.Random(7)
+    checked = 0
+    for n in rng.sample(range(1, len(folded)), 16):
+        for p, player in enumerate(folded[n].players):
+            for key in sorted(player.stats):
+                answer = c.post(f"/api/origin?at={n}", json={"kind": "player", "player": p, "key": key}).json()
+                value = player.stats[key]
+                origin = answer["set_by"][0]["seq"]
+                assert all(folded[s].players[p].stats.get(key) == value for s in range(origin, n + 1))
+                assert folded[origin - 1].players[p].stats.get(key) != value
+                checked += 1
+    assert checked >= 20

@@ -1,8 +1,8 @@
 """kifu debug end to end: the real command serving on 127.0.0.1, driven in headless Chromium (Debian's package,
 through Playwright) as a person would use it. Never skipped: ``make test`` installs Chromium first.
 
-Screenshots of the main screens are kept in ``artifacts/`` (docs/images holds the ones the docs show, made by
-``python -m tests.tools.test_debug_browser``)."""
+Screenshots of the main screens are kept in ``artifacts/`` (docs/images holds the ones the docs show: copies of
+``artifacts/debug-NAME.png`` as ``docs/images/debugger-NAME.png``)."""
 
 from __future__ import annotations
 
@@ -101,6 +101,11 @@ def test_step_inspect_search_and_fork_in_the_page(browser: Any, tmp_path: Path) 
         page.wait_for_selector("#inspector .step")
         assert "set by" in page.locator("#inspector").inner_text()
         shot(page, "inspect")
+        # why not, one click from the card: kifu why-not's answer at this record
+        page.click("#inspector .jump:has-text('not trigger')")
+        page.wait_for_selector("#inspector pre.whynot")
+        assert f"record {stopped}" in page.locator("#inspector pre.whynot").inner_text()
+        shot(page, "why-not")
         # a value at every point
         page.fill("#expression", "pending")
         page.click("#query button")
@@ -109,6 +114,16 @@ def test_step_inspect_search_and_fork_in_the_page(browser: Any, tmp_path: Path) 
         page.fill("#goto", str(first_decision))
         page.press("#goto", "Enter")
         page.wait_for_selector(f"#rec-{first_decision}.current")
+        # a decision the rules refuse: nothing appended, and "refused" stops here (from the end, backwards)
+        page.fill("#attempt-words", "attack 999999")
+        page.click("#attempt button")
+        page.wait_for_selector("#attempt-status:has-text('refused at record')")
+        assert page.locator("#game option").count() == 1
+        page.fill("#goto", str(first_decision + 40))
+        page.press("#goto", "Enter")
+        page.fill("#condition", "refused")
+        page.click("#break-prev")
+        page.wait_for_selector(f"#break-status:has-text('stopped at record {first_decision}')")
         page.click("#legal")
         page.wait_for_selector("#decisions li")
         buttons = page.locator("#decisions button")

@@ -60,7 +60,9 @@ def query(log_path: str, expression: str, game: str | None, player: str | None, 
     triggers CARD, leaves ZONE, enters ZONE, decision [PLAYER], changes VALUE, VALUE OP X; joined by 'and').
 
     CARD is #OBJECT, card:ID or a card's name, followed across zone changes. With --player P, as seat P knew the
-    game (a card hidden from P reads "hidden"). Folds the log once from its start, streaming.
+    game (a card hidden from P reads "hidden"). Folds the log once from its start, streaming. (The condition
+    refused [PLAYER] finds nothing here: a refused decision appends nothing to a log; kifu debug stops at the
+    refusals its session knows of.)
     """
     from tools.debug.expressions import parse_condition, parse_value
     from tools.debug.search import Match, Progress, changes, searching

@@ -153,7 +153,7 @@ def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | 
             for line in listing_lines(engine, legal, where, load_log(db, info.game).memory):
                 click.echo(line)
             return
-        chosen = _choose(engine, legal, decision, player)
+        chosen = choose_decision(engine, legal, decision, player)
         start = engine.state.seq
         try:
             engine.decide(chosen)
@@ -165,7 +165,9 @@ def _decide(db: str, game: str | None, decision: tuple[str, ...], player: str | 
     _played(after, start, engine, where)
 
 
-def _choose(engine: Engine, legal: Legal, words: tuple[str, ...], player: str | None) -> Decision:
+def choose_decision(engine: Engine, legal: Legal, words: tuple[str, ...], player: str | None) -> Decision:
+    """The decision ``words`` name, as ``kifu decide`` reads them: a number of the listing, or ACTION ARGS...
+    (as ``player``, else as the player the rules wait for)."""
     if len(words) == 1 and words[0].isdecimal():
         i = int(words[0])
         if i >= len(legal.decisions):

@@ -26,7 +26,8 @@ from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
 from tools.web import Worker
 
 T = TypeVar("T")
-PATH_HELP: Final = "the value: kind object (obj, field, key), player (player, key), pending (effect) or request"
+PATH_HELP: Final = ("the value: kind object (obj, field, key), player (player, key), pending (effect), request, "
+                    "option (index: of the open request's options) or amount (seq: an AmountComputed record)")
 STATIC: Final = Path(__file__).with_name("static")
 COOKIE: Final = "kifu_debug"
 MAX_BODY: Final = 16 * 1024  # bytes: every request body is a few small fields
@@ -130,8 +131,10 @@ def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
         return {"lines": await worker.call(session.why, n, game)}
 
     @api.get("/api/why-not/{n}", summary="Why CARD's ability did not trigger at record N (kifu why-not)")
-    async def why_not(n: int, card: Annotated[str, Query(max_length=200)],
-                      ability: Annotated[str | None, Query(max_length=200)] = None, game: Game = None
+    async def why_not(n: int, card: Annotated[str, Query(max_length=200, description=(
+                          "#OBJECT, a card id or a card's name (as kifu why-not reads it)"))],
+                      ability: Annotated[str | None, Query(max_length=200, description="one ability id")] = None,
+                      game: Game = None
                       ) -> dict[str, Any]:
         return {"lines": await worker.call(session.why_not, n, card, ability, game)}
 
@@ -164,6 +167,13 @@ def create_app(session: Session, token: str, hosts: list[str]) -> ASGIApp:
     @api.post("/api/fork", summary="A what-if branch from point N with another legal decision (kifu fork)")
     async def fork(at: Point, choice: Annotated[int, Query(ge=0, le=10_000)], game: Game = None) -> dict[str, Any]:
         return await worker.call(session.fork, at, choice, game)
+
+    @api.post("/api/attempt", summary="Try any decision at point N: refused, it is kept for the breakpoint "
+              "'refused' and nothing is appended; accepted, a branch with it played (as /api/fork)")
+    async def attempt(at: Point, decision: Annotated[str, Query(max_length=MAX_TEXT, description=(
+                          "as kifu decide reads it: a number of the legal decisions, or ACTION ARGS..."))],
+                      game: Game = None) -> dict[str, Any]:
+        return await worker.call(session.attempt, at, decision, game)
 
     @api.post("/api/decide", summary="Play a legal decision at the end of a branch")
     async def decide(game: Annotated[str, Query(max_length=200)],

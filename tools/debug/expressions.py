@@ -17,6 +17,10 @@ A **condition** holds at a record; clauses joined by ``and`` must all hold::
     decision [PLAYER]     a player's decision (of this player)
     changes VALUE         the value differs just before and just after the record
     VALUE OP X            the value after the record compares so (OP: = != < <= > >=; X a number or a word)
+    refused [PLAYER]      a decision (of this player) was tried in the state just after the record and refused
+
+A refused decision appends nothing, so no log holds one: ``refused`` matches the refusals the caller knows of
+(``Names.refusals``: a scenario run's, or decisions tried in ``kifu debug``'s page) and nothing else.
 
 Conditions are read once, checked against the log's names, and never evaluated as Python: a query is data.
 """
@@ -61,6 +65,7 @@ class Names:
     players: tuple[str, ...]
     card_names: dict[int, str]  # card id -> name (every card the log created)
     card_of_object: Callable[[int], int | None]  # object id -> card id (None: no such object)
+    refusals: frozenset[tuple[int, int]] = frozenset()  # (point, player) of each refused decision known
 
     def player(self, word: str) -> int:
         if re.fullmatch(r"\d+", word) and int(word) < len(self.players):
@@ -195,6 +200,7 @@ class Clause:
     value: ValueExpr | None = None
     op: str = ""
     operand: Value = None
+    points: frozenset[int] = frozenset()  # refused: the points at which a refusal is known
 
 
 @dataclass(frozen=True)
@@ -209,14 +215,17 @@ class Condition:
         """The values whose before/after the condition reads."""
         return tuple(c.value for c in self.clauses if c.value is not None)
 
-    def holds(self, event: ev.Event | None, before: tuple[Value, ...], after: tuple[Value, ...]) -> bool:
-        """Whether every clause holds at a record whose event is ``event`` as the viewer sees it (None: the
+    def holds(self, event: ev.Event | None, before: tuple[Value, ...], after: tuple[Value, ...], *, seq: int
+              ) -> bool:
+        """Whether every clause holds at record ``seq`` whose event is ``event`` as the viewer sees it (None: the
         viewer does not see the record at all), given the condition's values just before and after it."""
         i = 0
         for c in self.clauses:
             if c.value is not None:
                 ok = _value_clause(c, before[i], after[i])
                 i += 1
+            elif c.what == "refused":
+                ok = seq in c.points
             else:
                 ok = event is not None and _event_clause(c, event)
             if not ok:
@@ -284,6 +293,10 @@ def _clause(words: list[str], names: Names) -> Clause:
             return Clause("decision", player=names.player(rest[0]) if rest else None)
         case "changes":
             return Clause("changes", value=parse_value(rest, names))
+        case "refused" if len(rest) <= 1:
+            who = names.player(rest[0]) if rest else None
+            return Clause("refused", player=who,
+                          points=frozenset(at for at, p in names.refusals if who is None or p == who))
     ops = [i for i, w in enumerate(words) if w in OPS]
     if len(ops) == 1 and ops[0] == len(words) - 2:
         raw = words[-1]
@@ -293,4 +306,5 @@ def _clause(words: list[str], names: Names) -> Clause:
 
 
 _CONDITION_HELP = ("a condition is one or more of (joined by 'and'): event KIND, triggers CARD, leaves ZONE, "
-                   "enters ZONE, decision [PLAYER], changes VALUE, VALUE OP X (OP one of = != < <= > >=)")
+                   "enters ZONE, decision [PLAYER], changes VALUE, VALUE OP X (OP one of = != < <= > >=), "
+                   "refused [PLAYER]")

@@ -2,10 +2,13 @@
 the player's decision that started it (or to the set-up).
 
 A value is named by a small path (``Path``): a field of an object (its zone, power, toughness, controller, a
-status), a player's counter, a pending effect, or the open request. Its origin is the last record at or before
-the point after which the value became what it is: found by folding the log forward over windows of ``SPAN``
-records, from the window that holds the point back towards the record that made the object (an object's values
-begin when it came to be: each zone change makes a new object). So the answer is the fold's own, record by record.
+status), a player's counter, a pending effect, the open request or one of its options, or an amount an effect
+computed (an ``AmountComputed`` record). Its origin is the last record at or before the point after which the
+value became what it is: found by folding the log forward over windows of ``SPAN`` records, from the window that
+holds the point back towards the record that made the object (an object's values begin when it came to be: each
+zone change makes a new object). So the answer is the fold's own, record by record. A player's counter is looked
+up in the session's index of the records that set counters (``tools.debug.indices``) instead: on a long log its
+last change may lie any distance back, and the index finds it without reading what lies between.
 
 Values a continuous effect changes also name each effect in force on the object and its source; a value read
 from the card as it was just before it left its zone (look-back) is answered from the state just before it left.
@@ -21,6 +24,8 @@ from projections.characteristics import view
 from projections.state import GameState, copy, evolve
 from projections.views import can_see, redact_event
 from statemachine.games import hidden_zones
+from tools.board import request_data
+from tools.debug.indices import stat_index
 from tools.debug.rules import rule_of
 from tools.errors import BadInput
 from tools.trace import names, render
@@ -33,7 +38,8 @@ MAX_CAUSES: Final = 64  # a cause chain longer than this is cut (a log's chains 
 @dataclass(frozen=True)
 class Path:
     """A value at a point: ``kind`` object (``obj``, ``field``, ``key``), player (``player``, ``key``), pending
-    (``effect``) or request."""
+    (``effect``), request, option (``index`` of the open request's options) or amount (the record ``seq`` that
+    computed it)."""
 
     kind: str
     obj: int = 0
@@ -41,6 +47,8 @@ class Path:
     key: str = ""
     player: int = 0
     effect: int = 0
+    index: int = 0
+    seq: int = 0
 
     def read(self, state: GameState) -> Any:
         match self.kind:
@@ -71,7 +79,7 @@ class Path:
             case "request":
                 r = state.request
                 return None if r is None else (r.player, r.kind, r.options)
-        raise BadInput(f"no value of kind {self.kind!r} (object, player, pending or request)")
+        raise BadInput(f"no value of kind {self.kind!r} (object, player, pending, request, option or amount)")
 
 
 def parse_path(raw: dict[str, Any]) -> Path:
@@ -90,9 +98,13 @@ def parse_path(raw: dict[str, Any]) -> Path:
                 return Path("pending", effect=int(raw["effect"]))
             case "request":
                 return Path("request")
+            case "option":
+                return Path("option", index=int(raw["index"]))
+            case "amount":
+                return Path("amount", seq=int(raw["seq"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise BadInput(f"a value path of kind {kind!r} is missing or mistypes a field: {exc}") from None
-    raise BadInput(f"no value of kind {kind!r} (object, player, pending or request)")
+    raise BadInput(f"no value of kind {kind!r} (object, player, pending, request, option or amount)")
 
 
 class Lines:
@@ -141,19 +153,19 @@ def causes(log: PointLog, seq: int, lines: Lines) -> list[dict[str, Any]]:
     """Record ``seq`` and the records that caused it (the envelope's ``cause``), back to the player's decision
     that began them (its ``ChoiceMade``; a decision's own cause is only the point it was made at, so the chain
     stops there) or to the set-up: each as an entry (its line, kind, rule)."""
-    out = [lines.entry(seq)]
+    chain = [seq]
     rec = log.record(seq)
-    seen = {seq}
-    while (not isinstance(rec.event, ev.ChoiceMade) and rec.cause and rec.cause not in seen
-           and len(out) < MAX_CAUSES):
-        seen.add(rec.cause)
+    while (not isinstance(rec.event, ev.ChoiceMade) and rec.cause and rec.cause not in chain
+           and len(chain) < MAX_CAUSES):
         rec = log.record(rec.cause)
-        out.append(lines.entry(rec.seq))
+        chain.append(rec.seq)
     if not isinstance(rec.event, ev.ChoiceMade) and rec.decision:
         decision = log.decision_record(rec.decision, near=rec.seq)
-        if decision is not None and decision.seq not in seen:
-            out.append(lines.entry(decision.seq))
-    return out
+        if decision is not None and decision.seq not in chain:
+            chain.append(decision.seq)
+    for s in sorted(chain):  # each line reads the state before its record: folded oldest first, each from the last
+        log.state_at(s - 1)
+    return [lines.entry(s) for s in chain]
 
 
 def _lower_bound(state: GameState, path: Path) -> int:
@@ -195,6 +207,8 @@ def origin(log: PointLog, n: int, path: Path) -> int | None:
     low = _lower_bound(state_n, path)
     if path.kind == "object" and path.field == "zone" and want is not None:
         return low
+    if path.kind == "player":  # (a counter is set only by PlayerStat records: the index knows which)
+        return stat_index(log).last_change(path.player, path.key, n)
     stop = n
     while stop >= low:
         start = max(low, stop - SPAN + 1)
@@ -222,6 +236,10 @@ def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dic
     if path.kind == "object" and viewer is not None and not can_see(state, viewer, path.obj, hidden=hidden):
         raise BadInput(f"object #{path.obj} is hidden from {state.players[viewer].name} at record {n}")
     lines = Lines(log, viewer)
+    if path.kind == "amount":
+        return _amount(log, n, path, viewer, lines)
+    if path.kind == "option":
+        return _option(log, n, path, viewer, lines, state)
     value = path.read(state)
     answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value)}
     if value is None and path.kind == "object" and path.obj in state.last_known:
@@ -240,6 +258,51 @@ def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dic
             {"effect": m.effect, "kind": m.kind, "amount": m.amount, "until": m.until, "since": m.since,
              "source": m.source, "source_name": nm.obj(m.source) if m.source >= 0 else None}
             for m in sorted(state.modifiers.values(), key=lambda m: (m.since, m.effect)) if m.target == path.obj]
+    return answer
+
+
+def _amount(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines) -> dict[str, Any]:
+    """An amount an effect computed: the record that computed it (its expression, the rule, the causes back to
+    the decision), and each card it read as that card was just before it left its zone (look-back)."""
+    if not 1 <= path.seq <= n:
+        raise BadInput(f"record {path.seq} is not at or before record {n}: ask about an amount computed by then")
+    rec = log.record(path.seq)
+    if not isinstance(rec.event, ev.AmountComputed):
+        raise BadInput(f"record {path.seq} is {ev.kind_of(rec.event)}, not a computed amount (AmountComputed)")
+    before = log.state_at(path.seq - 1)
+    seen = rec.event if viewer is None else redact_event(rec.event, viewer, before,
+                                                          hidden=hidden_zones(before.profile))
+    if not isinstance(seen, ev.AmountComputed):
+        raise BadInput(f"record {path.seq} is hidden from {before.players[viewer or 0].name}")
+    hidden_value = isinstance(seen, ev.SecretAmountComputed) and seen.redacted
+    after = log.state_at(path.seq)
+    looked = []
+    for oid in seen.looked_back:
+        known = after.last_known.get(oid)
+        if known is not None:
+            looked.append({"obj": oid, "left_at": known.left_at, "point_before": known.left_at - 1})
+    return {"point": n, "path": path.__dict__, "value": "hidden" if hidden_value else seen.value,
+            "expression": seen.expression, "ability": seen.ability, "param": seen.param, "effect": seen.effect,
+            "looked_back": looked, "set_by": causes(log, path.seq, lines)}
+
+
+def _option(log: PointLog, n: int, path: Path, viewer: int | None, lines: Lines, state: GameState
+            ) -> dict[str, Any]:
+    """An option of the open request, numbered as the board lists them for ``viewer`` (another player's options
+    among cards hidden from the viewer are not listed): the record that asked (its rule, the causes back to the
+    decision), the effect it asks for, and for an object offered, how that object got where it is."""
+    request = state.request
+    shown = (request_data(state, None, viewer) or {}).get("options", [])
+    if request is None or not 0 <= path.index < len(shown):
+        raise BadInput(f"no option {path.index} of a request open at record {n}")
+    value = shown[path.index]
+    asked = origin(log, n, Path("request"))
+    answer: dict[str, Any] = {"point": n, "path": path.__dict__, "value": _plain(value), "effect": request.effect,
+                              "set_by": causes(log, asked, lines) if asked is not None else []}
+    hidden = hidden_zones(state.profile)
+    if isinstance(value, int) and value in state.objects and (
+            viewer is None or can_see(state, viewer, value, hidden=hidden)):
+        answer["object"] = explain(log, n, Path("object", obj=value, field="zone"), viewer)
     return answer
 
 

@@ -84,7 +84,7 @@ def _fold_window(log: PointLog, start: int, stop: int, cond: Condition, viewer: 
         seen = rec.event if viewer is None else redact_event(rec.event, viewer, state, hidden=hidden)
         evolve(state, rec.seq, rec.event, rec.decision)
         after = tuple(v.read(state, viewer) for v in values)
-        if cond.holds(seen, before, after):
+        if cond.holds(seen, before, after, seq=seq):
             yield Match(seq, before, after)
         if seq % SPAN == 0:
             yield Progress(seq)

@@ -1,17 +1,23 @@
 """One debugging session: the log being debugged (a store or an export, or the log a scenario run kept), the
 what-if branches made from it, and the questions the page and the JSON API ask of them.
 
-The session holds no state a restart would lose: every answer is read from the logs (the source and the forks
-store) through the same time-travel reader the command line uses (``tools.travel``: snapshots, then records).
+Every answer is read from the logs (the source and the forks store) through the same time-travel reader the
+command line uses (``tools.travel``: snapshots, then records); the only state a restart loses is the list of
+decisions refused in the page (below).
 Forks are ordinary games in an ordinary store: ``kifu audit`` reads them like any other.
+
+A decision the rules refuse appends nothing, so no log holds it; the session keeps the refusals it knows of — a
+scenario run's (``statemachine.scenario.Refusal``), and the decisions tried in the page (``attempt``) — and the
+condition ``refused`` stops at the points where they were tried. They last as long as the session.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +29,9 @@ from eventsource.memory import MemoryStore
 from projections.diff import diff_states
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
-from statemachine.scenario import run_file
+from statemachine.scenario import Refusal, run_file
 from tools.board import board_data
+from tools.commands.whatif import choose_decision
 from tools.debug import provenance
 from tools.debug.expressions import Names, QueryError, parse_condition, parse_value
 from tools.debug.search import Direction, Match, Progress, Unit, changes, searching, step
@@ -57,6 +64,7 @@ class Source:
     failure: Failure | None = None
     mtime: float = 0.0
     runs: int = 0
+    refusals: tuple[Refusal, ...] = ()  # the decisions the scenario's steps tried and the rules refused
 
 
 @dataclass
@@ -66,6 +74,7 @@ class Session:
     _stack: ExitStack = field(default_factory=ExitStack)
     _logs: dict[str, PointLog] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    _tried: dict[str, list[Refusal]] = field(default_factory=dict)  # game -> decisions refused in the page
 
     # -- logs ---------------------------------------------------------------------------------------------
 
@@ -116,6 +125,8 @@ class Session:
             "players": list(started.players) if started is not None else [],
             "rules": f"{started.profile} {started.profile_version}" if started is not None else "",
             "branches": self.branches(), "forks_db": self.forks_db,
+            "refusals": [{"point": r.seq, "player": r.player, "decision": r.decision, "rule": r.rule,
+                          "reason": r.reason, "step": r.step} for r in self.refusals(game)],
         }
         if self.source.scenario is not None:
             out["scenario"] = {"path": str(self.source.scenario), "runs": self.source.runs,
@@ -127,6 +138,7 @@ class Session:
             log = self.log(game)
             n = log.check_point(n)
             viewer = self.seat(log, seat)
+            log.state_at(n - 1)  # (the record's line reads the state before it: fold that first, then one record)
             state = log.state_at(n)
             after = log.get(n + 1)  # whether the rules wait here or go on by themselves (as kifu at says)
             data = board_data(state, viewer, log.memory if viewer is None else None,
@@ -171,9 +183,10 @@ class Session:
         """The record where ``condition`` holds next (or last) from point ``at``, with progress on the way."""
         with self._lock:
             log = self.log(game)
-            cond = parse_condition(condition, names_of(log))
-            at = log.check_point(at)
             viewer = self.seat(log, seat)
+            known = frozenset((r.seq, r.player) for r in self.refusals(log.game) if viewer in (None, r.player))
+            cond = parse_condition(condition, dataclasses.replace(names_of(log), refusals=known))
+            at = log.check_point(at)
         yield from searching(log, cond, at, direction, viewer)
 
     def query(self, expression: str, game: str | None, seat: str | None) -> Iterator[tuple[int, Any] | Progress]:
@@ -187,6 +200,13 @@ class Session:
             value = parse_value(words, names_of(log))
             viewer = self.seat(log, seat)
         yield from changes(log, value, viewer)
+
+    def refusals(self, game: str | None) -> list[Refusal]:
+        """The refused decisions the session knows of in ``game``, in the order they were tried."""
+        with self._lock:
+            log = self.log(game)
+            scenario = list(self.source.refusals) if log.game == self.main else []
+            return scenario + self._tried.get(log.game, [])
 
     # -- what if ------------------------------------------------------------------------------------------
 
@@ -205,13 +225,41 @@ class Session:
         with self._lock:
             log = self.log(game)
             n = log.check_point(n)
-            name = _free_name(f"{self.main}-fork-{n}", self.branches())
             _engine_at(log, n)  # (refuses a point in the middle of the rules' work before the store is touched)
-            with open_store(self.forks_db, write=True) as store:
-                engine = Engine.fork(log.profile(), _store_of(log), log.game, n, store=store, game=name)
-                _play(engine, choice)
-            self._logs.pop(name, None)
-            return {"game": name, "at": n, **self.compare(game, name)}
+            return self._branch(log, n, game, lambda engine: _play(engine, choice))
+
+    def attempt(self, n: int, decision: str, game: str | None) -> dict[str, Any]:
+        """Try ``decision`` (typed as for ``kifu decide``: a number of the listing, or ACTION ARGS...) at point
+        ``n``. Refused: nothing is appended anywhere, and the refusal is kept for the ``refused`` breakpoint;
+        accepted: a new branch with it played, as ``fork`` makes."""
+        try:
+            words = tuple(shlex.split(decision))
+        except ValueError as exc:
+            raise BadInput(f"cannot read the decision {decision!r}: {exc}") from None
+        if not words:
+            raise BadInput("the decision is empty: type ACTION ARGS... or a number of the legal decisions")
+        with self._lock:
+            log = self.log(game)
+            n = log.check_point(n)
+            trial = _engine_at(log, n)  # (in memory: a refusal leaves no trace in any store)
+            chosen = choose_decision(trial, trial.legal(), words, None)
+            named = _decision_line(trial, chosen, log.memory)
+            try:
+                trial.decide(chosen)
+            except IllegalDecision as refused:
+                kept = Refusal(0, n, chosen.player, named, refused.rule, refused.reason)
+                self._tried.setdefault(log.game, []).append(kept)
+                return {"refused": {"point": n, "player": chosen.player, "decision": named, "rule": refused.rule,
+                                    "reason": refused.reason}}
+            return self._branch(log, n, game, lambda engine: engine.decide(chosen))
+
+    def _branch(self, log: PointLog, n: int, game: str | None, play: Callable[[Engine], object]) -> dict[str, Any]:
+        name = _free_name(f"{self.main}-fork-{n}", self.branches())
+        with open_store(self.forks_db, write=True) as store:
+            engine = Engine.fork(log.profile(), _store_of(log), log.game, n, store=store, game=name)
+            play(engine)
+        self._logs.pop(name, None)
+        return {"game": name, "at": n, **self.compare(game, name)}
 
     def decide(self, game: str, choice: int) -> dict[str, Any]:
         """Play decision number ``choice`` of the legal ones at the end of branch ``game``."""
@@ -253,6 +301,7 @@ class Session:
                 raise BadInput(f"{src.scenario}: cannot read: {exc.strerror}") from None
             if changed:
                 self.close()
+                self._tried.clear()  # (tried against the old run's log)
                 self.source = run_scenario(src.scenario, Path(self.forks_db).parent, src.runs + 1)
         return self.info()
 
@@ -365,7 +414,8 @@ def run_scenario(path: Path, folder: Path, run: int, db: str | None = None) -> S
     with open_store(location, write=True) as store:
         result = run_file(path, store=store)
     failure = None if result.ok else Failure(result.step, result.seq, result.message)
-    return Source(location, result.id, scenario=path, failure=failure, mtime=mtime, runs=run)
+    return Source(location, result.id, scenario=path, failure=failure, mtime=mtime, runs=run,
+                  refusals=result.refusals)
 
 
 __all__ = ["Failure", "QueryError", "Session", "Source", "scratch_dir"]

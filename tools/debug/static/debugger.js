@@ -92,8 +92,7 @@ function renderBoard(d) {
     req.append(el("span", `${d.request.player_name} must choose ${d.request.kind} (${d.request.minimum}..${d.request.maximum}): `));
     d.request.option_names.forEach((name, i) => {
       const opt = d.request.options[i];
-      const path = typeof opt === "number" && opt >= 0 ? { kind: "object", obj: opt, field: "zone" } : { kind: "request" };
-      req.append(valueSpan(name, path, "where is this option from?"), el("span", " "));
+      req.append(valueSpan(name, { kind: "option", index: i }, "where is this option from?"), el("span", " "));
     });
     if (d.request.effect_name) req.append(el("span", ` for ${d.request.effect_name}`));
   } else if (d.ended) {
@@ -187,6 +186,9 @@ async function renderTimeline() {
   rows.forEach((r) => {
     const li = el("li", r.line, (r.kind === "ChoiceMade" ? "decision " : "") + (r.seq === S.point ? "current" : ""));
     li.id = "rec-" + r.seq;
+    if (r.kind === "AmountComputed" || r.kind === "SecretAmountComputed") {
+      li.append(el("span", " "), valueSpan("(where from?)", { kind: "amount", seq: r.seq }, "where does this amount come from?"));
+    }
     li.addEventListener("click", () => go(r.seq));
     list.append(li);
   });
@@ -206,11 +208,31 @@ function recordLink(entry) {
 }
 
 async function inspect(path) {
-  const ans = await api(`/api/origin?` + params({ at: S.point }), {
+  const at = path.kind === "amount" ? Math.max(S.point, path.seq) : S.point;
+  const ans = await api(`/api/origin?` + params({ at }), {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(path) });
   const box = $("inspector");
   box.replaceChildren();
+  showOrigin(box, ans);
+  if (path.kind === "object" && S.point >= 1) {
+    const wn = el("div", null, "step");
+    const j = el("span", `why did #${path.obj} not trigger at record ${S.point}?`, "jump");
+    j.addEventListener("click", () => { $("whynot-card").value = `#${path.obj}`; $("whynot-ability").value = ""; explainWhyNot(); });
+    wn.append(j);
+    box.append(wn);
+  }
+}
+
+function showOrigin(box, ans) {
   box.append(el("div", `value at record ${ans.point}: ${JSON.stringify(ans.value)}`));
+  if (ans.expression) box.append(el("div", `computed as ${ans.expression} (${ans.ability}, ${ans.param})`));
+  (ans.looked_back || []).forEach((lb) => {
+    const div = el("div", `it read #${lb.obj} as it was just before it left its zone at record ${lb.left_at} `);
+    const j = el("span", "show the board just before", "jump");
+    j.addEventListener("click", () => go(lb.point_before));
+    div.append(j);
+    box.append(div);
+  });
   if (ans.look_back) {
     const lb = el("div", `it left its zone at record ${ans.look_back.left_at}; just before (record ${ans.look_back.point_before}) it was ${JSON.stringify(ans.look_back.value)} `);
     const j = el("span", "show the board just before", "jump");
@@ -222,6 +244,11 @@ async function inspect(path) {
   if (ans.set_by && ans.set_by.length) {
     box.append(el("h3", "set by, then what caused it, back to the decision"));
     ans.set_by.forEach((e) => box.append(recordLink(e)));
+  }
+  if (ans.effect !== undefined && ans.effect !== null) box.append(el("div", `asked for effect #${ans.effect}`));
+  if (ans.object) {
+    box.append(el("h3", `the option is #${ans.object.path.obj}; how it got where it is`));
+    ans.object.set_by.forEach((e) => box.append(recordLink(e)));
   }
   if (ans.continuous && ans.continuous.length) {
     box.append(el("h3", "continuous effects in force on it"));
@@ -240,6 +267,19 @@ async function explainWhy(n) {
   const box = $("inspector");
   box.replaceChildren();
   ans.lines.forEach((l) => box.append(el("div", l)));
+}
+
+async function explainWhyNot() {
+  // kifu why-not CARD [ABILITY] at the record the page is at (the answers are the command's lines)
+  const card = $("whynot-card").value.trim();
+  if (!card) return;
+  if (S.point < 1) { showError("why-not asks about a record: step to one first"); return; }
+  const ability = $("whynot-ability").value.trim();
+  const ans = await api(`/api/why-not/${S.point}?` + params(Object.assign({ card }, ability ? { ability } : {})));
+  const box = $("inspector");
+  box.replaceChildren(el("h3", `why ${card}${ability ? " " + ability : ""} did not trigger at record ${S.point}`));
+  const pre = el("pre", ans.lines.join("\n"), "whynot");
+  box.append(pre);
 }
 
 // -- breakpoints and queries --------------------------------------------------------------------------------------
@@ -309,6 +349,21 @@ async function decide(choice) {
   const ans = await api(`/api/decide?` + new URLSearchParams({ game: S.game, choice }), { method: "POST" });
   await loadInfo(S.game);
   await go(ans.last);
+}
+
+async function attempt() {
+  const decision = $("attempt-words").value.trim();
+  if (!decision) return;
+  const status = $("attempt-status");
+  const ans = await api(`/api/attempt?` + new URLSearchParams(Object.assign({ at: S.point, decision }, S.game ? { game: S.game } : {})), { method: "POST" });
+  if (ans.refused) {
+    status.textContent = `refused at record ${ans.refused.point}: ${ans.refused.decision}: ${ans.refused.reason} [${ans.refused.rule}]; nothing was appended (the breakpoint "refused" stops here)`;
+    return;
+  }
+  status.textContent = `accepted: played in ${ans.game}`;
+  await loadInfo(ans.game);
+  showCompare(ans);
+  await go(ans.at + 2);
 }
 
 function showCompare(c) {
@@ -382,6 +437,8 @@ function bind() {
   $("break-prev").onclick = () => runTo("prev");
   $("query").addEventListener("submit", (e) => { e.preventDefault(); runQuery(); });
   $("legal").onclick = showLegal;
+  $("whynot").addEventListener("submit", (e) => { e.preventDefault(); explainWhyNot(); });
+  $("attempt").addEventListener("submit", (e) => { e.preventDefault(); attempt(); });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const keys = { ArrowLeft: e.shiftKey ? "prev-decision" : "prev-event", ArrowRight: e.shiftKey ? "next-decision" : "next-event",
