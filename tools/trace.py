@@ -201,9 +201,11 @@ def _move_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | None
                 text += f", controlled by {player_name(st, event.controller)}"
             return text
         case ev.ObjectCreated():
+            # (a seat's view of a card it may not see carries no card: say so, not the redaction's -1)
+            which = f"card {event.card}, {event.definition}" if event.card >= 0 else "a card not shown to this seat"
             text = (
                 f"{event.printed.name}#{event.obj} created in {at(st, event.zone, event.position)} "
-                f"(card {event.card}, {event.definition}, owner {player_name(st, event.owner)})"
+                f"({which}, owner {player_name(st, event.owner)})"
             )
             return text + (", face down" if event.face_down else "")
         case ev.Stacked():

@@ -52,6 +52,11 @@ def sylvia_game(path: Path, ep: int, life: int = 20) -> Path:
     return path
 
 
+def play_record(path: Path) -> int:
+    """The record of Alice's decision to play Sylvia (after however many records the set-up takes)."""
+    return next(r.seq for r in map(decode, exchange.read(path)) if isinstance(r.event, ev.ChoiceMade))
+
+
 def damage_record(path: Path) -> int:
     """The record where Bob's leader takes Sylvia's damage (rules 1.0 deal it even unpaid)."""
     return next(r.seq for r in map(decode, exchange.read(path))
@@ -66,7 +71,7 @@ def test_sylvia_at_0_ep_diverges_under_1_1_by_the_unpaid_ep_change(tmp_path: Pat
     assert code == 1
     assert "under shadowverse rules 1.1" in out and "the log's rules: shadowverse 1.0" in out
     assert "1.1  SV-O-98: An effect whose EP cost cannot be paid does nothing more" in out  # the changelog
-    assert f"DIVERGENT at record {hit}, in decision 1 (record 15: Alice: play シルヴィア#1)" in out
+    assert f"DIVERGENT at record {hit}, in decision 1 (record {play_record(log)}: Alice: play シルヴィア#1)" in out
     assert f"the log has (1.0):  record {hit}: Bob: life = {life - 2}" in out
     assert f"1.1 gives:  record {hit}: resolved #1 EP消費 from シルヴィア#8" in out
     assert ("because of: 1.1 SV-O-98 (switch unpaid_ep_stops = True): on 1.0's rules this change alone gives the "
