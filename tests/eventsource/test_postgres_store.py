@@ -9,9 +9,9 @@ import psycopg
 import pytest
 
 from eventsource import events as ev
-from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError
+from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError, StoreUnavailable
 from eventsource.integrity import Verified, verify
-from eventsource.postgres import PostgresStore, ReadOnlyStore, StoreUnavailable
+from eventsource.postgres import PostgresStore, ReadOnlyStore
 from eventsource.records import NewEvent, RawRecord, seal
 from tests.pgserver import free_port
 

@@ -25,8 +25,8 @@ def free_port() -> int:
 class Serve:
     """``kifu serve --db DB --key KEY`` on 127.0.0.1; ready once its API answers."""
 
-    def __init__(self, db: Path, key: Path, port: int | None = None) -> None:
-        self.db, self.key, self.port = db, key, port or free_port()
+    def __init__(self, db: Path | str, key: Path, port: int | None = None, workers: int = 1) -> None:
+        self.db, self.key, self.port, self.workers = db, key, port or free_port(), workers
         self.url = f"http://127.0.0.1:{self.port}"
         self.start()
 
@@ -34,7 +34,8 @@ class Serve:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tools.cli", "serve", "--db", str(self.db), "--key", str(self.key),
-             "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+             "--port", str(self.port), "--workers", str(self.workers)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -10,6 +10,7 @@ acknowledged again, not applied twice; against any other head, it is stale and r
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,6 +77,16 @@ class Service:
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
+
+    def lost(self) -> None:
+        """The store's server went away (a PostgreSQL restart): open it again on the next call, and load every
+        match again from it (what was cached may be behind what another worker appended meanwhile)."""
+        store, self._store = self._store, None
+        self._engines.clear()
+        self._folded.clear()
+        if store is not None:
+            with contextlib.suppress(Exception):  # (a broken connection may fail to close: it is dropped anyway)
+                store.close()
 
     # -- matches ------------------------------------------------------------------------------------------
 
@@ -204,6 +215,14 @@ class Service:
             and legal.request.maximum > 1) else None
         data["head"] = state.seq
         return data
+
+    def chosen(self, match_id: str, seat: int, choice: Any) -> tuple[str, list[Any]]:
+        """The decision ``{"choice": I}`` names: the I-th of the legal decisions ``view`` lists for ``seat``."""
+        legal = self.engine(match_id).legal()
+        options = legal.decisions if legal.player == seat else ()
+        if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(options):
+            raise BadInput(f"choice: one of 0 to {len(options) - 1}" if options else "nothing to decide now")
+        return options[choice].action, list(options[choice].args)
 
     def picked(self, match_id: str, seat: int, picked: Any) -> tuple[str, list[Any]]:
         """The decision ``{"pick": [...]}`` names: options of the request open for ``seat``."""

@@ -1,0 +1,136 @@
+"""kifu serve on PostgreSQL: several workers, one database, any worker serving any match.
+
+- Two ``kifu serve`` processes on one database; the two seats of a Shadowverse match start on different ones, so
+  every record one seat's decision appends reaches the other seat only through PostgreSQL's notifications. One
+  worker is killed (SIGKILL) mid-match: its seat reconnects to the other worker, catches up and finishes there.
+  Every acknowledged decision is in the log where it was acknowledged; the log audits clean with the key.
+- PostgreSQL itself stops under load (as a crash would) and starts again: meanwhile the API answers 503 and the
+  seats' connections are closed with "try again later"; then the clients reconnect and the matches finish,
+  losing nothing acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from click.testing import CliRunner
+
+from eventsource import events as ev
+from eventsource import exchange
+from eventsource.records import decode
+from tests import pgserver
+from tests.conftest import fresh_schema
+from tests.tools.serving import Serve
+from tools.cli import main
+from tools.serve.bots import Played, run
+
+
+def applied(url: str) -> int:
+    """Decisions applied so far, by every worker (the submissions table they share)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM kifu_submissions").fetchone()
+    return int(row[0]) if row else 0
+
+
+def wait_for(what: Callable[[], bool], alive: threading.Thread, message: str, limit: float = 30) -> None:
+    deadline = time.monotonic() + limit
+    while not what():
+        assert alive.is_alive(), f"the bots stopped first: {message}"
+        assert time.monotonic() < deadline, message
+        time.sleep(0.02)
+
+
+def new_key(tmp_path: Path) -> Path:
+    key = tmp_path / "server.key"
+    assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
+    return key
+
+
+def check_logs(results: list[Played], logs: dict[str, bytes], key: Path, tmp_path: Path) -> None:
+    """Every match finished; each decision acknowledged is the record after the head it was acknowledged at;
+    each log audits clean with the server's key."""
+    assert results and all(r.finished for r in results), [(r.match, r.error) for r in results]
+    for r in results:
+        log = tmp_path / f"{r.match}.jsonl"
+        log.write_bytes(logs[r.match])
+        records = {rec.seq: rec for rec in map(decode, exchange.read(log))}
+        assert len(r.acknowledged) == r.decisions > 0
+        for seat, head, action, args in r.acknowledged:
+            made = records[head + 1].event
+            assert isinstance(made, ev.ChoiceMade), (head, made)
+            if action == "pick":  # (the bots name a pick by the indices they sent, not by the options)
+                assert (made.player, len(made.args)) == (seat, len(args))
+            else:
+                assert (made.player, made.action, list(made.args)) == (seat, action, args)
+        audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{key}.pub"])
+        assert audit.exit_code == 0, audit.output
+
+
+def test_two_workers_serve_one_match_and_a_killed_ones_seat_finishes_on_the_other(postgres_url: str,
+                                                                                   tmp_path: Path) -> None:
+    key = new_key(tmp_path)
+    first, second = Serve(postgres_url, key), Serve(postgres_url, key)
+    results: list[Played] = []
+    bots = threading.Thread(target=lambda: results.extend(asyncio.run(
+        run([first.url, second.url], "shadowverse", 1, 1, 7))))
+    try:
+        bots.start()
+        wait_for(lambda: applied(postgres_url) >= 12, bots, "12 decisions across the two workers")
+        first.kill()
+        bots.join(timeout=60)
+        assert not bots.is_alive(), "the match did not finish within 60 s of the kill"
+        logs = {r.match: httpx.get(f"{second.url}/api/matches/{r.match}/log").content for r in results}
+    finally:
+        first.stop()
+        second.stop()
+
+    (played,) = results
+    seats = {seat for seat, *_ in played.acknowledged[:12]}
+    assert seats == {0, 1}, "before the kill both seats decided, each on its own worker"
+    assert played.reconnects >= 1, "seat 0 reconnected to the other worker"
+    check_logs(results, logs, key, tmp_path)
+
+
+@pytest.fixture
+def own_postgres() -> object:
+    """A PostgreSQL server of this test's own: it is stopped and started again under load."""
+    server = pgserver.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_postgresql_stopped_under_load_then_back_the_clients_resume(own_postgres: pgserver.Server,
+                                                                    tmp_path: Path) -> None:
+    url = fresh_schema(own_postgres)
+    key = new_key(tmp_path)
+    served = Serve(url, key, workers=2)
+    results: list[Played] = []
+    bots = threading.Thread(target=lambda: results.extend(asyncio.run(run(served.url, "shadowverse", 2, 2, 11))))
+    try:
+        bots.start()
+        wait_for(lambda: applied(url) >= 16, bots, "16 decisions before PostgreSQL stops")
+        own_postgres.halt()
+        try:
+            while_down = httpx.get(f"{served.url}/api/matches/m-0", timeout=20)
+        finally:
+            time.sleep(0.5)  # (the seats meet the closed store and are told to try again)
+            own_postgres.resume()
+        assert while_down.status_code == 503, while_down.text
+        assert "unavailable" in while_down.text or "failed" in while_down.text, while_down.text
+        bots.join(timeout=60)
+        assert not bots.is_alive(), "the matches did not finish within 60 s of PostgreSQL's return"
+        logs = {r.match: httpx.get(f"{served.url}/api/matches/{r.match}/log").content for r in results}
+    finally:
+        served.stop()
+
+    assert sum(r.reconnects for r in results) >= 2, "the seats were told to connect again, and did"
+    check_logs(results, logs, key, tmp_path)
