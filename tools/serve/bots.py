@@ -69,7 +69,7 @@ def answer(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], t
     pick, legal = state.get("pick"), state["legal"]
     if pick and (not legal or rng.random() < 0.5):
         picked = random_pick(pick, rng)
-        return {"head": state["head"], "pick": picked}, ("pick", picked)
+        return {"head": state["head"], "pick": picked}, (pick["action"], [pick["options"][i]["arg"] for i in picked])
     one = legal[rng.randrange(len(legal))]
     return {"head": state["head"], "choice": one["index"]}, (one["action"], one["args"])
 

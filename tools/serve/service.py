@@ -16,25 +16,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from eventsource import events as ev
 from eventsource import signing
 from eventsource.errors import ConcurrencyConflict, KifuError
 from eventsource.records import Record
 from eventsource.store import EventStore
-from projections.state import GameState, copy, evolve
+from projections.state import GameState
 from projections.timeline import Timeline
-from projections.views import redact_event
-from statemachine.decisions import Decision, IllegalDecision, Request
+from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
-from statemachine.games import PROFILES, hidden_zones
+from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
 from tools.board import board_data
 from tools.errors import BadInput
+from tools.serve.catchup import SPECTATOR, Catchup, judged
 from tools.serve.lobby import Lobby, Match, MatchSpec
-from tools.trace import names, render
+from tools.trace import names
 
 MAX_RECORDS: Final = 500  # records sent in one catch-up message at most (a client asks again from the last)
-SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
 
 
 class Refused(BadInput):
@@ -63,10 +61,10 @@ class Service:
         self._open, self.lobby, self.signer = open_store, lobby, signer
         self._store: EventStore | None = None
         self._engines: dict[str, Engine] = {}
-        # Per match, the states the last catch-up started and ended at: after a decision every seat reads the
-        # same new records, so each seat's read starts where another's did (without this, one fold from the
-        # start per seat per decision: quadratic in the game's length).
-        self._folded: dict[str, dict[int, GameState]] = {}
+        self._legal: dict[str, tuple[Engine, int, Legal]] = {}  # per match: its legal decisions at a head
+        # Per match, one fold for every viewer's catch-up (without it, one fold from the start per seat per
+        # decision: quadratic in the game's length).
+        self._catchups: dict[str, Catchup] = {}
 
     @property
     def store(self) -> EventStore:
@@ -83,7 +81,8 @@ class Service:
         match again from it (what was cached may be behind what another worker appended meanwhile)."""
         store, self._store = self._store, None
         self._engines.clear()
-        self._folded.clear()
+        self._legal.clear()
+        self._catchups.clear()
         if store is not None:
             with contextlib.suppress(Exception):  # (a broken connection may fail to close: it is dropped anyway)
                 store.close()
@@ -146,7 +145,7 @@ class Service:
         now = engine.state.seq
         if head != now:
             raise Stale(f"the decision was made against record {head}; the game is at record {now}")
-        legal = engine.legal()
+        legal = self.legal(match_id)
         if legal.player != seat:
             who = "nobody" if legal.player is None else f"seat {legal.player}"
             raise Refused(f"it is not seat {seat}'s to decide now ({who} decides)", "KIFU-TURN")
@@ -172,25 +171,28 @@ class Service:
         stop = min(last, since + MAX_RECORDS)
         if start > stop:
             return []
-        state = self._state_before(match_id, start)
-        hidden = hidden_zones(state.profile)
-        out = []
-        for rec in self.store.read(match_id, start, stop):
-            seen = _seen(rec, viewer, state, hidden)
-            if seen is not None:
-                out.append({"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)})
-            evolve(state, rec.seq, rec.event, rec.decision)
-        self._folded[match_id] = {start - 1: self._folded[match_id][start - 1], stop: copy(state)}
-        return out
+        if viewer is None:
+            return judged(self.store, match_id, start, stop)
+        kept = self._catchups.get(match_id)
+        if kept is not None and kept.covers(start):
+            fold = kept
+        else:  # (a read from further back than the match's fold is folded on its own)
+            fold = Catchup.at(self.store, match_id, start - 1)
+            if kept is None or kept.seq < start - 1:
+                self._catchups[match_id] = fold
+        fold.fold(self.store, match_id, stop)
+        return fold.seen(viewer, start, stop)
 
-    def _state_before(self, match_id: str, start: int) -> GameState:
-        """The state after record ``start - 1``: the one the last catch-up of this match ended at (every seat
-        reads the same new records after a decision), else from the store's snapshots."""
-        kept = self._folded.setdefault(match_id, {})
-        if start - 1 not in kept:
-            kept.clear()
-            kept[start - 1] = Timeline(self.store, match_id).state_at(start - 1)
-        return copy(kept[start - 1])
+    def legal(self, match_id: str) -> Legal:
+        """The match's legal decisions now, found once per head (judging a decision and showing both seats their
+        boards would otherwise each find them again)."""
+        engine = self.engine(match_id)
+        kept = self._legal.get(match_id)
+        if kept is not None and kept[0] is engine and kept[1] == engine.state.seq:
+            return kept[2]
+        legal = engine.legal()
+        self._legal[match_id] = (engine, engine.state.seq, legal)
+        return legal
 
     def view(self, match_id: str, viewer: int | None, at: int | None = None) -> dict[str, Any]:
         """The board as ``viewer`` sees it now (or after record ``at``), who must act, and — when it is the
@@ -202,7 +204,7 @@ class Service:
             state = Timeline(self.store, match_id).state_at(max(0, at))
         data = board_data(state, viewer if viewer != SPECTATOR else SPECTATOR)
         data["viewer"] = viewer
-        legal = engine.legal() if state is engine.state else None
+        legal = self.legal(match_id) if state is engine.state else None
         data["to_act"] = None if legal is None else legal.player
         if legal is not None and viewer is not None and legal.player == viewer:
             nm = names(state, None, viewer)
@@ -218,7 +220,7 @@ class Service:
 
     def chosen(self, match_id: str, seat: int, choice: Any) -> tuple[str, list[Any]]:
         """The decision ``{"choice": I}`` names: the I-th of the legal decisions ``view`` lists for ``seat``."""
-        legal = self.engine(match_id).legal()
+        legal = self.legal(match_id)
         options = legal.decisions if legal.player == seat else ()
         if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(options):
             raise BadInput(f"choice: one of 0 to {len(options) - 1}" if options else "nothing to decide now")
@@ -226,7 +228,7 @@ class Service:
 
     def picked(self, match_id: str, seat: int, picked: Any) -> tuple[str, list[Any]]:
         """The decision ``{"pick": [...]}`` names: options of the request open for ``seat``."""
-        legal = self.engine(match_id).legal()
+        legal = self.legal(match_id)
         if legal.request is None or legal.player != seat:
             raise BadInput("pick: no request is open for this seat (answer with choice, or action and args)")
         return pick_decision(legal.request, picked)
@@ -239,9 +241,10 @@ def _pick(req: Request, nm: Any) -> dict[str, Any]:
     """A request answered with several options at once (break two shields, discard up to three): what ``legal``
     cannot list one by one. A seat answers ``{"pick": [i, ...]}`` with indices into ``options``; the rules check
     how many and, for a weighted request, their total (DM-W-36)."""
-    return {"prompt": req.prompt, "rule": req.rule, "minimum": req.minimum, "maximum": req.maximum,
-            "max_total": req.max_total, "weights": list(req.weights) or None,
-            "options": [{"index": i, "text": " ".join(nm.named_args(Decision(req.player, req.action, (o,))))}
+    return {"prompt": req.prompt, "rule": req.rule, "action": req.action, "minimum": req.minimum,
+            "maximum": req.maximum, "max_total": req.max_total, "weights": list(req.weights) or None,
+            "options": [{"index": i, "arg": o,
+                         "text": " ".join(nm.named_args(Decision(req.player, req.action, (o,))))}
                         for i, o in enumerate(req.options)]}
 
 
@@ -252,16 +255,6 @@ def pick_decision(req: Request, picked: Any) -> tuple[str, list[Any]]:
     if len(set(picked)) != len(picked) or not all(0 <= i < len(req.options) for i in picked):
         raise BadInput(f"pick: distinct indices from 0 to {len(req.options) - 1}")
     return req.action, [req.options[i] for i in picked]
-
-
-def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> ev.Event | None:
-    if viewer is None:
-        return rec.event
-    if isinstance(rec.event, ev.GameStarted):  # the seed would let a seat recompute every hidden card
-        import msgspec
-
-        return msgspec.structs.replace(rec.event, seed=0)
-    return redact_event(rec.event, viewer, state, hidden=hidden)
 
 
 def _check_decks(profile: Any, spec: MatchSpec) -> None:
@@ -280,4 +273,4 @@ def _check_decks(profile: Any, spec: MatchSpec) -> None:
                 raise BadInput(f"seat {seat}'s deck breaks {spec.game}'s deck rules: {problems}")
 
 
-__all__ = ["KifuError", "Outcome", "Refused", "Service", "Stale"]
+__all__ = ["SPECTATOR", "KifuError", "Outcome", "Refused", "Service", "Stale"]
