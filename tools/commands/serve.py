@@ -62,7 +62,11 @@ def serve(db: str, key: str | None, host: str, port: int, workers: int) -> None:
 @click.option("--matches", type=click.IntRange(1, 10_000), default=1, show_default=True)
 @click.option("--concurrency", type=click.IntRange(1, 1_000), default=1, show_default=True)
 @click.option("--seed", type=int, default=2026, show_default=True, help="The bots' decisions derive from it.")
-def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, seed: int) -> None:
+@click.option("--seconds", type=click.FloatRange(0.1, 86_400), default=None,
+              help="Stop every match still going after this long (a bounded load run: the figures count what was "
+                   "played; the matches cut short are reported unfinished).")
+def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, seed: int,
+         seconds: float | None) -> None:
     """Play MATCHES matches on a kifu serve with random bots in both seats, as any client would: each match's
     id and result, then decisions per second and the time from a decision to its acknowledgement. Exit 0 when
     every match finished."""
@@ -72,7 +76,7 @@ def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, se
     if game not in PROFILES:
         raise BadInput(f"no game {game!r}: the games are {', '.join(sorted(PROFILES))}")
     began = time.perf_counter()
-    results = asyncio.run(run([s.rstrip("/") for s in servers], game, matches, concurrency, seed))
+    results = asyncio.run(run([s.rstrip("/") for s in servers], game, matches, concurrency, seed, seconds))
     elapsed = time.perf_counter() - began
     for r in results:
         outcome = (f"finished, winner seat {r.winner}" if r.finished and r.winner is not None else

@@ -45,19 +45,21 @@ def ws_url(server: str) -> str:
     return "ws" + server[4:] if server.startswith("http") else server
 
 
-async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, seed: int) -> Played:
+async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, seed: int,
+                     result: Played | None = None) -> Played:
+    """One match from its creation to its end; what was played is in ``result`` (given: also when cut short)."""
+    result = result or Played("")
     server = servers[0]
     module = PROFILES[game][0]
     _, players, decks = importlib.import_module(f"{module}.demo").sample_game(seed)
     created = (await client.post(f"{server}/api/matches", json={
         "game": game, "players": list(players), "decks": [list(d) for d in decks]})).raise_for_status().json()
-    match = created["match"]
+    match = result.match = created["match"]
     creds = []
     for seat in (0, 1):
         joined = await client.post(f"{server}/api/matches/{match}/seats/{seat}",
                                    json={"nonce": secrets.token_hex(32)})
         creds.append(joined.raise_for_status().json()["credential"])
-    result = Played(match)
     rng = random.Random(seed)
     await asyncio.gather(*(_seat(servers, match, seat, creds[seat], rng, result) for seat in (0, 1)))
     return result
@@ -149,14 +151,26 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
             await asyncio.sleep(RECONNECT_PAUSE)
 
 
-async def run(server: str | list[str], game: str, matches: int, concurrency: int, seed: int) -> list[Played]:
+async def run(server: str | list[str], game: str, matches: int, concurrency: int, seed: int,
+              seconds: float | None = None) -> list[Played]:
+    """Play ``matches`` matches, ``concurrency`` at once; with ``seconds``, stop every match still going then
+    (each reports what it played: a bounded load run)."""
     servers = [server] if isinstance(server, str) else server
     limit = asyncio.Semaphore(concurrency)
+    results = [Played(f"(match {i})") for i in range(matches)]
     async with httpx.AsyncClient(timeout=30.0) as client:
-        async def one(i: int) -> Played:
+        async def one(i: int) -> None:
             async with limit:
                 try:
-                    return await play_match(client, servers, game, seed + i)
+                    await play_match(client, servers, game, seed + i, results[i])
                 except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
-                    return Played(f"(match {i})", error=f"{type(exc).__name__}: {exc}")
-        return list(await asyncio.gather(*(one(i) for i in range(matches))))
+                    results[i].error = f"{type(exc).__name__}: {exc}"
+        tasks = [asyncio.create_task(one(i)) for i in range(matches)]
+        _, going = await asyncio.wait(tasks, timeout=seconds)
+        for task in going:
+            task.cancel()
+        await asyncio.gather(*going, return_exceptions=True)
+    for r in results:
+        if not r.finished and not r.error:
+            r.error = f"stopped at the {seconds:.0f} s limit"
+    return results
