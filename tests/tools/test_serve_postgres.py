@@ -128,3 +128,10 @@ def test_postgresql_stopped_under_load_then_back_the_clients_resume(own_postgres
 
     assert sum(r.reconnects for r in results) >= 2, "the seats were told to connect again, and did"
     check_logs(results, logs, key, tmp_path)
+
+
+def test_several_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Path) -> None:
+    served = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "m.db"), "--workers", "2"])
+    assert served.exit_code != 0 and "Traceback" not in served.output
+    assert "several workers share their matches through PostgreSQL" in served.output
+    assert not (tmp_path / "m.db").exists()  # (refused before anything was made)
