@@ -36,7 +36,7 @@ class Serve:
             [sys.executable, "-m", "tools.cli", "serve", "--db", str(self.db), "--key", str(self.key),
              "--port", str(self.port), "--workers", str(self.workers)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # (a loaded machine: python's start and uvicorn's workers take their time)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError("kifu serve did not start:\n" + (self.proc.stdout.read() if self.proc.stdout
@@ -47,7 +47,7 @@ class Serve:
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.kill()
-        raise AssertionError("kifu serve did not answer within 30 s")
+        raise AssertionError("kifu serve did not answer within 60 s")
 
     def kill(self) -> None:
         """kill -9: no shutdown, no flush of anything the server did not already commit."""

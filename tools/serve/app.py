@@ -101,8 +101,17 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
             return
         from tools.serve.notify import listen
 
+        def appended(match_id: str, head: int) -> None:
+            service.heard(match_id, head)
+            hub.appended(match_id, head)
+
+        def hearing(on: bool) -> None:
+            service.listening(on)
+            if on:
+                hub.everything()
+
         listening = asyncio.Event()
-        task = asyncio.create_task(listen(listen_to, hub.appended, hub.everything, listening))
+        task = asyncio.create_task(listen(listen_to, appended, hearing, listening))
         await asyncio.wait_for(listening.wait(), 30)  # (ready before serving: no append goes unheard)
         yield
         task.cancel()
@@ -153,7 +162,7 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
         except ValueError:
             raise BadInput("nonce: 64 hex digits (32 random bytes of the seat's own)") from None
         credential = await call(service.join, match_id, seat, nonce)
-        head = await call(_head, service, match_id)
+        head = await call(service.head, match_id)
         if head:
             hub.appended(match_id, head)
         return {"match": match_id, "seat": seat, "credential": credential}
@@ -214,8 +223,9 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
         async def push() -> None:
             nonlocal sent
             stated, forced = -1, True  # the head of the last state sent; whether to send it even so
+            told = since  # a head the client saw, or this worker was told of: the match is at least there
             while True:
-                head = await call(_head, service, match_id)
+                head = await call(service.head, match_id, told)
                 shown = head - delay if viewer == SPECTATOR else head
                 if shown > sent:
                     recs = await call(service.records, match_id, viewer, sent, shown)
@@ -228,7 +238,8 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
                     at = shown if viewer == SPECTATOR else None
                     await ws.send_json({"type": "state", **await call(service.view, match_id, viewer, at)})
                     stated = shown
-                forced = await queue.get() == SYNC
+                told = await queue.get()
+                forced = told == SYNC
 
         async def pushing() -> None:
             try:
@@ -260,10 +271,6 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
             hub.leave(match_id, queue)
 
     return api
-
-
-def _head(service: Service, match_id: str) -> int:
-    return service.engine(match_id).state.seq if service.started(match_id) else 0
 
 
 class _Oversized(Exception):

@@ -20,23 +20,21 @@ from eventsource.postgres import APPENDED
 RETRY_PAUSE: Final = 0.5  # seconds between two attempts to listen again after the connection was lost
 
 
-async def listen(url: str, appended: Callable[[str, int], None], everything: Callable[[], None],
+async def listen(url: str, appended: Callable[[str, int], None], hearing: Callable[[bool], None],
                  ready: asyncio.Event | None = None) -> None:
     """Call ``appended(game, head)`` for every append any worker commits, for as long as this task runs;
-    ``everything()`` each time listening starts again after it was interrupted."""
-    interrupted = False
+    ``hearing(True)`` each time listening starts (what was appended before may have gone unheard), and
+    ``hearing(False)`` when it stops."""
     while True:
         try:
             conn = await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5)
         except psycopg.Error:
-            interrupted = True
             await asyncio.sleep(RETRY_PAUSE)
             continue
         try:
             async with conn:
                 await conn.execute(f"LISTEN {APPENDED}")
-                if interrupted:
-                    everything()
+                hearing(True)
                 if ready is not None:
                     ready.set()
                 async for note in conn.notifies():
@@ -45,5 +43,6 @@ async def listen(url: str, appended: Callable[[str, int], None], everything: Cal
                         appended(game, int(head))
         except psycopg.Error:
             pass
-        interrupted = True
+        finally:
+            hearing(False)
         await asyncio.sleep(RETRY_PAUSE)

@@ -62,6 +62,10 @@ class Service:
         self._store: EventStore | None = None
         self._engines: dict[str, Engine] = {}
         self._legal: dict[str, tuple[Engine, int, Legal]] = {}  # per match: its legal decisions at a head
+        # While the store's notifications are heard (PostgreSQL), the newest head heard per match: a cached
+        # engine at it needs no round trip to the store to know it is current.
+        self._listening = False
+        self._heard: dict[str, int] = {}
         # Per match, one fold for every viewer's catch-up (without it, one fold from the start per seat per
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
@@ -117,8 +121,39 @@ class Service:
 
     # -- play ---------------------------------------------------------------------------------------------
 
-    def engine(self, match_id: str) -> Engine:
+    def heard(self, match_id: str, head: int) -> None:
+        """A worker appended to ``match_id`` up to ``head`` (told by the store's notifications)."""
+        if head > self._heard.get(match_id, 0):
+            self._heard[match_id] = head
+
+    def listening(self, on: bool) -> None:
+        """Whether every append is heard (``heard``) now. When it starts again after a pause, what was missed
+        meanwhile is unknown: every cached engine is checked against the store again."""
+        if on:
+            self._engines.clear()
+        self._listening = on
+
+    def head(self, match_id: str, at_least: int = 0) -> int:
+        """The match's head (0: not started yet)."""
+        if self._fresh(match_id, at_least) is None and not self.store.head(match_id):
+            return 0
+        return self.engine(match_id, at_least).state.seq
+
+    def _fresh(self, match_id: str, at_least: int) -> Engine | None:
+        """The cached engine, when it is known to be at the head without asking the store: while every append is
+        heard, one at or past the newest head heard and past ``at_least`` (a head the client says it has seen,
+        which this worker may not have heard of yet)."""
+        cached = self._engines.get(match_id)
+        if (cached is not None and self._listening
+                and cached.state.seq >= max(at_least, self._heard.get(match_id, 0))):
+            return cached
+        return None
+
+    def engine(self, match_id: str, at_least: int = 0) -> Engine:
         """The match's engine at the store's head (loaded again when another worker appended)."""
+        fresh = self._fresh(match_id, at_least)
+        if fresh is not None:  # (a round trip to the store saved: several per decision)
+            return fresh
         head = self.store.head(match_id)
         if not head:
             raise BadInput(f"match {match_id} has not started: both seats must join")
@@ -132,7 +167,7 @@ class Service:
 
     def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
         """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
-        now = self.engine(match_id).state.seq
+        now = self.engine(match_id, head).state.seq
         if head < now and self.lobby.was_applied(match_id, seat, head, body):
             return Outcome(now, False)
         return None
@@ -140,7 +175,7 @@ class Service:
     def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any], body: str = "") -> Outcome:
         """Judge and append seat ``seat``'s decision, made against record ``head``; ``body`` (the submission as
         sent) is remembered so that a retry of it is acknowledged and not applied twice."""
-        engine = self.engine(match_id)
+        engine = self.engine(match_id, head)
         decision = Decision(seat, action, tuple(args))
         now = engine.state.seq
         if head != now:
