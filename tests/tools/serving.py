@@ -8,10 +8,18 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import httpx
+from click.testing import CliRunner
+
+from eventsource import events as ev
+from eventsource import exchange
+from eventsource.records import decode
+from tools.cli import main
+from tools.serve.bots import Played
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,3 +68,27 @@ class Serve:
             self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+def finish(bots: threading.Thread, limit: float, server: str, results: list[Played]) -> dict[str, bytes]:
+    """Wait for the bots to finish their matches (``limit`` seconds at most), then each match's signed log."""
+    bots.join(timeout=limit)
+    assert not bots.is_alive(), f"the matches did not finish within {limit:.0f} s"
+    return {r.match: httpx.get(f"{server}/api/matches/{r.match}/log").content for r in results}
+
+
+def check_logs(results: list[Played], logs: dict[str, bytes], key: Path, tmp_path: Path) -> None:
+    """Every match finished; each decision acknowledged is the record after the head it was acknowledged at;
+    each log audits clean with the server's key."""
+    assert results and all(r.finished for r in results), [(r.match, r.error) for r in results]
+    for r in results:
+        log = tmp_path / f"{r.match}.jsonl"
+        log.write_bytes(logs[r.match])
+        records = {rec.seq: rec for rec in map(decode, exchange.read(log))}
+        assert len(r.acknowledged) == r.decisions > 0
+        for seat, head, action, args in r.acknowledged:
+            made = records[head + 1].event
+            assert isinstance(made, ev.ChoiceMade), (head, made)
+            assert (made.player, made.action, list(made.args)) == (seat, action, args)
+        audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{key}.pub"])
+        assert audit.exit_code == 0, audit.output

@@ -21,12 +21,9 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 
-from eventsource import events as ev
-from eventsource import exchange
-from eventsource.records import decode
 from tests import pgserver
 from tests.conftest import fresh_schema
-from tests.tools.serving import Serve
+from tests.tools.serving import Serve, check_logs, finish
 from tools.cli import main
 from tools.serve.bots import Played, run
 
@@ -50,23 +47,6 @@ def new_key(tmp_path: Path) -> Path:
     return key
 
 
-def check_logs(results: list[Played], logs: dict[str, bytes], key: Path, tmp_path: Path) -> None:
-    """Every match finished; each decision acknowledged is the record after the head it was acknowledged at;
-    each log audits clean with the server's key."""
-    assert results and all(r.finished for r in results), [(r.match, r.error) for r in results]
-    for r in results:
-        log = tmp_path / f"{r.match}.jsonl"
-        log.write_bytes(logs[r.match])
-        records = {rec.seq: rec for rec in map(decode, exchange.read(log))}
-        assert len(r.acknowledged) == r.decisions > 0
-        for seat, head, action, args in r.acknowledged:
-            made = records[head + 1].event
-            assert isinstance(made, ev.ChoiceMade), (head, made)
-            assert (made.player, made.action, list(made.args)) == (seat, action, args)
-        audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{key}.pub"])
-        assert audit.exit_code == 0, audit.output
-
-
 def test_two_workers_serve_one_match_and_a_killed_ones_seat_finishes_on_the_other(postgres_url: str,
                                                                                    tmp_path: Path) -> None:
     key = new_key(tmp_path)
@@ -78,9 +58,7 @@ def test_two_workers_serve_one_match_and_a_killed_ones_seat_finishes_on_the_othe
         bots.start()
         wait_for_decisions(postgres_url, 12, bots)
         first.kill()
-        bots.join(timeout=60)
-        assert not bots.is_alive(), "the match did not finish within 60 s of the kill"
-        logs = {r.match: httpx.get(f"{second.url}/api/matches/{r.match}/log").content for r in results}
+        logs = finish(bots, 60, second.url, results)
     finally:
         first.stop()
         second.stop()
@@ -120,9 +98,7 @@ def test_postgresql_stopped_under_load_then_back_the_clients_resume(own_postgres
             own_postgres.resume()
         assert while_down.status_code == 503, while_down.text
         assert "unavailable" in while_down.text or "failed" in while_down.text, while_down.text
-        bots.join(timeout=60)
-        assert not bots.is_alive(), "the matches did not finish within 60 s of PostgreSQL's return"
-        logs = {r.match: httpx.get(f"{served.url}/api/matches/{r.match}/log").content for r in results}
+        logs = finish(bots, 60, served.url, results)
     finally:
         served.stop()
 
