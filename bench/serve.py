@@ -1,15 +1,17 @@
-"""``python -m bench.serve``: ``kifu bots`` against a local ``kifu serve`` on SQLite, beside the store's own rate.
+"""``python -m bench.serve``: ``kifu bots`` against a local ``kifu serve``, beside the store's own rate.
 
-    python -m bench.serve                 # K = 1, 8, 64 concurrent matches; a few minutes at most
+    python -m bench.serve                 # K = 1, 8, 64, 256 on SQLite (1 worker), PostgreSQL (1 and 2 workers)
     python -m bench.serve --k 1 --k 8 --limit 60
 
-For each K a fresh ``kifu serve`` (one worker, a fresh SQLite store, a signing key, 127.0.0.1 on a free port)
-is started and ``kifu bots --matches K --concurrency K`` plays K Shadowverse matches at once through the public
-API: aggregate decisions/s and the time from a submission to its acknowledgement (p50/p99), as ``kifu bots``
-prints them. Each K is bounded: K matches, and ``--limit`` seconds at most (a run cut short is reported so).
-Beside them, in the same run and on the same disk, the in-process durable rate of the same store
-(``bench.concurrent``'s "kifu SQLite, a transaction per append" at the same K, ``--seconds`` each): what the store
-alone allows, with no rules, no signing, no network. Writes bench/results/serve.md (not part of the test suite).
+For each store and K a fresh ``kifu serve`` (a fresh SQLite file or PostgreSQL database, a signing key,
+127.0.0.1 on a free port; on PostgreSQL ``--workers 1`` or ``2``) is started and ``kifu bots --matches K
+--concurrency K --seconds LIMIT`` plays K Shadowverse matches at once through the public API: aggregate
+decisions/s and the time from a submission to its acknowledgement (p50/p99), as ``kifu bots`` prints them. Each
+run is bounded: K matches, and ``--limit`` seconds at most (the bots stop the matches still going then, and the
+figures count what was played). Beside them, in the same run, the in-process durable rate of the same store
+(``bench.concurrent``'s "a transaction per append" at the same K, ``--seconds`` each; PostgreSQL's at most 64
+connections, the throwaway server's limit being 200): what the store alone allows, with no rules, no signing,
+no network. Writes bench/results/serve.md (not part of the test suite).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 
 import click
 
-from bench.concurrent import drive, kifu_sqlite
+from bench.concurrent import drive, kifu_postgres, kifu_sqlite
 from bench.log import generate
 from tests.tools.serving import ROOT, Serve
 
@@ -35,18 +37,20 @@ PRINTED = re.compile(r"(\d+) decisions in ([\d.]+) s: (\d+)/s; submission to ack
                      r"p99 ([\d.]+) ms")
 
 
-NOTES = """What bounds these figures: one worker thread (``tools.web.Worker``) does all of a match's store and
-rules work, one call at a time, for every match: judging a decision and its SQLite commit (the ack), then for
-each of the two seats the records they may see (folded and rendered in the game's words) and their board with
-the legal decisions named. The bots' client shares the machine's two cores with the server. The in-process
-rate is the store alone (synthetic 14-event decisions, no rules, no signing, no views, no network): the
-ceiling a server on this store could approach. ``kifu bots`` prints its figures when every match has ended, so
-a K cut at the limit reports none. At K = 64 no match finished within the limit: 64 matches of about 66
-decisions at the K = 8 rate would take about 220 s, so (not measured) the aggregate rate does not grow past K = 8."""
+NOTES = """What bounds these figures: in each worker one thread (``tools.web.Worker``) does all of its matches'
+store and rules work, one call at a time: judging a decision and its commit (the ack), then for each watcher the
+records it may see (one fold of the match for every viewer) and its board with the legal decisions named. The
+bots' client (one Python process) shares the machine's two cores with the server, its workers and PostgreSQL, and
+so does everyone else's work on this machine: the figures are of a loaded machine and vary run to run. A run
+cut at the limit counts the decisions acknowledged within it. The in-process rate is the store alone (synthetic
+14-event decisions, no rules, no signing, no views, no network): the ceiling a server on this store could
+approach."""
 
 
 @dataclass
 class Served:
+    store: str
+    workers: int
     k: int
     finished: int
     decisions: int
@@ -57,56 +61,62 @@ class Served:
     note: str = ""
 
 
-def served(k: int, limit: float, tmp: Path) -> Served:
-    key = tmp / f"server-{k}.key"
-    subprocess.run([sys.executable, "-m", "tools.cli", "keys", "new", str(key)], check=True, cwd=ROOT,
-                   capture_output=True)
-    server = Serve(tmp / f"serve-{k}.db", key)
+def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -> Served:
+    server = Serve(db, key, workers=workers)
+    began = time.perf_counter()
     try:
-        began = time.perf_counter()
-        try:
-            done = subprocess.run([sys.executable, "-m", "tools.cli", "bots", "--server", server.url, "--game", GAME,
-                                   "--matches", str(k), "--concurrency", str(k)], cwd=ROOT, capture_output=True,
-                                  text=True, timeout=limit, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-            out, note = done.stdout, "" if done.returncode == 0 else f"exit {done.returncode}"
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
-            note = f"cut at {limit:.0f} s"
+        done = subprocess.run([sys.executable, "-m", "tools.cli", "bots", "--server", server.url, "--game", GAME,
+                               "--matches", str(k), "--concurrency", str(k), "--seconds", str(limit)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=limit + 60,
+                              env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        out = done.stdout
     finally:
         server.stop()
     finished = sum(1 for line in out.splitlines() if ": finished" in line)
+    note = "" if finished == k else f"cut at {limit:.0f} s"
     m = PRINTED.search(out)
     if m is None:
-        return Served(k, finished, 0, time.perf_counter() - began, 0.0, 0.0, 0.0, note or "no figures printed")
-    return Served(k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note)
+        return Served(store, workers, k, finished, 0, time.perf_counter() - began, 0.0, 0.0, 0.0,
+                      note or "no figures printed")
+    return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note)
 
 
 @click.command()
-@click.option("--k", "ks", type=int, multiple=True, default=(1, 8, 64), show_default=True)
-@click.option("--limit", type=float, default=180.0, show_default=True, help="Seconds at most per K.")
+@click.option("--k", "ks", type=int, multiple=True, default=(1, 8, 64, 256), show_default=True)
+@click.option("--limit", type=float, default=60.0, show_default=True, help="Seconds at most per run.")
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="The in-process window per K.")
 def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
+    from tests import pgserver
+
     decisions = generate(7, 20_000).decisions
     rows = []
-    with tempfile.TemporaryDirectory(prefix="kifu-serve-bench-") as name:
+    with tempfile.TemporaryDirectory(prefix="kifu-serve-bench-") as name, pgserver.running() as pg:
         tmp = Path(name)
+        key = tmp / "server.key"
+        subprocess.run([sys.executable, "-m", "tools.cli", "keys", "new", str(key)], check=True, cwd=ROOT,
+                       capture_output=True)
         for k in ks:
-            s = served(k, limit, tmp)
             with kifu_sqlite(tmp / f"store-{k}.db", k) as append:
-                f = drive("kifu SQLite, a transaction per append", k, seconds, decisions, append)
-            rows.append((s, f))
-            click.echo(f"K={k:<3} served {s.rate:7.0f} decisions/s p50 {s.p50_ms:6.1f} ms p99 {s.p99_ms:6.1f} ms "
-                       f"({s.finished}/{k} finished{', ' + s.note if s.note else ''})  in-process {f.rate:7.0f}/s "
-                       f"p50 {f.p50_ms:.2f} ms p99 {f.p99_ms:.2f} ms")
-    lines = ["# kifu serve under kifu bots (one worker, SQLite, loopback)", "",
-             f"`python -m bench.serve` ({GAME}; K matches at once, each K bounded to {limit:.0f} s; in-process "
+                alone = {"SQLite": drive("kifu SQLite, a transaction per append", k, seconds, decisions, append)}
+            with kifu_postgres(pg.create_database(f"alone_{k}"), min(k, 64)) as append:
+                alone["PostgreSQL"] = drive("kifu PostgreSQL", min(k, 64), seconds, decisions, append)
+            for store, workers in (("SQLite", 1), ("PostgreSQL", 1), ("PostgreSQL", 2)):
+                db = str(tmp / f"serve-{k}.db") if store == "SQLite" else pg.create_database(f"serve_{k}_{workers}")
+                s = served(store, db, workers, k, limit, key)
+                f = alone[store]
+                rows.append((s, f))
+                click.echo(f"K={k:<3} {store:<10} {workers} worker(s) {s.rate:6.0f} decisions/s p50 {s.p50_ms:6.1f} ms "
+                           f"p99 {s.p99_ms:7.1f} ms ({s.finished}/{k} finished{', ' + s.note if s.note else ''})  "
+                           f"in-process {f.rate:6.0f}/s")
+    lines = ["# kifu serve under kifu bots (loopback)", "",
+             f"`python -m bench.serve` ({GAME}; K matches at once, each run bounded to {limit:.0f} s; in-process "
              f"window {seconds:.0f} s), {time.strftime('%Y-%m-%d')}, on this machine (2 cores, shared).", "",
-             "| K | finished | decisions | decisions/s | p50 submission→ack | p99 | in-process store rate | "
-             "served / in-process |", "|---|---|---|---|---|---|---|---|"]
+             "| K | store | workers | finished | decisions | decisions/s | p50 submission→ack | p99 | "
+             "in-process store rate | served / in-process |", "|---|---|---|---|---|---|---|---|---|---|"]
     for s, f in rows:
-        lines.append(f"| {s.k} | {s.finished}/{s.k}{' (' + s.note + ')' if s.note else ''} | {s.decisions} | "
-                     f"{s.rate:.0f} | {s.p50_ms:.1f} ms | {s.p99_ms:.1f} ms | {f.rate:.0f}/s (p99 {f.p99_ms:.2f} ms) "
-                     f"| {s.rate / f.rate:.2f} |")
+        lines.append(f"| {s.k} | {s.store} | {s.workers} | {s.finished}/{s.k}{' (' + s.note + ')' if s.note else ''} | "
+                     f"{s.decisions} | {s.rate:.0f} | {s.p50_ms:.1f} ms | {s.p99_ms:.1f} ms | "
+                     f"{f.rate:.0f}/s at K = {f.k} (p99 {f.p99_ms:.2f} ms) | {s.rate / f.rate:.2f} |")
     RESULTS.write_text("\n".join([*lines, "", NOTES]) + "\n", encoding="utf-8")
     click.echo(f"written {RESULTS.relative_to(ROOT)}")
 

@@ -23,6 +23,11 @@ class ConcurrencyConflict(KifuError):
         self.actual = actual
 
 
+class StoreUnavailable(KifuError):
+    """The store's server cannot be reached, or refused the connection; nothing was appended (a client may try
+    again once it is back)."""
+
+
 class InvalidEvent(KifuError):
     """An event that cannot be recorded as given (an integer too large to encode); nothing was appended."""
 

@@ -12,8 +12,9 @@ snapshots by ``(game, seq)``. One append is one transaction:
 4. the records are inserted; the ``(game, seq)`` primary key is the backstop that makes a duplicated or
    reordered sequence number impossible even for a writer that bypassed the lock.
 
-A conflict, an error or a client killed mid-append rolls the whole transaction back: nothing of the batch
-is stored, and a new game's row disappears with it.
+Each append also notifies the channel ``kifu_appended`` with the game's new head (``LISTEN kifu_appended``
+hears it once the append has committed). A conflict, an error or a client killed mid-append rolls the whole
+transaction back: nothing of the batch is stored (nor notified), and a new game's row disappears with it.
 
 ``PostgresStore(url)`` takes a libpq URL (``postgresql://user@host:port/db``); ``read_only=True`` opens an
 existing store for reading without creating anything (what ``kifu audit``, ``export`` and ``replay`` use).
@@ -27,7 +28,7 @@ from typing import Any, Final
 
 import psycopg
 
-from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError
+from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError, StoreUnavailable
 from eventsource.records import GENESIS, RawRecord
 from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
@@ -70,10 +71,7 @@ _LAST: Final = 2**62  # "no upper bound" for a ranged read
 # Serialises the first-time creation of the tables by concurrent processes (CREATE TABLE IF NOT EXISTS can
 # still collide on the catalogue's unique index when two sessions run it at once).
 _SCHEMA_LOCK: Final = 0x6B696675  # "kifu"
-
-
-class StoreUnavailable(KifuError):
-    """The PostgreSQL server cannot be reached, or refused the connection; nothing was appended."""
+APPENDED: Final = "kifu_appended"  # the channel every committed append notifies: "HEAD GAME"
 
 
 class ReadOnlyStore(KifuError):
@@ -191,6 +189,9 @@ class PostgresStore(EventStore):
                                 "VALUES (%s, %s, %s, %s, %s, %s)",
                                 [(gid, x.seq, x.head, x.key, x.end, x.sig) for x in signatures],
                             )
+                    # Delivered to every listener when (and only if) the append commits: how the workers of
+                    # ``kifu serve`` learn that another appended to a match they serve.
+                    db.execute("SELECT pg_notify(%s, %s)", (APPENDED, f"{records[-1].seq} {game}"))
             except BaseException:
                 self._ids.pop(game, None)  # the game row may have been rolled back with the rest
                 raise

@@ -60,6 +60,17 @@ class Server:
     data: Path
     bin: Path
     run_as: list[str]
+    options: str = ""
+
+    def halt(self) -> None:
+        """Stop the server at once (as a crash would), keeping its data: :meth:`resume` starts it again."""
+        subprocess.run([*self.run_as, str(self.bin / "pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate",
+                        "-w"], capture_output=True, check=True, timeout=60)
+
+    def resume(self) -> None:
+        subprocess.run([*self.run_as, str(self.bin / "pg_ctl"), "start", "-D", str(self.data), "-w", "-t", "60",
+                        "-l", str(self.data.parent / "log"), "-o", self.options], capture_output=True, check=True,
+                       timeout=90)
 
     def database_url(self, name: str) -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{name}"
@@ -119,7 +130,7 @@ def start(*, fsync: bool = True) -> Server:
         except ServerError as exc:
             last = exc
             continue
-        server = Server(f"postgresql://{USER}@127.0.0.1:{port}/postgres", port, data, pg, run_as)
+        server = Server(f"postgresql://{USER}@127.0.0.1:{port}/postgres", port, data, pg, run_as, opts)
         deadline = time.monotonic() + 30
         while True:
             try:

@@ -9,9 +9,9 @@ import psycopg
 import pytest
 
 from eventsource import events as ev
-from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError
+from eventsource.errors import ConcurrencyConflict, CorruptLog, KifuError, StoreUnavailable
 from eventsource.integrity import Verified, verify
-from eventsource.postgres import PostgresStore, ReadOnlyStore, StoreUnavailable
+from eventsource.postgres import PostgresStore, ReadOnlyStore
 from eventsource.records import NewEvent, RawRecord, seal
 from tests.pgserver import free_port
 
@@ -170,3 +170,16 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:
         PostgresStore(url, connect_timeout=2)
     assert "s3cret" not in str(caught.value)
     assert isinstance(caught.value, KifuError)
+
+
+def test_a_committed_append_is_notified_with_its_head_and_a_refused_one_is_not(postgres_url: str) -> None:
+    """What the workers of ``kifu serve`` listen to: ``kifu_appended`` carries "HEAD GAME" once an append commits."""
+    with psycopg.connect(postgres_url, autocommit=True) as listener, PostgresStore(postgres_url) as store:
+        listener.execute("LISTEN kifu_appended")
+        store.append("g one", passes(3))
+        with pytest.raises(ConcurrencyConflict):
+            store.append("g one", passes(1, decision=2), expected=1)
+        store.append("h", passes(2))
+        heard = [n.payload for n in listener.notifies(timeout=2, stop_after=2)]
+        assert heard == ["3 g one", "2 h"]
+        assert list(listener.notifies(timeout=0.3)) == []  # (nothing for the conflict)

@@ -10,13 +10,9 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
 from click.testing import CliRunner
 
-from eventsource import events as ev
-from eventsource import exchange
-from eventsource.records import decode
-from tests.tools.serving import Serve
+from tests.tools.serving import Serve, check_logs, finish
 from tools.cli import main
 from tools.serve.bots import Played, run
 
@@ -48,23 +44,10 @@ def test_a_killed_server_restarts_and_its_clients_finish_losing_nothing_acknowle
             server.kill()
             time.sleep(0.3)  # (the clients find the connection gone and retry against nothing for a while)
             server.start()
-        bots.join(timeout=120)
-        assert not bots.is_alive(), "the bots did not finish within 120 s of the last restart"
-        logs = {r.match: httpx.get(f"{server.url}/api/matches/{r.match}/log").content for r in results}
+        logs = finish(bots, 120, server.url, results)
     finally:
         server.stop()
 
     assert len(results) == MATCHES
-    assert all(r.finished for r in results), [(r.match, r.error) for r in results]
     assert sum(r.reconnects for r in results) >= 2 * len(KILL_AT)  # each seat of each match reconnected
-    for r in results:
-        log = tmp_path / f"{r.match}.jsonl"
-        log.write_bytes(logs[r.match])
-        records = {rec.seq: rec for rec in map(decode, exchange.read(log))}
-        assert len(r.acknowledged) == r.decisions > 0
-        for seat, head, action, args in r.acknowledged:  # the decision acknowledged at head H is record H + 1
-            made = records[head + 1].event
-            assert isinstance(made, ev.ChoiceMade), (head, made)
-            assert (made.player, made.action, list(made.args)) == (seat, action, args)
-        audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{key}.pub"])
-        assert audit.exit_code == 0, audit.output
+    check_logs(results, logs, key, tmp_path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from pathlib import Path
 
 import click
 
@@ -15,7 +16,8 @@ from tools.errors import BadInput
 
 
 @click.command("serve")
-@db_option(help_text="The store the matches are kept in: a SQLite path (the default).")
+@db_option(help_text="The store the matches are kept in: a SQLite path (the default, one worker), or a "
+                     "postgresql:// URL (any number of workers, on any number of machines).")
 @click.option("--key", "key", metavar="PRIVATE", default=None, help="Sign every committed head with this key.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
@@ -24,41 +26,47 @@ from tools.errors import BadInput
 def serve(db: str, key: str | None, host: str, port: int, workers: int) -> None:
     """Serve matches: create one (POST /api/matches), join its seats (each gets a credential), play over
     WebSocket (/ws/matches/ID), spectate, download the signed log when it ends. The page at / plays in a
-    browser. The API is described at /openapi.json.
+    browser. The API is described at /openapi.json. On PostgreSQL any worker (of this command, or of another
+    kifu serve on the same database) serves any match: each learns of the others' records through LISTEN/NOTIFY.
     """
+    import os
+
     import uvicorn
 
     from eventsource import signing
-    from tools.serve.app import create_app
     from tools.serve.lobby import Lobby
-    from tools.serve.service import Service
     from tools.stores import open_store, scheme_of
 
-    if scheme_of(db) != "sqlite":
-        raise BadInput("kifu serve keeps its matches in a SQLite store for now; a PostgreSQL store is not served yet")
-    if workers > 1:
-        raise BadInput("several workers share matches through PostgreSQL's notifications, which this server does "
-                       "not use yet: run one worker on a SQLite store")
-    signer = signing.load_private(key) if key is not None else None
-    open_store(db, write=True).close()  # (creates the store, or refuses a file that is not one, before listening)
-    lobby = Lobby(db)
-    service = Service(lambda: open_store(db, write=True), lobby, signer)
-    app = create_app(service)
-    click.echo(f"kifu serve: matches in {db} at http://{host}:{port}/ (the API: /openapi.json)")
-    try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=64 * 1024,
-                    limit_concurrency=1024, timeout_graceful_shutdown=5)
-    finally:
-        lobby.close()
+    if workers > 1 and scheme_of(db) not in ("postgresql", "postgres"):
+        raise BadInput("several workers share their matches through PostgreSQL (they learn of each other's "
+                       "records from its notifications): give --db postgresql://…, or run one worker on SQLite")
+    if key is not None:
+        signing.load_private(key)  # (a key that cannot sign is refused before listening)
+    open_store(db, write=True).close()  # (creates the store, or refuses one that is not, before listening)
+    Lobby(db).close()
+    os.environ["KIFU_SERVE_DB"] = db
+    os.environ["KIFU_SERVE_KEY"] = str(Path(key).resolve()) if key is not None else ""
+    where = db if scheme_of(db) == "sqlite" else "PostgreSQL"
+    click.echo(f"kifu serve: matches in {where} at http://{host}:{port}/ ({workers} worker"
+               f"{'s' if workers > 1 else ''}; the API: /openapi.json)")
+    uvicorn.run("tools.serve.app:from_environment", factory=True, workers=workers, host=host, port=port,
+                log_level="warning", access_log=False, ws_max_size=64 * 1024, limit_concurrency=1024,
+                timeout_graceful_shutdown=5)
 
 
 @click.command("bots")
-@click.option("--server", required=True, metavar="URL", help="The server: http://127.0.0.1:8000")
+@click.option("--server", "servers", required=True, multiple=True, metavar="URL",
+              help="The server: http://127.0.0.1:8000 (again for each worker a seat may use: the seats of a match "
+                   "start on different ones and move to the next when a connection drops).")
 @click.option("--game", default="duel_masters", show_default=True)
 @click.option("--matches", type=click.IntRange(1, 10_000), default=1, show_default=True)
 @click.option("--concurrency", type=click.IntRange(1, 1_000), default=1, show_default=True)
 @click.option("--seed", type=int, default=2026, show_default=True, help="The bots' decisions derive from it.")
-def bots(server: str, game: str, matches: int, concurrency: int, seed: int) -> None:
+@click.option("--seconds", type=click.FloatRange(0.1, 86_400), default=None,
+              help="Stop every match still going after this long (a bounded load run: the figures count what was "
+                   "played; the matches cut short are reported unfinished).")
+def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, seed: int,
+         seconds: float | None) -> None:
     """Play MATCHES matches on a kifu serve with random bots in both seats, as any client would: each match's
     id and result, then decisions per second and the time from a decision to its acknowledgement. Exit 0 when
     every match finished."""
@@ -68,7 +76,7 @@ def bots(server: str, game: str, matches: int, concurrency: int, seed: int) -> N
     if game not in PROFILES:
         raise BadInput(f"no game {game!r}: the games are {', '.join(sorted(PROFILES))}")
     began = time.perf_counter()
-    results = asyncio.run(run(server.rstrip("/"), game, matches, concurrency, seed))
+    results = asyncio.run(run([s.rstrip("/") for s in servers], game, matches, concurrency, seed, seconds))
     elapsed = time.perf_counter() - began
     for r in results:
         outcome = (f"finished, winner seat {r.winner}" if r.finished and r.winner is not None else

@@ -22,26 +22,32 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
 from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.types import ASGIApp
 
-from eventsource import exchange
+from eventsource import exchange, signing
+from eventsource.errors import StoreUnavailable
 from statemachine.games import PROFILES
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
-from tools.serve.lobby import MatchSpec
+from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import SPECTATOR, Refused, Service, Stale
 from tools.web import Worker
 
+T = TypeVar("T")
 STATIC: Final = Path(__file__).with_name("static")
 MAX_MESSAGE: Final = 16 * 1024  # bytes of one client message
 MAX_WATCHERS: Final = 64  # connections to one match
 POLICY_VIOLATION: Final = 1008  # WebSocket close codes (RFC 6455)
 TOO_BIG: Final = 1009
+TRY_AGAIN_LATER: Final = 1013
 
 
 class Hub:
@@ -64,16 +70,62 @@ class Hub:
 
     def appended(self, match_id: str, head: int) -> None:
         for q in list(self.watchers.get(match_id, ())):
-            if q.full():
-                q.get_nowait()  # (a slow reader is told only of the newest head: it reads from where it was)
-            q.put_nowait(head)
+            _tell(q, head)
+
+    def everything(self) -> None:
+        """Every watcher reads its match's head again (notifications may have been missed meanwhile)."""
+        for queues in list(self.watchers.values()):
+            for q in list(queues):
+                _tell(q, 0)
 
 
-def create_app(service: Service) -> ASGIApp:
+def _tell(q: asyncio.Queue[int], head: int) -> None:
+    if q.full():
+        q.get_nowait()  # (a slow reader is told only of the newest head: it reads from where it was)
+    q.put_nowait(head)
+
+
+SYNC: Final = -1  # told to a watcher whose client asked for the state again: sent even if the head is the same
+
+
+def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
+    """The app over ``service``; with ``listen_to`` (the PostgreSQL URL every worker shares), the records other
+    workers append reach this worker's watchers through LISTEN/NOTIFY."""
     worker = Worker("kifu-serve")
     hub = Hub()
-    api = FastAPI(title="kifu serve", version="1", docs_url=None, redoc_url=None,
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if listen_to is None:
+            yield
+            return
+        from tools.serve.notify import listen
+
+        def appended(match_id: str, head: int) -> None:
+            service.heard(match_id, head)
+            hub.appended(match_id, head)
+
+        def hearing(on: bool) -> None:
+            service.listening(on)
+            if on:
+                hub.everything()
+
+        listening = asyncio.Event()
+        task = asyncio.create_task(listen(listen_to, appended, hearing, listening))
+        await asyncio.wait_for(listening.wait(), 30)  # (ready before serving: no append goes unheard)
+        yield
+        task.cancel()
+
+    api = FastAPI(title="kifu serve", version="1", docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Matches, seats and play on kifu's rules, recorded as signed evidence.")
+
+    async def call(fn: Callable[..., T], *args: Any) -> T:
+        """``fn`` on the worker thread; a store gone away (PostgreSQL restarting) is opened again next time."""
+        try:
+            return await worker.call(fn, *args)
+        except StoreUnavailable:
+            await worker.call(service.lost)
+            raise
     for kind in BAD_INPUT_ERRORS:
         if issubclass(kind, Exception):
             api.add_exception_handler(kind, _bad_input)
@@ -100,7 +152,7 @@ def create_app(service: Service) -> ASGIApp:
         except msgspec.ValidationError as exc:
             raise BadInput(f"a match is game, players, decks, and optionally rules, options, spectator_delay: "
                            f"{exc}") from None
-        match = await worker.call(service.create, parsed)
+        match = await call(service.create, parsed)
         return {"match": match.id, "commitment": match.commitment}
 
     @api.post("/api/matches/{match_id}/seats/{seat}", summary="Join a seat with a 32-byte nonce: its credential")
@@ -109,8 +161,8 @@ def create_app(service: Service) -> ASGIApp:
             nonce = bytes.fromhex(body.get("nonce", ""))
         except ValueError:
             raise BadInput("nonce: 64 hex digits (32 random bytes of the seat's own)") from None
-        credential = await worker.call(service.join, match_id, seat, nonce)
-        head = await worker.call(_head, service, match_id)
+        credential = await call(service.join, match_id, seat, nonce)
+        head = await call(service.head, match_id)
         if head:
             hub.appended(match_id, head)
         return {"match": match_id, "seat": seat, "credential": credential}
@@ -127,7 +179,7 @@ def create_app(service: Service) -> ASGIApp:
                 if st.ended:
                     out["seed_shares"] = service.lobby.reveal(match_id)
             return out
-        return await worker.call(read)
+        return await call(read)
 
     @api.get("/api/matches/{match_id}/log", summary="The signed log as JSON lines (kifu audit --key reads it)")
     async def log(match_id: str, request: Request) -> Response:
@@ -140,16 +192,19 @@ def create_app(service: Service) -> ASGIApp:
             raws = list(service.store.read_raw(match_id))
             sigs = {s.seq: s for s in service.store.signatures(match_id)}
             return b"".join(exchange.to_line(r, sigs.get(r.seq)) + b"\n" for r in raws)
-        return Response(await worker.call(read), media_type="application/x-ndjson")
+        return Response(await call(read), media_type="application/x-ndjson")
 
     @api.websocket("/ws/matches/{match_id}")
     async def play(ws: WebSocket, match_id: str) -> None:
         await ws.accept()
         try:
             first = await _receive(ws)
-            viewer, since, delay = await worker.call(_authenticate, service, match_id, first)
+            viewer, since, delay = await call(_authenticate, service, match_id, first)
         except _Oversized:
             await ws.close(code=TOO_BIG)
+            return
+        except StoreUnavailable:
+            await ws.close(code=TRY_AGAIN_LATER, reason="the store is unavailable: connect again")
             return
         except (*BAD_INPUT_ERRORS, ValueError) as exc:  # type: ignore[misc]
             await ws.send_json({"type": "error", "message": describe(exc)})
@@ -160,41 +215,53 @@ def create_app(service: Service) -> ASGIApp:
         try:
             queue = hub.watch(match_id)
         except BadInput as exc:
-            await ws.close(code=1013, reason=str(exc)[:120])
+            await ws.close(code=TRY_AGAIN_LATER, reason=str(exc)[:120])
             return
         await ws.send_json({"type": "hello", "match": match_id, "seat": None if viewer == SPECTATOR else viewer})
         sent = since
 
         async def push() -> None:
             nonlocal sent
+            stated, forced = -1, True  # the head of the last state sent; whether to send it even so
+            told = since  # a head the client saw, or this worker was told of: the match is at least there
             while True:
-                head = await worker.call(_head, service, match_id)
+                head = await call(service.head, match_id, told)
                 shown = head - delay if viewer == SPECTATOR else head
                 if shown > sent:
-                    recs = await worker.call(service.records, match_id, viewer, sent, shown)
+                    recs = await call(service.records, match_id, viewer, sent, shown)
                     if recs:
                         await ws.send_json({"type": "records", "records": recs})
                     sent = recs[-1]["seq"] if recs and len(recs) >= 500 else shown
                     if sent < shown:
                         continue
-                if head:
+                if head and (forced or shown != stated):  # (this worker's append is also notified: once)
                     at = shown if viewer == SPECTATOR else None
-                    await ws.send_json({"type": "state", **await worker.call(service.view, match_id, viewer, at)})
-                await queue.get()
+                    await ws.send_json({"type": "state", **await call(service.view, match_id, viewer, at)})
+                    stated = shown
+                told = await queue.get()
+                forced = told == SYNC
 
-        pusher = asyncio.create_task(push())
+        async def pushing() -> None:
+            try:
+                await push()
+            except StoreUnavailable:
+                await ws.close(code=TRY_AGAIN_LATER, reason="the store is unavailable: connect again")
+
+        pusher = asyncio.create_task(pushing())
         try:
             while True:
                 message = await _receive(ws)
                 if message.get("sync") is True:  # the client wants the state again (after a stale decision)
-                    queue.put_nowait(-1) if not queue.full() else None
+                    _tell(queue, SYNC)
                     continue
                 if viewer == SPECTATOR:
                     await ws.send_json({"type": "error", "message": "a spectator cannot decide"})
                     continue
-                await _decide(ws, worker, service, hub, match_id, viewer, message)
+                await _decide(ws, call, service, hub, match_id, viewer, message)
         except WebSocketDisconnect:
             pass
+        except StoreUnavailable:  # (what was not acknowledged the client sends again, to this worker or another)
+            await ws.close(code=TRY_AGAIN_LATER, reason="the store is unavailable: connect again")
         except _Oversized:
             await ws.close(code=TOO_BIG)
         except ValueError as exc:
@@ -204,10 +271,6 @@ def create_app(service: Service) -> ASGIApp:
             hub.leave(match_id, queue)
 
     return api
-
-
-def _head(service: Service, match_id: str) -> int:
-    return service.engine(match_id).state.seq if service.started(match_id) else 0
 
 
 class _Oversized(Exception):
@@ -246,8 +309,8 @@ def _authenticate(service: Service, match_id: str, first: dict[str, Any]) -> tup
     return seat, since, 0
 
 
-async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, match_id: str, seat: int,
-                  message: dict[str, Any]) -> None:
+async def _decide(ws: WebSocket, call: Callable[..., Awaitable[Any]], service: Service, hub: Hub, match_id: str,
+                  seat: int, message: dict[str, Any]) -> None:
     body = message.get("decide")
     if not isinstance(body, dict) or not isinstance(body.get("head"), int):
         await ws.send_json({"type": "error", "message": "a decision is {\"decide\": {\"head\": N, \"choice\": I}} "
@@ -259,12 +322,10 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
         retry = service.submitted(match_id, seat, body["head"], sent)
         if retry is not None:
             return retry
+        action: Any
+        args: Any
         if "choice" in body:
-            legal = service.view(match_id, seat)["legal"]
-            i = body["choice"]
-            if not isinstance(i, int) or not 0 <= i < len(legal):
-                raise BadInput(f"choice: one of 0 to {len(legal) - 1}" if legal else "nothing to decide now")
-            action, args = legal[i]["action"], legal[i]["args"]
+            action, args = service.chosen(match_id, seat, body["choice"])
         elif "pick" in body:
             action, args = service.picked(match_id, seat, body["pick"])
         else:
@@ -274,13 +335,15 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
         return service.decide(match_id, seat, body["head"], action, args, sent)
 
     try:
-        outcome = await worker.call(run)
+        outcome = await call(run)
     except Refused as refused:
         await ws.send_json({"type": "refused", "reason": refused.reason, "rule": refused.rule})
         return
     except Stale as stale:
         await ws.send_json({"type": "stale", "message": str(stale)})
         return
+    except StoreUnavailable:
+        raise
     except BAD_INPUT_ERRORS as exc:
         await ws.send_json({"type": "error", "message": describe(exc)})
         return
@@ -289,5 +352,16 @@ async def _decide(ws: WebSocket, worker: Worker, service: Service, hub: Hub, mat
 
 
 async def _bad_input(request: Request, exc: Exception) -> Response:
-    status = 404 if str(exc).startswith("no match") else 400
+    status = 503 if isinstance(exc, StoreUnavailable) else 404 if str(exc).startswith("no match") else 400
     return JSONResponse({"error": describe(exc)}, status_code=status)
+
+
+def from_environment() -> ASGIApp:
+    """The app ``kifu serve`` runs in each of its uvicorn workers (a factory: each worker process opens its own
+    connections), configured by the command through ``KIFU_SERVE_DB`` and ``KIFU_SERVE_KEY``."""
+    from tools.stores import open_store, scheme_of
+
+    db, key = os.environ["KIFU_SERVE_DB"], os.environ.get("KIFU_SERVE_KEY")
+    signer = signing.load_private(key) if key else None
+    service = Service(lambda: open_store(db, write=True), Lobby(db), signer)
+    return create_app(service, db if scheme_of(db) in ("postgresql", "postgres") else None)

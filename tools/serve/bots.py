@@ -1,6 +1,10 @@
 """``kifu bots``: plays matches on a ``kifu serve`` through its public API, as any client would — creates each
 match with the game's sample decks, joins both seats with nonces of its own, and answers every request with a
-seeded random legal decision over WebSocket. The load generator and the example client in one."""
+seeded random legal decision over WebSocket. The load generator and the example client in one.
+
+Given several servers (workers on one PostgreSQL database), seat ``s`` of a match connects first to server
+``s`` (so the two seats of every match are served by different workers), and after a dropped connection to the
+next one: a seat can reconnect to any worker and catch up there."""
 
 from __future__ import annotations
 
@@ -41,20 +45,23 @@ def ws_url(server: str) -> str:
     return "ws" + server[4:] if server.startswith("http") else server
 
 
-async def play_match(client: httpx.AsyncClient, server: str, game: str, seed: int) -> Played:
+async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, seed: int,
+                     result: Played | None = None) -> Played:
+    """One match from its creation to its end; what was played is in ``result`` (given: also when cut short)."""
+    result = result or Played("")
+    server = servers[0]
     module = PROFILES[game][0]
     _, players, decks = importlib.import_module(f"{module}.demo").sample_game(seed)
     created = (await client.post(f"{server}/api/matches", json={
         "game": game, "players": list(players), "decks": [list(d) for d in decks]})).raise_for_status().json()
-    match = created["match"]
+    match = result.match = created["match"]
     creds = []
     for seat in (0, 1):
         joined = await client.post(f"{server}/api/matches/{match}/seats/{seat}",
                                    json={"nonce": secrets.token_hex(32)})
         creds.append(joined.raise_for_status().json()["credential"])
-    result = Played(match)
     rng = random.Random(seed)
-    await asyncio.gather(*(_seat(server, match, seat, creds[seat], rng, result) for seat in (0, 1)))
+    await asyncio.gather(*(_seat(servers, match, seat, creds[seat], rng, result) for seat in (0, 1)))
     return result
 
 
@@ -64,7 +71,7 @@ def answer(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], t
     pick, legal = state.get("pick"), state["legal"]
     if pick and (not legal or rng.random() < 0.5):
         picked = random_pick(pick, rng)
-        return {"head": state["head"], "pick": picked}, ("pick", picked)
+        return {"head": state["head"], "pick": picked}, (pick["action"], [pick["options"][i]["arg"] for i in picked])
     one = legal[rng.randrange(len(legal))]
     return {"head": state["head"], "choice": one["index"]}, (one["action"], one["args"])
 
@@ -86,7 +93,8 @@ def random_pick(pick: dict[str, Any], rng: random.Random) -> list[int]:
     return sorted(chosen)
 
 
-async def _seat(server: str, match: str, seat: int, credential: str, rng: random.Random, result: Played) -> None:
+async def _seat(servers: list[str], match: str, seat: int, credential: str, rng: random.Random,
+                result: Played) -> None:
     """One seat's client: answers every request it is sent; when the connection drops (the server restarted,
     the network failed) it connects again, asks for the records after the last board it saw (``since``) and
     sends again the decision that was not acknowledged — the server applies a retry once."""
@@ -95,7 +103,10 @@ async def _seat(server: str, match: str, seat: int, credential: str, rng: random
     choice: tuple[str, list[Any]] = ("", [])  # what it chose, by name (to report what was acknowledged)
     sent_at = 0.0
     reconnect_by = 0.0  # give up reconnecting after this (monotonic seconds; 0: connected)
+    attempt = seat
     while result.decisions < MAX_DECISIONS and not result.error:
+        server = servers[attempt % len(servers)]
+        attempt += 1
         try:
             async with websockets.connect(f"{ws_url(server)}/ws/matches/{match}", max_size=8 << 20) as ws:
                 await ws.send(json.dumps({"credential": credential, "since": seen}))
@@ -140,13 +151,26 @@ async def _seat(server: str, match: str, seat: int, credential: str, rng: random
             await asyncio.sleep(RECONNECT_PAUSE)
 
 
-async def run(server: str, game: str, matches: int, concurrency: int, seed: int) -> list[Played]:
+async def run(server: str | list[str], game: str, matches: int, concurrency: int, seed: int,
+              seconds: float | None = None) -> list[Played]:
+    """Play ``matches`` matches, ``concurrency`` at once; with ``seconds``, stop every match still going then
+    (each reports what it played: a bounded load run)."""
+    servers = [server] if isinstance(server, str) else server
     limit = asyncio.Semaphore(concurrency)
+    results = [Played(f"(match {i})") for i in range(matches)]
     async with httpx.AsyncClient(timeout=30.0) as client:
-        async def one(i: int) -> Played:
+        async def one(i: int) -> None:
             async with limit:
                 try:
-                    return await play_match(client, server, game, seed + i)
+                    await play_match(client, servers, game, seed + i, results[i])
                 except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
-                    return Played(f"(match {i})", error=f"{type(exc).__name__}: {exc}")
-        return list(await asyncio.gather(*(one(i) for i in range(matches))))
+                    results[i].error = f"{type(exc).__name__}: {exc}"
+        tasks = [asyncio.create_task(one(i)) for i in range(matches)]
+        _, going = await asyncio.wait(tasks, timeout=seconds)
+        for task in going:
+            task.cancel()
+        await asyncio.gather(*going, return_exceptions=True)
+    for r in results:
+        if not r.finished and not r.error:
+            r.error = f"stopped at the {seconds:.0f} s limit"
+    return results

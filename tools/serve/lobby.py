@@ -1,4 +1,4 @@
-"""Matches and seats: what the server keeps beside each game's log, in the same database.
+"""Matches and seats: what the server keeps beside each game's log, in the same database (SQLite or PostgreSQL).
 
 A match is created with its game, rules version, players and decks; its seed is not chosen by anyone. The server
 draws a secret and publishes only its hash (the *commitment*) when the match is created; each seat, on joining,
@@ -22,7 +22,9 @@ from typing import Any, Final
 
 import msgspec
 
+from eventsource.errors import StoreUnavailable
 from tools.errors import BadInput
+from tools.stores import scheme_of, sqlite_path
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS kifu_matches (
@@ -71,23 +73,60 @@ def seed_of(secret: bytes, nonce0: bytes, nonce1: bytes) -> int:
 
 
 class Lobby:
-    """The matches table of one SQLite database (the store's own file), used from one thread at a time."""
+    """The matches and submissions tables, in the store's own database: a SQLite file (one worker), or a
+    PostgreSQL database every worker shares. Used from one thread at a time per worker."""
 
-    def __init__(self, path: str) -> None:
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-        self.db.executescript(SCHEMA)
+    def __init__(self, location: str) -> None:
+        self.location = location
+        self.postgres = scheme_of(location) in ("postgresql", "postgres")
         self.lock = threading.Lock()
+        self.db: Any = None
+        with self.lock:
+            self._connect()
+
+    def _connect(self) -> None:
+        if self.postgres:
+            import psycopg
+
+
+            try:
+                self.db = psycopg.connect(self.location, autocommit=True, connect_timeout=10)
+                self.db.execute(SCHEMA.replace("BLOB", "BYTEA"))
+            except psycopg.Error as exc:
+                self.db = None
+                raise StoreUnavailable(f"the lobby's PostgreSQL database cannot be reached: {exc}") from exc
+        else:
+            self.db = sqlite3.connect(str(sqlite_path(self.location)), isolation_level=None,
+                                      check_same_thread=False, timeout=30)
+            self.db.executescript(SCHEMA)
+
+    def _execute(self, sql: str, params: tuple[Any, ...]) -> Any:
+        """A cursor for ``sql`` (written with ``?``); a PostgreSQL connection lost (a restart) is opened again
+        on the next call, and this one fails as the store's would (StoreUnavailable)."""
+        if not self.postgres:
+            return self.db.execute(sql, params)
+        import psycopg
+
+
+        if self.db is None or self.db.closed:
+            self._connect()
+        try:
+            return self.db.execute(sql.replace("?", "%s"), params or None)
+        except psycopg.OperationalError as exc:
+            self.db.close()
+            raise StoreUnavailable(f"the lobby's PostgreSQL database failed: {exc}") from exc
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
 
     def create(self, spec: MatchSpec) -> Match:
         match_id = "m-" + secrets.token_hex(8)
         secret = secrets.token_bytes(NONCE_BYTES)
         commitment = hashlib.sha256(secret).hexdigest()
         with self.lock:
-            self.db.execute("INSERT INTO kifu_matches (id, spec, secret, commitment) VALUES (?, ?, ?, ?)",
-                            (match_id, msgspec.json.encode(spec).decode(), secret, commitment))
+            self._execute("INSERT INTO kifu_matches (id, spec, secret, commitment) VALUES (?, ?, ?, ?)",
+                          (match_id, msgspec.json.encode(spec).decode(), secret, commitment))
         return Match(match_id, spec, commitment, (False, False))
 
     def get(self, match_id: str) -> Match:
@@ -104,11 +143,12 @@ class Lobby:
             raise BadInput(f"a seat's share of the seed is {NONCE_BYTES} random bytes (64 hex digits)")
         credential = secrets.token_urlsafe(32)
         with self.lock:
-            cur = self.db.execute(f"UPDATE kifu_matches SET cred{seat} = ?, nonce{seat} = ? "
-                                  f"WHERE id = ? AND cred{seat} IS NULL", (digest(credential), nonce, match_id))
-            if cur.rowcount != 1:
-                self._row(match_id)  # (an unknown match is named as such)
-                raise BadInput(f"seat {seat} of match {match_id} is taken")
+            cur = self._execute(f"UPDATE kifu_matches SET cred{seat} = ?, nonce{seat} = ? "
+                                f"WHERE id = ? AND cred{seat} IS NULL", (digest(credential), nonce, match_id))
+            taken = cur.rowcount != 1
+        if taken:
+            self._row(match_id)  # (an unknown match is named as such)
+            raise BadInput(f"seat {seat} of match {match_id} is taken")
         row = self._row(match_id)
         both = row["cred0"] is not None and row["cred1"] is not None
         return credential, (seed_of(row["secret"], row["nonce0"], row["nonce1"]).to_bytes(8, "big") if both
@@ -137,18 +177,35 @@ class Lobby:
     def applied(self, match_id: str, seat: int, head: int, body: str) -> None:
         """Seat ``seat``'s submission ``body`` was applied at ``head`` (a retry of it is acknowledged, not
         applied again)."""
+        # Written after the decision's own (durable) append, and not waited for to reach the disk: a row lost in a
+        # crash only makes a retry of it answered "stale" (the client syncs), never applied twice (the head has
+        # moved) nor lost (the decision is in the log). Waiting for it cost a second fsync per decision.
+        insert = ("INSERT INTO kifu_submissions VALUES (?, ?, ?, ?) ON CONFLICT (id, seat, head) "
+                  "DO UPDATE SET body = excluded.body")
         with self.lock:
-            self.db.execute("INSERT OR REPLACE INTO kifu_submissions VALUES (?, ?, ?, ?)", (match_id, seat, head, body))
+            if self.postgres:
+                self._execute("BEGIN; SET LOCAL synchronous_commit = off", ())
+                try:
+                    self._execute(insert, (match_id, seat, head, body))
+                finally:
+                    if not self.db.closed:
+                        self.db.execute("COMMIT")
+            else:
+                self.db.execute("PRAGMA synchronous = NORMAL")
+                try:
+                    self.db.execute(insert, (match_id, seat, head, body))
+                finally:
+                    self.db.execute("PRAGMA synchronous = FULL")
 
     def was_applied(self, match_id: str, seat: int, head: int, body: str) -> bool:
         with self.lock:
-            row = self.db.execute("SELECT body FROM kifu_submissions WHERE id = ? AND seat = ? AND head = ?",
-                                  (match_id, seat, head)).fetchone()
+            row = self._execute("SELECT body FROM kifu_submissions WHERE id = ? AND seat = ? AND head = ?",
+                                (match_id, seat, head)).fetchone()
         return row is not None and row[0] == body
 
     def _row(self, match_id: str) -> dict[str, Any]:
         with self.lock:
-            cur = self.db.execute("SELECT * FROM kifu_matches WHERE id = ?", (match_id,))
+            cur = self._execute("SELECT * FROM kifu_matches WHERE id = ?", (match_id,))
             row = cur.fetchone()
             names = [d[0] for d in cur.description]
         if row is None:

@@ -10,30 +10,29 @@ acknowledged again, not applied twice; against any other head, it is stale and r
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from eventsource import events as ev
 from eventsource import signing
 from eventsource.errors import ConcurrencyConflict, KifuError
 from eventsource.records import Record
 from eventsource.store import EventStore
-from projections.state import GameState, copy, evolve
+from projections.state import GameState
 from projections.timeline import Timeline
-from projections.views import redact_event
-from statemachine.decisions import Decision, IllegalDecision, Request
+from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
-from statemachine.games import PROFILES, hidden_zones
+from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
 from tools.board import board_data
 from tools.errors import BadInput
+from tools.serve.catchup import SPECTATOR, Catchup, judged
 from tools.serve.lobby import Lobby, Match, MatchSpec
-from tools.trace import names, render
+from tools.trace import names
 
 MAX_RECORDS: Final = 500  # records sent in one catch-up message at most (a client asks again from the last)
-SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
 
 
 class Refused(BadInput):
@@ -62,10 +61,14 @@ class Service:
         self._open, self.lobby, self.signer = open_store, lobby, signer
         self._store: EventStore | None = None
         self._engines: dict[str, Engine] = {}
-        # Per match, the states the last catch-up started and ended at: after a decision every seat reads the
-        # same new records, so each seat's read starts where another's did (without this, one fold from the
-        # start per seat per decision: quadratic in the game's length).
-        self._folded: dict[str, dict[int, GameState]] = {}
+        self._legal: dict[str, tuple[Engine, int, Legal]] = {}  # per match: its legal decisions at a head
+        # While the store's notifications are heard (PostgreSQL), the newest head heard per match: a cached
+        # engine at it needs no round trip to the store to know it is current.
+        self._listening = False
+        self._heard: dict[str, int] = {}
+        # Per match, one fold for every viewer's catch-up (without it, one fold from the start per seat per
+        # decision: quadratic in the game's length).
+        self._catchups: dict[str, Catchup] = {}
 
     @property
     def store(self) -> EventStore:
@@ -76,6 +79,17 @@ class Service:
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
+
+    def lost(self) -> None:
+        """The store's server went away (a PostgreSQL restart): open it again on the next call, and load every
+        match again from it (what was cached may be behind what another worker appended meanwhile)."""
+        store, self._store = self._store, None
+        self._engines.clear()
+        self._legal.clear()
+        self._catchups.clear()
+        if store is not None:
+            with contextlib.suppress(Exception):  # (a broken connection may fail to close: it is dropped anyway)
+                store.close()
 
     # -- matches ------------------------------------------------------------------------------------------
 
@@ -107,8 +121,39 @@ class Service:
 
     # -- play ---------------------------------------------------------------------------------------------
 
-    def engine(self, match_id: str) -> Engine:
+    def heard(self, match_id: str, head: int) -> None:
+        """A worker appended to ``match_id`` up to ``head`` (told by the store's notifications)."""
+        if head > self._heard.get(match_id, 0):
+            self._heard[match_id] = head
+
+    def listening(self, on: bool) -> None:
+        """Whether every append is heard (``heard``) now. When it starts again after a pause, what was missed
+        meanwhile is unknown: every cached engine is checked against the store again."""
+        if on:
+            self._engines.clear()
+        self._listening = on
+
+    def head(self, match_id: str, at_least: int = 0) -> int:
+        """The match's head (0: not started yet)."""
+        if self._fresh(match_id, at_least) is None and not self.store.head(match_id):
+            return 0
+        return self.engine(match_id, at_least).state.seq
+
+    def _fresh(self, match_id: str, at_least: int) -> Engine | None:
+        """The cached engine, when it is known to be at the head without asking the store: while every append is
+        heard, one at or past the newest head heard and past ``at_least`` (a head the client says it has seen,
+        which this worker may not have heard of yet)."""
+        cached = self._engines.get(match_id)
+        if (cached is not None and self._listening
+                and cached.state.seq >= max(at_least, self._heard.get(match_id, 0))):
+            return cached
+        return None
+
+    def engine(self, match_id: str, at_least: int = 0) -> Engine:
         """The match's engine at the store's head (loaded again when another worker appended)."""
+        fresh = self._fresh(match_id, at_least)
+        if fresh is not None:  # (a round trip to the store saved: several per decision)
+            return fresh
         head = self.store.head(match_id)
         if not head:
             raise BadInput(f"match {match_id} has not started: both seats must join")
@@ -122,7 +167,7 @@ class Service:
 
     def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
         """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
-        now = self.engine(match_id).state.seq
+        now = self.engine(match_id, head).state.seq
         if head < now and self.lobby.was_applied(match_id, seat, head, body):
             return Outcome(now, False)
         return None
@@ -130,12 +175,12 @@ class Service:
     def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any], body: str = "") -> Outcome:
         """Judge and append seat ``seat``'s decision, made against record ``head``; ``body`` (the submission as
         sent) is remembered so that a retry of it is acknowledged and not applied twice."""
-        engine = self.engine(match_id)
+        engine = self.engine(match_id, head)
         decision = Decision(seat, action, tuple(args))
         now = engine.state.seq
         if head != now:
             raise Stale(f"the decision was made against record {head}; the game is at record {now}")
-        legal = engine.legal()
+        legal = self.legal(match_id)
         if legal.player != seat:
             who = "nobody" if legal.player is None else f"seat {legal.player}"
             raise Refused(f"it is not seat {seat}'s to decide now ({who} decides)", "KIFU-TURN")
@@ -161,25 +206,28 @@ class Service:
         stop = min(last, since + MAX_RECORDS)
         if start > stop:
             return []
-        state = self._state_before(match_id, start)
-        hidden = hidden_zones(state.profile)
-        out = []
-        for rec in self.store.read(match_id, start, stop):
-            seen = _seen(rec, viewer, state, hidden)
-            if seen is not None:
-                out.append({"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)})
-            evolve(state, rec.seq, rec.event, rec.decision)
-        self._folded[match_id] = {start - 1: self._folded[match_id][start - 1], stop: copy(state)}
-        return out
+        if viewer is None:
+            return judged(self.store, match_id, start, stop)
+        kept = self._catchups.get(match_id)
+        if kept is not None and kept.covers(start):
+            fold = kept
+        else:  # (a read from further back than the match's fold is folded on its own)
+            fold = Catchup.at(self.store, match_id, start - 1)
+            if kept is None or kept.seq < start - 1:
+                self._catchups[match_id] = fold
+        fold.fold(self.store, match_id, stop)
+        return fold.seen(viewer, start, stop)
 
-    def _state_before(self, match_id: str, start: int) -> GameState:
-        """The state after record ``start - 1``: the one the last catch-up of this match ended at (every seat
-        reads the same new records after a decision), else from the store's snapshots."""
-        kept = self._folded.setdefault(match_id, {})
-        if start - 1 not in kept:
-            kept.clear()
-            kept[start - 1] = Timeline(self.store, match_id).state_at(start - 1)
-        return copy(kept[start - 1])
+    def legal(self, match_id: str) -> Legal:
+        """The match's legal decisions now, found once per head (judging a decision and showing both seats their
+        boards would otherwise each find them again)."""
+        engine = self.engine(match_id)
+        kept = self._legal.get(match_id)
+        if kept is not None and kept[0] is engine and kept[1] == engine.state.seq:
+            return kept[2]
+        legal = engine.legal()
+        self._legal[match_id] = (engine, engine.state.seq, legal)
+        return legal
 
     def view(self, match_id: str, viewer: int | None, at: int | None = None) -> dict[str, Any]:
         """The board as ``viewer`` sees it now (or after record ``at``), who must act, and — when it is the
@@ -191,7 +239,7 @@ class Service:
             state = Timeline(self.store, match_id).state_at(max(0, at))
         data = board_data(state, viewer if viewer != SPECTATOR else SPECTATOR)
         data["viewer"] = viewer
-        legal = engine.legal() if state is engine.state else None
+        legal = self.legal(match_id) if state is engine.state else None
         data["to_act"] = None if legal is None else legal.player
         if legal is not None and viewer is not None and legal.player == viewer:
             nm = names(state, None, viewer)
@@ -205,9 +253,17 @@ class Service:
         data["head"] = state.seq
         return data
 
+    def chosen(self, match_id: str, seat: int, choice: Any) -> tuple[str, list[Any]]:
+        """The decision ``{"choice": I}`` names: the I-th of the legal decisions ``view`` lists for ``seat``."""
+        legal = self.legal(match_id)
+        options = legal.decisions if legal.player == seat else ()
+        if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(options):
+            raise BadInput(f"choice: one of 0 to {len(options) - 1}" if options else "nothing to decide now")
+        return options[choice].action, list(options[choice].args)
+
     def picked(self, match_id: str, seat: int, picked: Any) -> tuple[str, list[Any]]:
         """The decision ``{"pick": [...]}`` names: options of the request open for ``seat``."""
-        legal = self.engine(match_id).legal()
+        legal = self.legal(match_id)
         if legal.request is None or legal.player != seat:
             raise BadInput("pick: no request is open for this seat (answer with choice, or action and args)")
         return pick_decision(legal.request, picked)
@@ -220,9 +276,10 @@ def _pick(req: Request, nm: Any) -> dict[str, Any]:
     """A request answered with several options at once (break two shields, discard up to three): what ``legal``
     cannot list one by one. A seat answers ``{"pick": [i, ...]}`` with indices into ``options``; the rules check
     how many and, for a weighted request, their total (DM-W-36)."""
-    return {"prompt": req.prompt, "rule": req.rule, "minimum": req.minimum, "maximum": req.maximum,
-            "max_total": req.max_total, "weights": list(req.weights) or None,
-            "options": [{"index": i, "text": " ".join(nm.named_args(Decision(req.player, req.action, (o,))))}
+    return {"prompt": req.prompt, "rule": req.rule, "action": req.action, "minimum": req.minimum,
+            "maximum": req.maximum, "max_total": req.max_total, "weights": list(req.weights) or None,
+            "options": [{"index": i, "arg": o,
+                         "text": " ".join(nm.named_args(Decision(req.player, req.action, (o,))))}
                         for i, o in enumerate(req.options)]}
 
 
@@ -233,16 +290,6 @@ def pick_decision(req: Request, picked: Any) -> tuple[str, list[Any]]:
     if len(set(picked)) != len(picked) or not all(0 <= i < len(req.options) for i in picked):
         raise BadInput(f"pick: distinct indices from 0 to {len(req.options) - 1}")
     return req.action, [req.options[i] for i in picked]
-
-
-def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> ev.Event | None:
-    if viewer is None:
-        return rec.event
-    if isinstance(rec.event, ev.GameStarted):  # the seed would let a seat recompute every hidden card
-        import msgspec
-
-        return msgspec.structs.replace(rec.event, seed=0)
-    return redact_event(rec.event, viewer, state, hidden=hidden)
 
 
 def _check_decks(profile: Any, spec: MatchSpec) -> None:
@@ -261,4 +308,4 @@ def _check_decks(profile: Any, spec: MatchSpec) -> None:
                 raise BadInput(f"seat {seat}'s deck breaks {spec.game}'s deck rules: {problems}")
 
 
-__all__ = ["KifuError", "Outcome", "Refused", "Service", "Stale"]
+__all__ = ["SPECTATOR", "KifuError", "Outcome", "Refused", "Service", "Stale"]

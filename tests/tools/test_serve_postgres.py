@@ -1,0 +1,113 @@
+"""kifu serve on PostgreSQL: several workers, one database, any worker serving any match.
+
+- Two ``kifu serve`` processes on one database; the two seats of a Shadowverse match start on different ones, so
+  every record one seat's decision appends reaches the other seat only through PostgreSQL's notifications. One
+  worker is killed (SIGKILL) mid-match: its seat reconnects to the other worker, catches up and finishes there.
+  Every acknowledged decision is in the log where it was acknowledged; the log audits clean with the key.
+- PostgreSQL itself stops under load (as a crash would) and starts again: meanwhile the API answers 503 and the
+  seats' connections are closed with "try again later"; then the clients reconnect and the matches finish,
+  losing nothing acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from click.testing import CliRunner
+
+from tests import pgserver
+from tests.conftest import fresh_schema
+from tests.tools.serving import Serve, check_logs, finish
+from tools.cli import main
+from tools.serve.bots import Played, run
+
+
+def wait_for_decisions(url: str, count: int, alive: threading.Thread, limit: float = 30) -> None:
+    """Until ``count`` decisions were applied, by any worker (the submissions table they share)."""
+    deadline = time.monotonic() + limit
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute("SELECT count(*) FROM kifu_submissions").fetchone()
+            if row and row[0] >= count:
+                return
+            assert alive.is_alive(), f"the bots stopped before {count} decisions"
+            assert time.monotonic() < deadline, f"fewer than {count} decisions in {limit:.0f} s"
+            time.sleep(0.02)
+
+
+def new_key(tmp_path: Path) -> Path:
+    key = tmp_path / "server.key"
+    assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
+    return key
+
+
+def test_two_workers_serve_one_match_and_a_killed_ones_seat_finishes_on_the_other(postgres_url: str,
+                                                                                   tmp_path: Path) -> None:
+    key = new_key(tmp_path)
+    first, second = Serve(postgres_url, key), Serve(postgres_url, key)
+    results: list[Played] = []
+    bots = threading.Thread(target=lambda: results.extend(asyncio.run(
+        run([first.url, second.url], "shadowverse", 1, 1, 7))))
+    try:
+        bots.start()
+        wait_for_decisions(postgres_url, 12, bots)
+        first.kill()
+        logs = finish(bots, 60, second.url, results)
+    finally:
+        first.stop()
+        second.stop()
+
+    (played,) = results
+    seats = {seat for seat, *_ in played.acknowledged[:12]}
+    assert seats == {0, 1}, "before the kill both seats decided, each on its own worker"
+    assert played.reconnects >= 1, "seat 0 reconnected to the other worker"
+    check_logs(results, logs, key, tmp_path)
+
+
+@pytest.fixture
+def own_postgres() -> object:
+    """A PostgreSQL server of this test's own: it is stopped and started again under load."""
+    server = pgserver.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_postgresql_stopped_under_load_then_back_the_clients_resume(own_postgres: pgserver.Server,
+                                                                    tmp_path: Path) -> None:
+    url = fresh_schema(own_postgres)
+    key = new_key(tmp_path)
+    served = Serve(url, key, workers=2)
+    results: list[Played] = []
+    bots = threading.Thread(target=lambda: results.extend(asyncio.run(run(served.url, "shadowverse", 1, 1, 11))))
+    try:
+        bots.start()
+        wait_for_decisions(url, 12, bots)
+        own_postgres.halt()
+        try:
+            while_down = httpx.get(f"{served.url}/api/matches/m-0", timeout=20)
+        finally:
+            time.sleep(0.5)  # (the seats meet the closed store and are told to try again)
+            own_postgres.resume()
+        assert while_down.status_code == 503, while_down.text
+        assert "unavailable" in while_down.text or "failed" in while_down.text, while_down.text
+        logs = finish(bots, 60, served.url, results)
+    finally:
+        served.stop()
+
+    assert sum(r.reconnects for r in results) >= 2, "the seats were told to connect again, and did"
+    check_logs(results, logs, key, tmp_path)
+
+
+def test_several_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Path) -> None:
+    served = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "m.db"), "--workers", "2"])
+    assert served.exit_code != 0 and "Traceback" not in served.output
+    assert "several workers share their matches through PostgreSQL" in served.output
+    assert not (tmp_path / "m.db").exists()  # (refused before anything was made)
