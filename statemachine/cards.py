@@ -105,7 +105,7 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
 # its default digests as it did before the field existed. Add every new CardDef/AbilityDef field here.
 # Game card fields (``Vocabulary.card_field``) added after a game's first pools count here too.
 LATER_FIELDS: dict[str, object] = {"bundle": False, "evolves_from": (), "evolved_power": None,
-                                   "evolved_toughness": None}
+                                   "evolved_toughness": None, "power_while_attacking": None}
 
 
 class DigestForm(Struct, frozen=True):

@@ -12,7 +12,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from eventsource.errors import KifuError
-from statemachine.amounts import AmountError, amount_fields, check_amount
+from statemachine.amounts import AmountError, Expr, amount_fields, check_amount
 from statemachine.cards import CardDef, CardPool, TriggerDef
 from statemachine.releases import UnknownVersion, version_key
 from statemachine.triggers import SubjectFilter
@@ -139,6 +139,12 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
         if not vocab.knows(KEYWORD, kw):
             raise CardFileError(file, f"unknown keyword {kw!r} ({_known(vocab.names[KEYWORD])})", card.id,
                                 f"$.keywords[{k}]")
+    for fld, value in card.fields.items():  # a game's card field holding a computed amount: its forms and zones
+        if isinstance(value, Expr):
+            try:
+                check_amount(msgspec.json.decode(msgspec.json.encode(value)), vocab.amounts)
+            except AmountError as exc:
+                raise CardFileError(file, f"bad amount {fld}: {exc}", card.id, f"$.{fld}{exc.path}") from exc
     seen: set[str] = set()
     for n, ability in enumerate(card.abilities):
         base = f"$.abilities[{n}]"

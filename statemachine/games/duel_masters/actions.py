@@ -194,7 +194,10 @@ def cast_spell(engine: Engine, player: int, oid: int, *, pay: bool = False) -> P
             for step in ability.effects:
                 yield from vocab.run_effect(ctx, step.name, step.params)
     if moved.new in engine.state.objects:
-        engine.emit(board.move(engine, moved.new, zone(player, GRAVEYARD), "resolved"))
+        # DM-GAME-CHARGER: チャージャー puts the spell into its caster's mana zone instead of the graveyard
+        charger = "charger" in chars.keywords
+        engine.emit(board.move(engine, moved.new, zone(player, MANA if charger else GRAVEYARD),
+                               "charger" if charger else "resolved"))
 
 
 def can_cast(engine: Engine, player: int, oid: int) -> str | None:

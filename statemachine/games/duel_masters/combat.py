@@ -6,11 +6,14 @@ from collections.abc import Generator
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.amounts import evaluate
+from statemachine.context import EffectContext
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.actions import cast_spell, declaration_window, enter_battle
 from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, SHIELDS, zone
+from statemachine.games.duel_masters.effects import POWER_WHILE_ATTACKING
 from statemachine.vocabulary import Answer, Procedure
 
 DIRECT_ATTACK = "direct attack"
@@ -33,6 +36,18 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
         if not board.is_tapped(st, target):
             return "only a tapped creature can be attacked"
     return None
+
+
+ATTACKS_IF_ABLE = "attacks_if_able"
+
+
+def must_attack(engine: Engine, player: int) -> list[int]:
+    """可能であれば毎ターン攻撃する (DM-GAME-ATTACK): the player's creatures with ``attacks_if_able`` that could
+    attack now, a player or a creature; the attack step cannot end while one is left (an attack taps it)."""
+    st = engine.state
+    return [a for a in board.creatures(st, player) if ATTACKS_IF_ABLE in view(st, a).chars.keywords
+            and any(can_attack(engine, player, a, t) is None
+                    for t in [None, *board.creatures(st, engine.opponent(player))])]
 
 
 def current_attacker(engine: Engine, attacker: int) -> int | None:
@@ -94,7 +109,8 @@ def battle(engine: Engine, a: int, b: int, *, attacking: bool = False) -> None:
     if a not in st.objects or b not in st.objects:
         return
     va, vb = view(st, a), view(st, b)
-    pa, pb = va.power + (power_attacker(va.chars.keywords) if attacking else 0), vb.power
+    pa, pb = va.power + (power_attacker(va.chars.keywords) + power_while_attacking(engine, a) if attacking
+                         else 0), vb.power
     losers = [a, b] if pa == pb else [b] if pa > pb else [a]
     slain = [o for o, v in ((b, va), (a, vb)) if "slayer" in v.chars.keywords]
     board.destroy(engine, losers, BATTLE_LOST)
@@ -106,6 +122,20 @@ def battle(engine: Engine, a: int, b: int, *, attacking: bool = False) -> None:
 def power_attacker(keywords: tuple[str, ...]) -> int:
     """パワーアタッカー+N: the N of a ``power_attacker_<N>`` keyword (0 without one)."""
     return sum(int(k.removeprefix("power_attacker_")) for k in keywords if k.startswith("power_attacker_"))
+
+
+def power_while_attacking(engine: Engine, attacker: int) -> int:
+    """攻撃中、このクリーチャーのパワーは+N (card field ``power_while_attacking``, DM-GAME-POWER-ATTACKER): N is
+    an amount computed as the battle is fought (《ボルシャック・ドラゴン》: 1000 for each fire card in your graveyard),
+    recorded as an AmountComputed event; 0 for a card without the field."""
+    st = engine.state
+    card = engine.profile.pool[st.facts(attacker).definition]
+    amount = card.fields.get(POWER_WHILE_ATTACKING)
+    if amount is None:
+        return 0
+    ctx = EffectContext(engine, controller=st.objects[attacker].controller, source=attacker,
+                        source_card=st.objects[attacker].card, ability=POWER_WHILE_ATTACKING)
+    return evaluate(ctx, amount, POWER_WHILE_ATTACKING)
 
 
 def breaker_count(engine: Engine, attacker: int) -> int:

@@ -14,10 +14,12 @@ from typing import Literal
 
 from msgspec import Struct, field
 
+from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
-from statemachine.games.duel_masters.board import BATTLE, BOUNCE, HAND, MANA
+from statemachine.games.duel_masters.board import BATTLE, BOUNCE, DECK, GRAVEYARD, HAND, MANA, zone
+from statemachine.games.duel_masters.computed import MILL
 from statemachine.games.duel_masters.effects import DM, NonNegative, choose
 from statemachine.vocabulary import Procedure
 
@@ -86,3 +88,50 @@ _verb("return_to_hand", "Return the selected creatures to their owners' hands (�
       lambda ctx, oids: board.to_owner(ctx.engine, oids, HAND, BOUNCE))
 _verb("put_into_mana", "Put the selected creatures into their owners' mana zones (マナ送り).",
       lambda ctx, oids: board.to_owner(ctx.engine, oids, MANA, "to_mana"))
+
+
+class SearchParams(Struct, frozen=True, forbid_unknown_fields=True):
+    """Which cards of your deck a search may take (「山札を見て、その中から…を選び」)."""
+
+    types: tuple[str, ...] = ("creature",)  # a card with at least one of these types
+    count: NonNegative = 1
+    may: bool = False  # 「…してもよい」: the controller may take none
+    to: Literal["hand", "mana"] = "hand"  # where the chosen cards go (手札に加える / マナゾーンに置く)
+
+
+@DM.effect("search_deck", SearchParams)
+def search_deck(ctx: EffectContext, p: SearchParams) -> Procedure:
+    """Look at your deck, choose up to ``count`` cards of the given types, show them to your opponent and put them
+    into your hand (or mana zone); then shuffle your deck (DM-GAME-SEARCH; 《ディメンジョン・ゲート》). The
+    controller sees the whole deck (recorded as Revealed to them); the chosen cards are revealed to every player."""
+    st = ctx.state
+    deck = list(st.zone(zone(ctx.controller, DECK)))
+    if deck:
+        ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
+                          for o in deck])
+    options = [o for o in deck if set(p.types) & set(view(st, o).chars.types)]
+    yield from choose(ctx, ctx.controller, options, f"choose a card of your deck ({', '.join(p.types)})",
+                      may_=p.may, count=p.count, rule="DM-GAME-SEARCH")
+    taken = ctx.bound["chosen"]
+    if taken:
+        ctx.engine.emit(*[ev.Revealed(o, tuple(range(len(st.players))), st.objects[o].card,
+                                      st.facts(o).definition) for o in taken])
+        dest = HAND if p.to == "hand" else MANA
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, dest)) for o in taken], "search"))
+    if st.zone(zone(ctx.controller, DECK)):
+        ctx.engine.shuffle(zone(ctx.controller, DECK))
+
+
+class MillParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: NonNegative = 1
+
+
+@DM.effect("mill", MillParams)
+def mill(ctx: EffectContext, p: MillParams) -> Procedure:
+    """「自分の山札の上からN枚を墓地に置く」: the top N cards of your deck (as many as there are) go to your graveyard
+    at the same time."""
+    top = list(ctx.state.zone(zone(ctx.controller, DECK)))[: p.count]
+    if top:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, GRAVEYARD)) for o in top], MILL))
+    return
+    yield

@@ -27,7 +27,7 @@ from statemachine.games.duel_masters.actions import (
     summon,
 )
 from statemachine.games.duel_masters.board import DECK, HAND, MANA, SHIELDS, zone
-from statemachine.games.duel_masters.combat import attack, can_attack
+from statemachine.games.duel_masters.combat import attack, can_attack, must_attack
 from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.invariants import BOARD
 from statemachine.games.duel_masters.pending import END_STEP, PendingPool, ending_step
@@ -179,7 +179,8 @@ class DuelMasters(RulesProfile):
                     out.append(Decision(me, "attack", (a, "player")))
                     out += [Decision(me, "attack", (a, t)) for t in board.creatures(st, engine.opponent(me))
                             if can_attack(engine, me, a, t) is None]
-        out.append(Decision(me, END_STEP))
+        if not (step.name == "attack" and must_attack(engine, me)):
+            out.append(Decision(me, END_STEP))
         return Legal(me, tuple(out))
 
     def act(self, engine: Engine, decision: Decision) -> Procedure:
@@ -193,6 +194,10 @@ class DuelMasters(RulesProfile):
                 broken = ending_step(engine, decision)  # DM-W-19
                 if broken is not None:
                     raise IllegalDecision(decision, *broken)
+                forced = must_attack(engine, me) if name == "attack" else []
+                if forced:
+                    raise IllegalDecision(decision, "DM-GAME-ATTACK", f"{view(st, forced[0]).chars.name} attacks "
+                                          "each turn if able (可能であれば毎ターン攻撃する) and can attack now")
                 return engine.flow.advance(engine)
             case "charge", "charge":
                 if st.stat(me, "charged"):

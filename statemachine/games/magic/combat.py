@@ -53,12 +53,26 @@ def declare_attackers(engine: Engine) -> Procedure:
     engine.emit(*events)
 
 
+LANDWALK = {"swampwalk": "Swamp", "islandwalk": "Island", "forestwalk": "Forest", "mountainwalk": "Mountain",
+            "plainswalk": "Plains"}
+
+
+def landwalk_unblockable(state: GameState, attacker: int, defender: int) -> bool:
+    """CR 702.14c: a creature with landwalk can't be blocked as long as the defending player controls a land
+    of that subtype."""
+    kinds = {LANDWALK[k] for k in view(state, attacker).chars.keywords if k in LANDWALK}
+    return bool(kinds) and any("land" in (c := view(state, o).chars).types and kinds & set(c.subtypes)
+                               for o in board.permanents(state, defender))
+
+
 def can_block(state: GameState, blocker: int, attacker: int) -> bool:
     seen = view(state, attacker)
     flying = "flying" in seen.chars.keywords
     kw = view(state, blocker).chars.keywords
     if protected(seen, view(state, blocker)) or flagged(state, blocker, CANT_BLOCK):
         return False  # CR 702.16f: can't be blocked by creatures of that colour; "can't block"
+    if landwalk_unblockable(state, attacker, view(state, blocker).controller):
+        return False  # CR 702.14c
     return not flying or "flying" in kw or "reach" in kw
 
 

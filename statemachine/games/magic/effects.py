@@ -326,9 +326,16 @@ class ManaParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @MTG.effect(mana.ADD_MANA, ManaParams)
 def add_mana(ctx: EffectContext, p: ManaParams) -> Procedure:
-    """A mana ability's effect; it is carried out by ``mana.activate`` (mana abilities do not resolve)."""
-    return
-    yield
+    """Add mana to the controller's pool. A mana ability's is carried out by ``mana.activate`` (mana abilities
+    do not resolve); a spell's (《暗黒の儀式》: "Add {B}{B}{B}") as it resolves (CR 605.1: a spell that adds mana is
+    no mana ability and uses the stack)."""
+    color = p.color
+    if color == mana.ANY:
+        answer = yield Request(ctx.controller, "mana_color", "choose the colour of mana to add", mana.COLORS,
+                               effect=ctx.effect, rule="CR 106.4")
+        color = str(answer[0])
+    pool_key = mana.key(color)
+    ctx.engine.emit(ev.PlayerStat(ctx.controller, pool_key, ctx.state.stat(ctx.controller, pool_key) + p.amount))
 
 
 # -- conditions ---------------------------------------------------------------------------------------------
