@@ -15,6 +15,7 @@ from statemachine.engine import Engine
 from statemachine.games.magic import board, mana, targets
 from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STACK, zone
 from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
+from statemachine.games.magic.effects import ACTIVATED_TURN, ACTIVATIONS, TIMES_EACH_TURN, activations_this_turn
 from statemachine.games.magic.stack import SPELL, choose_targets, give_priority, stack_key
 from statemachine.games.magic.turn import sorcery_timing
 from statemachine.vocabulary import Procedure
@@ -133,6 +134,10 @@ def why_not_activate(engine: Engine, player: int, oid: int, index: int) -> Why |
     why = why_not_costs(engine, player, oid, ability.costs, 0)
     if why:
         return why
+    for c in ability.conditions:  # CR 602.5b: "activate no more than N times each turn"
+        times = int(c.params.get("times", 1))
+        if c.name == TIMES_EACH_TURN and activations_this_turn(st, oid, ability.id) >= times:
+            return "CR 602.5b", f"{ability.label} may be activated only {times} time(s) each turn"
     if not targets.has_targets(engine, ability, None, player, oid):
         return "MTG-GAME-TARGET", f"{ability.label} has no legal target"
     return None
@@ -146,6 +151,9 @@ def activate(engine: Engine, player: int, oid: int, index: int) -> Procedure:
     eid = st.next_effect
     engine.emit(ev.EffectPending(eid, STACK, player, ability.label,
                                  stack_key(engine, oid, index, st.objects[oid].card)))
+    if any(c.name == TIMES_EACH_TURN for c in ability.conditions):  # counted as it is activated (CR 602.5b)
+        engine.emit(ev.StatusSet(oid, ACTIVATIONS + ability.id, activations_this_turn(st, oid, ability.id) + 1),
+                    ev.StatusSet(oid, ACTIVATED_TURN + ability.id, st.turn))
     yield from choose_targets(engine, player, eid, [ability], None, oid)
     yield from pay_costs(engine, player, oid, ability.costs, eid, 0)
     yield from give_priority(engine, player)

@@ -8,12 +8,13 @@ information, ``ctx.view``), never from a copy the card kept.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
 from statemachine.amounts import Amount, evaluate
 from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
@@ -361,6 +362,28 @@ def life_at_least(ctx: EffectContext, p: LifeParams) -> bool:
 @MTG.condition(mana.WITH_PRIORITY)
 def with_priority(ctx: EffectContext, _: NoParams) -> bool:
     """"Activate only as an instant": a timing restriction, enforced where mana sources are listed."""
+    return True
+
+
+class TimesParams(Struct, frozen=True, forbid_unknown_fields=True):
+    times: Annotated[int, Meta(ge=1)] = 1
+
+
+TIMES_EACH_TURN = "times_each_turn"
+ACTIVATIONS = "activations."  # status: how many times this turn an ability of the permanent was activated
+ACTIVATED_TURN = "activated_turn."  # status: the turn those activations were counted in
+
+
+def activations_this_turn(state: GameState, oid: int, ability: str) -> int:
+    """How many times the permanent's ability was activated in the current turn (CR 602.5b)."""
+    status = state.objects[oid].status
+    return int(status.get(ACTIVATIONS + ability, 0)) if status.get(ACTIVATED_TURN + ability) == state.turn else 0
+
+
+@MTG.condition(TIMES_EACH_TURN, TimesParams)
+def times_each_turn(ctx: EffectContext, _: TimesParams) -> bool:
+    """"Activate only once each turn" / "no more than twice each turn" (CR 602.5b): a restriction on activating,
+    enforced as the ability is activated (``actions.why_not_activate``); nothing to check as it resolves."""
     return True
 
 
