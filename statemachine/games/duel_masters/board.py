@@ -15,6 +15,8 @@ from statemachine.engine import Engine
 
 DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD = "deck", "hand", "mana", "battle", "shields", "graveyard", "hold"
 ZONES = (DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD)
+# A card field: 攻撃中、このクリーチャーのパワーは+N (an amount computed as it battles; combat.power_while_attacking)
+POWER_WHILE_ATTACKING = "power_while_attacking"
 
 # Why a card moved: ZoneChanged.cause. "summon" is the only way into the battle zone that taps mana for it.
 SUMMON, PUT, DESTROY, BATTLE_LOST, BREAK, BOUNCE, DRAW, CHARGE, CAST, DISCARD = (

@@ -12,8 +12,7 @@ from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.actions import cast_spell, declaration_window, enter_battle
-from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, SHIELDS, zone
-from statemachine.games.duel_masters.effects import POWER_WHILE_ATTACKING
+from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, POWER_WHILE_ATTACKING, SHIELDS, zone
 from statemachine.vocabulary import Answer, Procedure
 
 DIRECT_ATTACK = "direct attack"

@@ -35,7 +35,8 @@ DM.declare(KEYWORD, {
     "power_attacker_<number>": "パワーアタッカー+N: while it attacks, its power is N higher (DM-GAME-POWER-ATTACKER)",
     "unblockable": "このクリーチャーはブロックされない: it cannot be blocked (DM-GAME-BLOCK)",
     "cant_attack_players": "相手プレイヤーを攻撃できない: it may attack creatures only (DM-GAME-ATTACK)",
-    "attacks_if_able": "可能であれば毎ターン攻撃する: the attack step cannot end while it could attack (DM-GAME-ATTACK)",
+    "attacks_if_able": "可能であれば毎ターン攻撃する: the attack step cannot end while it could attack "
+                       "(DM-GAME-ATTACK)",
     "charger": "チャージャー: a spell put into its caster's mana zone instead of the graveyard after it is cast "
                "(DM-GAME-CHARGER)",
 })
@@ -54,8 +55,7 @@ DM.trigger_field("timing", Literal["shita", "suru"], "shita",
 DM.card_field("evolves_from", tuple[str, ...], (),
               "進化—自分の<race>1体の上に置く: the races (subtypes) an evolution creature may be put on (rules 1.2, "
               "DM-GAME-EVOLVE); empty: a creature sharing a civilization")
-POWER_WHILE_ATTACKING = "power_while_attacking"
-DM.card_field(POWER_WHILE_ATTACKING, Amount | None, None,
+DM.card_field(board.POWER_WHILE_ATTACKING, Amount | None, None,
               "攻撃中、このクリーチャーのパワーは+N: N more power while it attacks, an amount computed as it battles "
               "(rules 1.3, DM-GAME-POWER-ATTACKER; ボルシャック・ドラゴン)")
 DM.digest_also(card={"mana": None}, trigger={})  # the kernel's card format of pools 1.0-1.1

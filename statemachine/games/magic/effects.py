@@ -330,7 +330,7 @@ def add_mana(ctx: EffectContext, p: ManaParams) -> Procedure:
     """Add mana to the controller's pool. A mana ability's is carried out by ``mana.activate`` (mana abilities
     do not resolve); a spell's (《暗黒の儀式》: "Add {B}{B}{B}") as it resolves (CR 605.1: a spell that adds mana is
     no mana ability and uses the stack)."""
-    color = p.color
+    color: str = p.color
     if color == mana.ANY:
         answer = yield Request(ctx.controller, "mana_color", "choose the colour of mana to add", mana.COLORS,
                                effect=ctx.effect, rule="CR 106.4")
