@@ -42,6 +42,7 @@ class Filter(Struct, frozen=True, forbid_unknown_fields=True):
     controller: Whose = "any"  # relative to the ability's controller ("an opponent controls")
     tapped: bool | None = None  # "tapped creature" (true), "untapped" (false)
     attacking: bool | None = None  # "attacking creature"
+    in_combat: bool | None = None  # "attacking or blocking creature" (true), or neither (false)
     max_power: int | None = None  # "with power N or less"
     max_cost: Amount | None = None  # "with mana value N or less" ({ x = true }: X or less)
     other: bool = False  # "another": not the source itself
@@ -75,6 +76,8 @@ def matches(ctx: EffectContext, f: Filter, seen: ObjectView) -> bool:
     if f.tapped is not None and seen.tapped != f.tapped:
         return False
     if f.attacking is not None and bool(seen.status.get("attacking")) != f.attacking:
+        return False
+    if f.in_combat is not None and bool(seen.status.get("attacking") or seen.status.get("blocking")) != f.in_combat:
         return False
     if f.max_power is not None and seen.power > f.max_power:
         return False

@@ -25,6 +25,7 @@ ATTACHED = "attached"  # status of an aura or equipment: the object it is attach
 ATTACH_TO = "attach_to"  # status of an aura spell as it resolves: what it will be attached to
 STARTED = "statics"  # status of a permanent whose static abilities' effects have started
 CANT_ATTACK, CANT_BLOCK, CANT_LOSE = "cant_attack", "cant_block", "cant_lose"  # flags (set_flag effects)
+DOESNT_UNTAP = "doesnt_untap"  # flag: "doesn't untap during its controller's untap step" (CR 502.3)
 
 
 class EachGets(Struct, frozen=True, forbid_unknown_fields=True):
@@ -78,17 +79,20 @@ class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
     keyword: Keyword | None = None
     cant_attack: bool = False
     cant_block: bool = False
+    doesnt_untap: bool = False  # "doesn't untap during its controller's untap step"
 
     def problems(self) -> list[tuple[str, str]]:
-        if not (self.power or self.toughness or self.keyword or self.cant_attack or self.cant_block):
+        if not (self.power or self.toughness or self.keyword or self.cant_attack or self.cant_block
+                or self.doesnt_untap):
             return [("", "gives nothing")]
         return []
 
 
 @MTG.effect("static_attached_gets", AttachedGets)
 def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
-    """Static: the permanent this aura is attached to ("enchanted creature") gets +P/+T, a keyword, or can't
-    attack or block, for as long as this is on the battlefield (CR 303.4, 611.3a)."""
+    """Static: the permanent this aura is attached to ("enchanted creature") gets +P/+T, a keyword, can't
+    attack or block, or doesn't untap in its controller's untap step, for as long as this is on the battlefield
+    (CR 303.4, 611.3a, 502.3)."""
     st = ctx.state
     host = st.objects[ctx.source].status.get(ATTACHED) if ctx.source in st.objects else None
     if host is None or host not in st.objects:
@@ -105,7 +109,7 @@ def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
             add(kind, n)
     if p.keyword:
         add("grant_keyword", value=p.keyword)
-    for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block)):
+    for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block), (DOESNT_UNTAP, p.doesnt_untap)):
         if on:
             add("set_flag", value=flag)
     ctx.engine.emit(*events)

@@ -92,7 +92,7 @@ def _object_ok(ctx: EffectContext, spec: TargetParams, ref: int, spell: int | No
 
 def _chars_ok(ctx: EffectContext, spec: TargetParams, seen: ObjectView) -> bool:
     """A card in a graveyard: its characteristics only (it has no controller or status there)."""
-    plain = msgspec.structs.replace(spec, controller="any", tapped=None, attacking=None)
+    plain = msgspec.structs.replace(spec, controller="any", tapped=None, attacking=None, in_combat=None)
     return matches(ctx, plain, seen)
 
 
