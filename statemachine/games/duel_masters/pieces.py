@@ -135,3 +135,30 @@ def mill(ctx: EffectContext, p: MillParams) -> Procedure:
         ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, GRAVEYARD)) for o in top], MILL))
     return
     yield
+
+
+class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # "seen": look at your opponent's hand and choose (「相手の手札を見て、その中から…選び、捨てさせる」);
+    # "all": their whole hand (「相手の手札をすべて捨てさせる」)
+    what: Literal["seen", "all"] = "seen"
+    count: NonNegative = 1
+
+
+@DM.effect("discard", DiscardParams)
+def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
+    """Your opponent discards cards of their hand: ones you choose having seen the hand (recorded as Revealed to
+    you), or all of them at the same time. ``discard_blind`` chooses without looking."""
+    st = ctx.state
+    hand = list(st.zone(zone(ctx.opponent, HAND)))
+    if p.what == "all":
+        chosen = hand
+    else:
+        if hand:
+            ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
+                              for o in hand])
+        yield from choose(ctx, ctx.controller, hand, "choose a card of your opponent's hand to discard", may_=False,
+                          count=p.count)
+        chosen = ctx.bound["chosen"]
+    if chosen:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.opponent, GRAVEYARD)) for o in chosen],
+                                        board.DISCARD))
