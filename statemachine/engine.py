@@ -587,14 +587,15 @@ class Engine:
         start = self.state.next_object
         return list(range(start, start + n))
 
-    def take_extra_turn(self) -> int | None:
-        """A player with an extra turn waiting takes it now (turn player first)."""
+    def take_extra_turn(self, counter: str) -> int | None:
+        """A player with an extra turn waiting takes it now (turn player first); ``counter`` is the player
+        counter in which the game keeps the extra turns waiting (``RulesProfile.extra_turn_counter``)."""
         players = self.state.players
         order = [self.state.active, *[p for p in range(len(players)) if p != self.state.active]]
         for p in order:
-            n = self.state.stat(p, "extra_turns")
+            n = self.state.stat(p, counter)
             if n > 0:
-                self.emit(ev.PlayerStat(p, "extra_turns", n - 1))
+                self.emit(ev.PlayerStat(p, counter, n - 1))
                 return p
         return None
 

@@ -15,6 +15,7 @@ from statemachine.engine import Engine
 
 DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD = "deck", "hand", "mana", "battle", "shields", "graveyard", "hold"
 ZONES = (DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD)
+EXTRA_TURNS = "extra_turns"  # a player's counter of extra turns waiting (DM-GAME-EXTRA-TURN)
 
 # Why a card moved: ZoneChanged.cause. "summon" is the only way into the battle zone that taps mana for it.
 SUMMON, PUT, DESTROY, BATTLE_LOST, BREAK, BOUNCE, DRAW, CHARGE, CAST, DISCARD = (
