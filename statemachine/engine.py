@@ -119,8 +119,6 @@ class Policy(Protocol):
 
     def source_of(self, state: GameState, pend: Pending) -> int | None: ...
 
-    def sync(self, engine: Engine) -> None: ...
-
     def clone(self) -> Policy: ...
 
 
@@ -492,7 +490,6 @@ class Engine:
             self.cause = self.state.seq
             if proc is None:
                 self.request = None
-                self.policy.sync(self)
                 self._drive(decision.args)
             else:
                 self.flight = proc
@@ -630,10 +627,8 @@ class Engine:
             self.request = req
             self._append(ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum,
                                             req.effect))
-            self.policy.sync(self)
             return
         self.request = None
-        self.policy.sync(self)
 
     def _loop_reason(self) -> str:
         """Why a game that looped ended drawn: the game's rule, and the bound its rules went past."""
@@ -681,7 +676,6 @@ class Engine:
     def _sync(self) -> None:
         self.index.rebuild(self.state)
         self.flow.restore(self.state.step)
-        self.policy.sync(self)
 
     # -- reading ------------------------------------------------------------------------------------------
 
