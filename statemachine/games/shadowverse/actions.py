@@ -85,7 +85,8 @@ def play_cost(engine: Engine, player: int, oid: int, chars: ev.Characteristics) 
 
 def keyword_numbers(keywords: tuple[str, ...], prefix: str) -> list[int]:
     """The N of every ``<prefix><N>`` keyword (``enhance_6``: 6)."""
-    return [int(k.removeprefix(prefix)) for k in keywords if k.startswith(prefix) and k.removeprefix(prefix).isdecimal()]
+    return [int(k.removeprefix(prefix)) for k in keywords
+            if k.startswith(prefix) and k.removeprefix(prefix).isdecimal()]
 
 
 def spellboosted(engine: Engine, player: int, played: int) -> list[ev.Event]:
