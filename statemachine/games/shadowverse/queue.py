@@ -293,10 +293,6 @@ def _own_play(ability: AbilityDef) -> bool:
     return t is not None and t.subject == "self" and t.on in ("fanfare", "cast", "enters")
 
 
-__all__ = ["BUNDLED", "CAPTURES", "GRANTED", "QUEUE", "STOP", "OrderedQueue", "ability_of", "bundles", "captures",
-           "sort_key"]
-
-
 def _carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Body:
     """SV-O-30: one effect is carried out to its end, unless the game ends first; an unpaid EP cost stops the
     rest of it (SV-O-98, switch ``unpaid_ep_stops``)."""
@@ -304,3 +300,8 @@ def _carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Body:
     ctx = context_of(engine, pend)
     done = yield from run_steps(ctx, ability.effects, lambda: st.ended or ctx.bound.get(STOP))
     return done or not st.ended
+
+
+__all__ = ["BUNDLED", "CAPTURES", "GRANTED", "QUEUE", "STOP", "OrderedQueue", "ability_of", "bundles", "captures",
+           "sort_key"]
+
