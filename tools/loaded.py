@@ -23,8 +23,8 @@ from projections.state import GameState
 from projections.timeline import Timeline
 from tools.errors import BadInput, note_damage
 from tools.sources import open_log
+from tools.streamed import PointLog
 from tools.trace import Memory, render
-from tools.travel import PointLog
 
 # Snapshots every 64 records: the tools jump around a log a lot, and logs a judge holds are short.
 SNAPSHOT_EVERY = 64

@@ -22,12 +22,11 @@ An exported file cannot be read at a point: these commands read it whole (``tool
 from __future__ import annotations
 
 import sys
-from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import Any, Final
+from typing import Final
 
 from eventsource import events as ev
 from eventsource.errors import CorruptLog, KifuError
@@ -38,69 +37,13 @@ from projections.state import GameState, copy, evolve
 from projections.timeline import SNAPSHOT_EVERY, pack, unpack, usable
 from tools.errors import BadInput, note_damage
 from tools.stores import is_store_location, open_store, pick_game
-from tools.streamed import named_profile
+from tools.streamed import PointLog
 from tools.trace import Memory, render
 
 SPAN: Final = SNAPSHOT_EVERY  # records read at a time when walking away from a point
 KEPT: Final = 4 * SPAN  # records a command keeps read at most; a longer run is folded as it streams
 STATES: Final = 8  # states kept for the command's next question
 LONG: Final = 20 * SNAPSHOT_EVERY  # a fold this long without a snapshot is worth a note
-
-
-class PointLog(ABC):
-    """The one log reader of the time-travel commands: what they ask of a log, read at points from a store
-    (:class:`StoreLog`) or held whole from a file (:class:`tools.loaded.LoadedLog`), and the bookkeeping both
-    share (a point or record asked for that the log lacks, the rules the log names)."""
-
-    location: str
-    format: str
-    game: str
-
-    @property
-    @abstractmethod
-    def last(self) -> int: ...
-    @property
-    @abstractmethod
-    def started(self) -> ev.GameStarted | None: ...
-    @property
-    @abstractmethod
-    def memory(self) -> Memory: ...
-    @abstractmethod
-    def get(self, seq: int) -> Record | None: ...
-    @abstractmethod
-    def state_at(self, n: int) -> GameState: ...
-    @abstractmethod
-    def line(self, seq: int) -> str: ...
-    @abstractmethod
-    def decision_record(self, decision: int, near: int | None = None) -> Record | None: ...
-    @abstractmethod
-    def effect_records(self, eid: int, n: int) -> Iterable[Record]: ...
-    @abstractmethod
-    def triggered_by(self, n: int) -> list[Record]: ...
-    @abstractmethod
-    def raws_from(self, start: int) -> Iterator[RawRecord]: ...
-
-    def record(self, seq: int) -> Record:
-        rec = self.get(seq)
-        if rec is None:
-            raise BadInput(f"no record {seq} in {self.location} (it has records 1 to {self.last})")
-        return rec
-
-    def check_point(self, n: int) -> int:
-        if not 0 <= n <= self.last:
-            raise BadInput(f"{self.location} has records 1 to {self.last}; there is no point {n}")
-        return n
-
-    def profile_name(self) -> str:
-        started = self.started
-        if started is None:
-            raise BadInput(f"{self.location}: the log does not begin with GameStarted, so it names no rules")
-        return started.profile
-
-    def profile(self, version: str | None = None) -> Any:
-        """The rules profile the log names, at the rules version it names (or ``version``): a ``RulesProfile``,
-        imported lazily. A version not installed is bad input naming the versions that are."""
-        return named_profile(self.location, self.started, version)
 
 
 class _Memory(Memory):
