@@ -72,6 +72,29 @@ def chains(prev: bytes, r: RawRecord, seq: int | None = None) -> bool:
         return False
 
 
+Break = Literal["foreign", "sequence", "hash"]
+
+
+class ChainCheck:
+    """The hash chain checked as it is read, one record at a time, keeping only the last hash: whether each
+    record belongs to the game, is the next one, and chains onto the one before. ``walk`` names what a break is;
+    a reader that needs only to know where the chain breaks (a trace, the page, time travel) feeds it as it
+    reads. ``prev`` and ``expected`` start it mid-log, on a record already trusted."""
+
+    def __init__(self, game: str | None = None, *, prev: bytes = GENESIS, expected: int = 1) -> None:
+        self.game, self.prev, self.expected = game, prev, expected
+
+    def feed(self, r: RawRecord) -> Break | None:
+        """What breaks the chain at ``r`` (None: it goes on); the check then goes on from ``r``. Without a game
+        given, the first record's is the game."""
+        if self.game is None:
+            self.game = r.game
+        problem: Break | None = ("foreign" if r.game != self.game else "sequence" if r.seq != self.expected
+                                 else None if chains(self.prev, r) else "hash")
+        self.prev, self.expected = r.hash, r.seq + 1
+        return problem
+
+
 def verify(
     records: Iterable[RawRecord], game: str | None = None, *, head: bytes | None = None
 ) -> Finding | Verified:
@@ -90,14 +113,14 @@ def verify(
 def walk(records: Iterable[RawRecord], game: str | None = None) -> tuple[Finding | Verified, Seen]:
     """The chain check alone, with the hashes of the records it accepted (for ``ends_at``)."""
     it: Iterator[RawRecord] = iter(records)
-    prev, expected, position = GENESIS, 1, 0
-    seen = Seen()
-    for r in it:
-        if game is None:
-            game = r.game
-        if r.game != game:
-            return Finding("foreign", expected, position, f"record belongs to game {r.game!r}, not {game!r}"), seen
-        if r.seq != expected or not chains(prev, r):
+    check, seen = ChainCheck(game), Seen()
+    for position, r in enumerate(it):
+        prev, expected = check.prev, check.expected
+        problem = check.feed(r)
+        if problem == "foreign":
+            why = f"record belongs to game {r.game!r}, not {check.game!r}"
+            return Finding("foreign", expected, position, why), seen
+        if problem is not None:
             # (a record that chains on here cannot repeat an earlier one: the hash covers the seq)
             repeated = seen.seq_of(r.hash)
             if repeated is not None:
@@ -111,8 +134,7 @@ def walk(records: Iterable[RawRecord], game: str | None = None) -> tuple[Finding
         if odd is not None:
             return Finding("non-canonical", expected, position, odd), seen
         seen.add(r.hash)
-        prev, expected, position = r.hash, expected + 1, position + 1
-    return Verified(expected - 1, prev), seen
+    return Verified(check.expected - 1, check.prev), seen
 
 
 def ends_at(verified: Verified, seen: Seen, head: bytes) -> Finding | None:

@@ -15,6 +15,9 @@ from msgspec import Struct
 from eventsource import events as ev
 from projections.state import CardFacts, GameObject, GameState, LastKnown, Modifier, modifiers_applying
 
+# The status of the kernel's tapping kit (``statemachine.board.set_tapped``), for the games that tap their cards.
+TAPPED = "tapped"
+
 
 class ObjectView(Struct, frozen=True):
     obj: int
@@ -34,7 +37,7 @@ class ObjectView(Struct, frozen=True):
 
     @property
     def tapped(self) -> bool:
-        return bool(self.status.get("tapped"))
+        return bool(self.status.get(TAPPED))
 
     @property
     def power(self) -> int:

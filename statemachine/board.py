@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from eventsource import events as ev
-from projections.characteristics import ObjectView, view
+from projections.characteristics import TAPPED, ObjectView, view
 from projections.state import UNDER, GameState
 from projections.views import zone_kind
 from statemachine.engine import Engine
@@ -154,12 +154,12 @@ def deal(engine: Engine, count: int, *, mark_empty: bool = False) -> None:
 
 
 def is_tapped(state: GameState, oid: int) -> bool:
-    return bool(state.objects[oid].status.get("tapped"))
+    return bool(state.objects[oid].status.get(TAPPED))
 
 
 def set_tapped(engine: Engine, oids: Iterable[int], tapped: bool) -> None:
     """Tap (or untap) at the same time the objects that are not so already."""
-    changes = [ev.StatusSet(o, "tapped", int(tapped)) for o in oids
-               if bool(engine.state.objects[o].status.get("tapped")) != tapped]
+    changes = [ev.StatusSet(o, TAPPED, int(tapped)) for o in oids
+               if bool(engine.state.objects[o].status.get(TAPPED)) != tapped]
     if changes:
         engine.emit(*changes)

@@ -103,9 +103,8 @@ class CardDef(Struct, frozen=True, forbid_unknown_fields=True):
 
 # Fields of a card (or of its abilities) added after pool 1.0, with their defaults: a card that leaves one at
 # its default digests as it did before the field existed. Add every new CardDef/AbilityDef field here.
-# Game card fields (``Vocabulary.card_field``) added after a game's first pools count here too.
-LATER_FIELDS: dict[str, object] = {"bundle": False, "evolves_from": (), "evolved_power": None,
-                                   "evolved_toughness": None, "power_while_attacking": None}
+# A game's own card fields added after its first pools are declared so by the game (``DigestForm.later``).
+LATER_FIELDS: dict[str, object] = {"bundle": False}
 
 
 class DigestForm(Struct, frozen=True):
@@ -115,6 +114,9 @@ class DigestForm(Struct, frozen=True):
 
     card: dict[str, Any] = field(default_factory=dict)
     trigger: dict[str, Any] = field(default_factory=dict)
+    # The game's card fields added after its first pools, with their defaults: left out while at the default,
+    # as ``LATER_FIELDS`` are (``Vocabulary.card_field(..., later=True)``).
+    later: dict[str, Any] = field(default_factory=dict)
 
 
 def _digest_form(card: CardDef, layout: DigestForm) -> dict[str, Any]:
@@ -123,9 +125,10 @@ def _digest_form(card: CardDef, layout: DigestForm) -> dict[str, Any]:
     form.pop("until")
     own = form.pop("fields")
     form.update({name: own.get(name, default) for name, default in layout.card.items()})
-    _drop_defaults(form)
+    later = {**LATER_FIELDS, **layout.later}
+    _drop_defaults(form, later)
     for ability in form["abilities"]:
-        _drop_defaults(ability)
+        _drop_defaults(ability, later)
         trigger = ability.get("trigger")
         if trigger is not None:
             fields = trigger.pop("fields")
@@ -133,8 +136,8 @@ def _digest_form(card: CardDef, layout: DigestForm) -> dict[str, Any]:
     return form
 
 
-def _drop_defaults(form: dict[str, Any]) -> None:
-    for name, default in LATER_FIELDS.items():
+def _drop_defaults(form: dict[str, Any], later: dict[str, Any]) -> None:
+    for name, default in later.items():
         if name in form and form[name] == default:
             del form[name]
 

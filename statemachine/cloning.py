@@ -6,7 +6,7 @@ it can. What an engine holds, and how a clone gets it:
 
 - the state: a fork (``projections.state.fork``) sharing every object until one of the two changes it;
 - the trigger index: a copy of its tables (``TriggerIndex.copy``), sharing each object's listeners;
-- the turn flow and the resolution policy: clones of their own (one machine serves them all);
+- the turn flow and the resolution policy: clones of their own (one turn machine serves every flow);
 - the log: a ``BranchLog`` sharing the records so far, which seals what the clone appends only when read;
 - the profile (rules, cards, vocabulary), the board invariants it checks and the typed options: shared, nothing
   changes them;

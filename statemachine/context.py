@@ -1,13 +1,23 @@
-"""What an effect step sees while it resolves: its controller, source, subject, and the engine to act through."""
+"""What an effect step sees while it resolves (its controller, source, subject, and the engine to act through),
+and the frame every game's resolution shares: announce resolving, build the context, run the steps, announce
+resolved."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
+from eventsource import events as ev
 from projections.characteristics import ObjectView, current_or_last_known
-from projections.state import GameState
+from projections.state import GameState, Pending
+from statemachine.cards import EffectDef
 from statemachine.decisions import Arg, Request
 from statemachine.engine import Engine
+from statemachine.vocabulary import Answer
+
+# A resolution's body: a procedure whose value says whether the effect was carried out (announced resolved
+# if it still waits) or stopped short of it (fizzled, or the game ended while it resolved).
+Body = Generator[Request, Answer, bool]
 
 
 class EffectContext:
@@ -47,3 +57,35 @@ class EffectContext:
     def request(self, player: int, kind: str, prompt: str, options: tuple[Arg, ...], *, minimum: int = 1,
                 maximum: int = 1, rule: str = "") -> Request:
         return Request(player, kind, prompt, options, minimum, maximum, self.effect, rule)
+
+
+def context_of(engine: Engine, pend: Pending, *, ability: str | None = None, source: int | None = None,
+               source_card: int | None = None, captured: tuple[str, ...] | None = None) -> EffectContext:
+    """The context a waiting effect resolves in: the pending entry's, with what the game reads otherwise (a
+    spell's own card as its source, one of several abilities) given here."""
+    return EffectContext(engine, controller=pend.controller, source=pend.source if source is None else source,
+                         source_card=pend.source_card if source_card is None else source_card, effect=pend.effect,
+                         ability=pend.ability if ability is None else ability, subject=pend.subject,
+                         captured=pend.captured if captured is None else captured)
+
+
+def resolve_effect(engine: Engine, eid: int, body: Callable[[], Body]) -> Body:
+    """One waiting effect resolves: announced resolving (the cause of what it does), its ``body`` run, then
+    announced resolved if the body carried it out and it still waits. Returns whether it was carried out."""
+    engine.emit(ev.EffectResolving(eid))
+    engine.cause = engine.state.seq
+    carried_out = yield from body()
+    if carried_out and eid in engine.state.pending:
+        engine.emit(ev.EffectResolved(eid))
+    return carried_out
+
+
+def run_steps(ctx: EffectContext, steps: Iterable[EffectDef], stop: Callable[[], object] = lambda: False) -> Body:
+    """Carry out an ability's steps in printed order, each through the game's vocabulary; before each, ``stop``
+    (or a step that set ``ctx.stopped``) ends the rest. Returns whether every step ran."""
+    vocab = ctx.engine.profile.vocabulary
+    for step in steps:
+        if ctx.stopped or stop():
+            return False
+        yield from vocab.run_effect(ctx, step.name, step.params)
+    return True

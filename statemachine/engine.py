@@ -119,8 +119,6 @@ class Policy(Protocol):
 
     def source_of(self, state: GameState, pend: Pending) -> int | None: ...
 
-    def sync(self, engine: Engine) -> None: ...
-
     def clone(self) -> Policy: ...
 
 
@@ -492,7 +490,6 @@ class Engine:
             self.cause = self.state.seq
             if proc is None:
                 self.request = None
-                self.policy.sync(self)
                 self._drive(decision.args)
             else:
                 self.flight = proc
@@ -587,14 +584,15 @@ class Engine:
         start = self.state.next_object
         return list(range(start, start + n))
 
-    def take_extra_turn(self) -> int | None:
-        """A player with an extra turn waiting takes it now (turn player first)."""
+    def take_extra_turn(self, counter: str) -> int | None:
+        """A player with an extra turn waiting takes it now (turn player first); ``counter`` is the player
+        counter in which the game keeps the extra turns waiting (``RulesProfile.extra_turn_counter``)."""
         players = self.state.players
         order = [self.state.active, *[p for p in range(len(players)) if p != self.state.active]]
         for p in order:
-            n = self.state.stat(p, "extra_turns")
+            n = self.state.stat(p, counter)
             if n > 0:
-                self.emit(ev.PlayerStat(p, "extra_turns", n - 1))
+                self.emit(ev.PlayerStat(p, counter, n - 1))
                 return p
         return None
 
@@ -629,10 +627,8 @@ class Engine:
             self.request = req
             self._append(ev.ChoiceRequested(req.player, req.kind, req.options, req.minimum, req.maximum,
                                             req.effect))
-            self.policy.sync(self)
             return
         self.request = None
-        self.policy.sync(self)
 
     def _loop_reason(self) -> str:
         """Why a game that looped ended drawn: the game's rule, and the bound its rules went past."""
@@ -680,7 +676,6 @@ class Engine:
     def _sync(self) -> None:
         self.index.rebuild(self.state)
         self.flow.restore(self.state.step)
-        self.policy.sync(self)
 
     # -- reading ------------------------------------------------------------------------------------------
 

@@ -4,18 +4,15 @@ One kernel, four timing systems (DESIGN "Resolution policies"): a pending pool (
 priority (Magic), an interference chain (Vision), an ordered queue (Shadowverse). A policy decides nothing by
 mutation: it emits events through the engine and reads the projection.
 
-Each policy has a small ``transitions`` machine for its resolution flow; its state is always re-derived from the
-projection (``sync``), so the log, not the machine, is the truth.
+Where an effect is in its resolution (waiting, resolving, asking) is read from the projection (``Pending.resolving``,
+the open request), never kept beside it: the log is the truth. ``transitions`` carries the turn flow
+(``statemachine.flow``); the frame of one resolution is ``statemachine.context.resolve_effect``.
 """
 
 from __future__ import annotations
 
-import threading
 from abc import ABC, abstractmethod
-from functools import cache
-from typing import Any, Self
-
-from transitions import Machine
+from typing import Self
 
 from projections.state import GameState, Pending
 from statemachine.decisions import Decision, Legal, Request
@@ -23,66 +20,15 @@ from statemachine.engine import Engine
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
 
-FLOW_STATES = ["idle", "waiting", "resolving", "asking"]
-FLOW_TRANSITIONS: list[dict[str, Any]] = [
-    {"trigger": "wait", "source": ["idle", "waiting"], "dest": "waiting"},
-    {"trigger": "resolve", "source": ["idle", "waiting"], "dest": "resolving"},
-    {"trigger": "ask", "source": ["resolving", "asking"], "dest": "asking"},
-    {"trigger": "answer", "source": "asking", "dest": "resolving"},
-    {"trigger": "finish", "source": ["resolving", "asking"], "dest": "idle"},
-]
-
-
-@cache
-def _machine(thread: int) -> Machine:
-    """The resolution machine every flow of one thread is a model of (see ``statemachine.flow``)."""
-    return Machine(model=None, states=FLOW_STATES, transitions=FLOW_TRANSITIONS, initial="idle",
-                   auto_transitions=False, queued=True)
-
-
-class ResolutionFlow:
-    """idle → waiting (effects wait for a player) → resolving ⇄ asking (a choice mid-resolution) → idle."""
-
-    state: str
-
-    def __init__(self) -> None:
-        self.machine = _machine(threading.get_ident())
-        self.state = "idle"
-
-    def clone(self) -> ResolutionFlow:
-        out = ResolutionFlow.__new__(ResolutionFlow)
-        out.machine, out.state = self.machine, self.state
-        return out
-
-    def sync(self, engine: Engine) -> None:
-        """Re-derive the flow state from the projection."""
-        st = engine.state
-        resolving = any(p.resolving for p in st.pending.values())
-        if resolving:
-            target = "asking" if st.request is not None else "resolving"
-        elif st.pending:
-            target = "waiting"
-        else:
-            target = "idle"
-        self.machine.set_state(target, model=self)
-
 
 class ResolutionPolicy(ABC):
-    holder: str  # "pool", "stack", "chain" or "queue": where EffectPending puts effects
-
-    def __init__(self) -> None:
-        self.flow = ResolutionFlow()
-
-    def sync(self, engine: Engine) -> None:
-        """Re-derive the resolution flow's state from the projection (after every step of the loop)."""
-        self.flow.sync(engine)
+    holder: str  # where EffectPending puts effects: a shared zone of the game, or a word of its own
 
     def clone(self) -> Self:
         """A policy that neither changes through this one nor changes it (a search clone's). A policy that keeps
-        more than its flow between decisions copies that too."""
+        anything between decisions copies it here."""
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
-        out.flow = self.flow.clone()
         return out
 
     @abstractmethod

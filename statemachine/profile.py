@@ -251,11 +251,14 @@ class RulesProfile(ABC):
     def next_turn_player(self, engine: Engine) -> int:
         return (engine.state.active + 1) % len(engine.state.players)
 
+    # The player counter in which the game keeps each player's extra turns waiting; empty: it has none.
+    extra_turn_counter: ClassVar[str] = ""
+
     def turn_player(self, engine: Engine) -> int:
         """Whose turn begins now: a player with an extra turn waiting takes it (turn player first), otherwise
         the next player in turn order. A game whose extra turns are added between turns says so itself."""
         player = self.next_turn_player(engine) if engine.state.turn else engine.state.active
-        extra = engine.take_extra_turn()
+        extra = engine.take_extra_turn(self.extra_turn_counter) if self.extra_turn_counter else None
         return extra if extra is not None else player
 
 @cache

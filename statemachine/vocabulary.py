@@ -135,6 +135,7 @@ class Vocabulary:
         # Fields of the game's own on cards and triggers: name -> (type, default, meaning).
         self.card_fields: dict[str, tuple[Any, Any, str]] = {}
         self.trigger_fields: dict[str, tuple[Any, Any, str]] = {}
+        self.later_fields: dict[str, Any] = {}  # card fields added after the first pools: name -> default
         self._digest_also: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
         # The effect steps that name a target (Magic's ``target``): an ability's targets are these steps in
         # printed order, and a step's ``target_refs()`` (its indices into them) are checked against them at load.
@@ -162,9 +163,12 @@ class Vocabulary:
         if test is not None:
             self.filter_tests[key] = test
 
-    def card_field(self, name: str, typ: Any, default: Any, meaning: str) -> None:
-        """A field of this game's cards (``CardDef.fields``): Magic's mana symbols."""
+    def card_field(self, name: str, typ: Any, default: Any, meaning: str, *, later: bool = False) -> None:
+        """A field of this game's cards (``CardDef.fields``): Magic's mana symbols. ``later``: added after the
+        game's first pools, so a card that leaves it at its default digests as before it existed."""
         self.card_fields[name] = (typ, default, meaning)
+        if later:
+            self.later_fields[name] = default
 
     def trigger_field(self, name: str, typ: Any, default: Any, meaning: str) -> None:
         """A field of this game's triggers (``TriggerDef.fields``): Duel Masters' timing."""
@@ -179,7 +183,8 @@ class Vocabulary:
         """Where this game's fields go in a pool's digest form (``statemachine.cards.DigestForm``)."""
         card, trigger = self._digest_also
         return DigestForm({**{k: d for k, (_, d, _) in self.card_fields.items()}, **card},
-                          {**{k: d for k, (_, d, _) in self.trigger_fields.items()}, **trigger})
+                          {**{k: d for k, (_, d, _) in self.trigger_fields.items()}, **trigger},
+                          dict(self.later_fields))
 
     def knows(self, kind: str, value: str) -> bool:
         """Whether ``value`` is a declared name of ``kind`` (or of one of its families)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 from eventsource import events as ev
 from eventsource import integrity
@@ -24,6 +23,7 @@ from projections.state import GameState
 from projections.timeline import Timeline
 from tools.errors import BadInput, note_damage
 from tools.sources import open_log
+from tools.streamed import PointLog
 from tools.trace import Memory, render
 
 # Snapshots every 64 records: the tools jump around a log a lot, and logs a judge holds are short.
@@ -65,7 +65,9 @@ class PrefixStore(MemoryStore):
 
 
 @dataclass
-class LoadedLog:
+class LoadedLog(PointLog):
+    """One game's log held whole (see the module's docstring)."""
+
     location: str
     format: str
     game: str
@@ -82,12 +84,6 @@ class LoadedLog:
     @cached_property
     def by_seq(self) -> dict[int, Record]:
         return {r.seq: r for r in self.records}
-
-    def record(self, seq: int) -> Record:
-        rec = self.by_seq.get(seq)
-        if rec is None:
-            raise BadInput(f"no record {seq} in {self.location} (it has records 1 to {self.last})")
-        return rec
 
     @cached_property
     def contiguous(self) -> bool:
@@ -141,11 +137,6 @@ class LoadedLog:
         """The state after record ``n`` (0: before anything)."""
         return self.timeline.state_at(n)
 
-    def check_point(self, n: int) -> int:
-        if not 0 <= n <= self.last:
-            raise BadInput(f"{self.location} has records 1 to {self.last}; there is no point {n}")
-        return n
-
     # -- readable lines ------------------------------------------------------------------------------------
 
     @cached_property
@@ -171,21 +162,6 @@ class LoadedLog:
 
     def line(self, seq: int) -> str:
         return f"record {seq}: {self.lines.get(seq, '(no such record)')}"
-
-    # -- the rules ----------------------------------------------------------------------------------------
-
-    def profile_name(self) -> str:
-        started = self.started
-        if started is None:
-            raise BadInput(f"{self.location}: the log does not begin with GameStarted, so it names no rules")
-        return started.profile
-
-    def profile(self, version: str | None = None) -> Any:
-        """The rules profile the log names, at the rules version it names (or ``version``): a ``RulesProfile``,
-        imported lazily. A version not installed is bad input naming the versions that are."""
-        from tools.streamed import named_profile
-
-        return named_profile(self.location, self.started, version)
 
 
 def load_log(location: str, game: str | None = None) -> LoadedLog:

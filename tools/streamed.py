@@ -14,7 +14,8 @@ re-adjudication (after a finding) therefore never reads the log again from its s
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,62 @@ def named_profile(location: str, started: ev.GameStarted | None, version: str | 
         return make_profile(started.profile, wanted)
     except UnknownVersion as exc:
         raise BadInput(f"{location}: {exc}") from exc
+
+
+class PointLog(ABC):
+    """The one log reader of the time-travel commands: what they ask of a log, read at points from a store
+    (:class:`tools.travel.StoreLog`) or held whole from a file (:class:`tools.loaded.LoadedLog`), and the
+    bookkeeping both share (a point or record asked for that the log lacks, the rules the log names)."""
+
+    location: str
+    format: str
+    game: str
+
+    @property
+    @abstractmethod
+    def last(self) -> int: ...
+    @property
+    @abstractmethod
+    def started(self) -> ev.GameStarted | None: ...
+    @property
+    @abstractmethod
+    def memory(self) -> Memory: ...
+    @abstractmethod
+    def get(self, seq: int) -> Record | None: ...
+    @abstractmethod
+    def state_at(self, n: int) -> GameState: ...
+    @abstractmethod
+    def line(self, seq: int) -> str: ...
+    @abstractmethod
+    def decision_record(self, decision: int, near: int | None = None) -> Record | None: ...
+    @abstractmethod
+    def effect_records(self, eid: int, n: int) -> Iterable[Record]: ...
+    @abstractmethod
+    def triggered_by(self, n: int) -> list[Record]: ...
+    @abstractmethod
+    def raws_from(self, start: int) -> Iterator[RawRecord]: ...
+
+    def record(self, seq: int) -> Record:
+        rec = self.get(seq)
+        if rec is None:
+            raise BadInput(f"no record {seq} in {self.location} (it has records 1 to {self.last})")
+        return rec
+
+    def check_point(self, n: int) -> int:
+        if not 0 <= n <= self.last:
+            raise BadInput(f"{self.location} has records 1 to {self.last}; there is no point {n}")
+        return n
+
+    def profile_name(self) -> str:
+        started = self.started
+        if started is None:
+            raise BadInput(f"{self.location}: the log does not begin with GameStarted, so it names no rules")
+        return started.profile
+
+    def profile(self, version: str | None = None) -> Any:
+        """The rules profile the log names, at the rules version it names (or ``version``): a ``RulesProfile``,
+        imported lazily. A version not installed is bad input naming the versions that are."""
+        return named_profile(self.location, self.started, version)
 
 
 @dataclass

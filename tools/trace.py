@@ -20,7 +20,8 @@ import msgspec
 
 from eventsource import events as ev
 from eventsource.errors import KifuError
-from eventsource.records import GENESIS, RawRecord, record_hash
+from eventsource.integrity import ChainCheck
+from eventsource.records import RawRecord
 from eventsource.upcast import decode_body
 from projections.state import CardFacts, GameState, copy
 from projections.views import HIDDEN, can_see, redact_event
@@ -75,14 +76,17 @@ class Memory:
     card_of: dict[int, int] = field(default_factory=dict)
 
     def note(self, seq: int, event: ev.Event) -> None:
-        if len(self.kinds) <= seq:
-            self.kinds.extend([0] * (seq + 1 - len(self.kinds)))
-        self.kinds[seq] = ev.TAG_OF[ev.kind_of(event)]
+        self.note_kind(seq, ev.kind_of(event))
         match event:
             case ev.ObjectCreated(obj=oid, card=card) | ev.ZoneChanged(new=oid, card=card):
                 self.card_of[oid] = card
             case _:
                 pass
+
+    def note_kind(self, seq: int, kind: str) -> None:
+        if len(self.kinds) <= seq:
+            self.kinds.extend([0] * (seq + 1 - len(self.kinds)))
+        self.kinds[seq] = ev.TAG_OF[kind]
 
     def kind_at(self, seq: int) -> str | None:
         return ev.KIND_OF_TAG[self.kinds[seq]] if 0 < seq < len(self.kinds) and self.kinds[seq] else None
@@ -477,10 +481,6 @@ def concerns(st: GameState, event: ev.Event, mem: Memory | None = None) -> set[i
 # -- the whole trace ----------------------------------------------------------------------------------------
 
 
-def _header(raw: RawRecord) -> tuple[str, int, int, int, int]:
-    return raw.game, raw.seq, raw.decision, raw.cause, raw.v
-
-
 @dataclass
 class Trace:
     """Feeds records one by one; returns the lines to print. Keeps the fold and a light hash-chain check."""
@@ -489,8 +489,7 @@ class Trace:
     state: GameState = field(default_factory=GameState)
     broken: str | None = None  # the first break in the hash chain or sequence, if any
     done: bool = False  # set once nothing more can pass the turn filter
-    _prev: bytes = GENESIS
-    _expected: int = 1
+    _check: ChainCheck = field(default_factory=ChainCheck)
     _players: set[int] | None = None
     _viewer: int | None = None
     _hidden: set[int] = field(default_factory=set)  # the cards hidden from the viewer, as of the last record
@@ -529,12 +528,12 @@ class Trace:
         return self._summary()
 
     def _chain(self, raw: RawRecord) -> None:
-        if self.broken is None:
-            if raw.seq != self._expected:
-                self.broken = f"record {self._expected} expected, record {raw.seq} found"
-            elif record_hash(self._prev, *_header(raw), raw.body) != raw.hash:
-                self.broken = f"record {raw.seq} does not match its hash"
-        self._prev, self._expected = raw.hash, raw.seq + 1
+        expected = self._check.expected
+        problem = self._check.feed(raw)
+        if self.broken is None and problem is not None:
+            self.broken = (f"record {expected} expected, record {raw.seq} found" if problem == "sequence" else
+                           f"record {raw.seq} belongs to game {raw.game!r}" if problem == "foreign" else
+                           f"record {raw.seq} does not match its hash")
 
     def _resolve(self, wanted: str) -> int:
         names = [p.name for p in self.state.players]

@@ -23,52 +23,27 @@ from __future__ import annotations
 
 import sys
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import Any, Final, Protocol
+from typing import Final
 
 from eventsource import events as ev
 from eventsource.errors import CorruptLog, KifuError
-from eventsource.records import GENESIS, RawRecord, Record, decode, record_hash
+from eventsource.integrity import ChainCheck
+from eventsource.records import RawRecord, Record, decode
 from eventsource.store import EventStore, GameInfo
 from projections.state import GameState, copy, evolve
 from projections.timeline import SNAPSHOT_EVERY, pack, unpack, usable
 from tools.errors import BadInput, note_damage
 from tools.stores import is_store_location, open_store, pick_game
+from tools.streamed import PointLog
 from tools.trace import Memory, render
 
 SPAN: Final = SNAPSHOT_EVERY  # records read at a time when walking away from a point
 KEPT: Final = 4 * SPAN  # records a command keeps read at most; a longer run is folded as it streams
 STATES: Final = 8  # states kept for the command's next question
 LONG: Final = 20 * SNAPSHOT_EVERY  # a fold this long without a snapshot is worth a note
-
-
-class PointLog(Protocol):
-    """What the time-travel commands ask of a log, a store's (:class:`StoreLog`) or a whole file's
-    (:class:`tools.loaded.LoadedLog`)."""
-
-    location: str
-    format: str
-    game: str
-
-    @property
-    def last(self) -> int: ...
-    @property
-    def started(self) -> ev.GameStarted | None: ...
-    @property
-    def memory(self) -> Memory: ...
-    def record(self, seq: int) -> Record: ...
-    def get(self, seq: int) -> Record | None: ...
-    def state_at(self, n: int) -> GameState: ...
-    def check_point(self, n: int) -> int: ...
-    def line(self, seq: int) -> str: ...
-    def decision_record(self, decision: int, near: int | None = None) -> Record | None: ...
-    def effect_records(self, eid: int, n: int) -> Iterable[Record]: ...
-    def triggered_by(self, n: int) -> list[Record]: ...
-    def raws_from(self, start: int) -> Iterator[RawRecord]: ...
-    def profile_name(self) -> str: ...
-    def profile(self, version: str | None = None) -> Any: ...
 
 
 class _Memory(Memory):
@@ -79,13 +54,8 @@ class _Memory(Memory):
         self._log = log
         self._kinds: dict[int, str] = {}  # (not an array as long as the log: a few records of it are read)
 
-    def note(self, seq: int, event: ev.Event) -> None:
-        self._kinds[seq] = ev.kind_of(event)
-        match event:
-            case ev.ObjectCreated(obj=oid, card=card) | ev.ZoneChanged(new=oid, card=card):
-                self.card_of[oid] = card
-            case _:
-                pass
+    def note_kind(self, seq: int, kind: str) -> None:
+        self._kinds[seq] = kind
 
     def kind_at(self, seq: int) -> str | None:
         if seq not in self._kinds and 0 < seq <= self._log.last:
@@ -93,7 +63,7 @@ class _Memory(Memory):
         return self._kinds.get(seq)
 
 
-class StoreLog:
+class StoreLog(PointLog):
     """One game of a store, read at points (see the module's docstring)."""
 
     format = "store"
@@ -122,17 +92,6 @@ class StoreLog:
         first = self.get(1)
         return first.event if first is not None and isinstance(first.event, ev.GameStarted) else None
 
-    def check_point(self, n: int) -> int:
-        if not 0 <= n <= self.last:
-            raise BadInput(f"{self.location} has records 1 to {self.last}; there is no point {n}")
-        return n
-
-    def record(self, seq: int) -> Record:
-        rec = self.get(seq)
-        if rec is None:
-            raise BadInput(f"no record {seq} in {self.location} (it has records 1 to {self.last})")
-        return rec
-
     def get(self, seq: int) -> Record | None:
         if not 1 <= seq <= self.last:
             return None
@@ -148,7 +107,7 @@ class StoreLog:
         """Records ``start..stop``, each checked against the hash of the one before (read with them), and noted
         in the trace's memory unless ``note`` is false (a long fold: that memory would grow with the log)."""
         first = max(1, start - 1)
-        prev = GENESIS if first == start else None
+        check = ChainCheck(self.game) if first == start else None
         expected = first
         for raw in self.store.read_span(self.game, first, stop):
             if raw.seq != expected:
@@ -157,12 +116,11 @@ class StoreLog:
                                  f"{raw.seq}): the store is damaged (kifu audit runs SQLite's integrity check)",
                                  seq=expected)
             expected += 1
-            if prev is None:  # the record before ``start``: only its hash is needed
-                prev = raw.hash
+            if check is None:  # the record before ``start``: only its hash is needed
+                check = ChainCheck(self.game, prev=raw.hash, expected=raw.seq + 1)
                 continue
-            if not self._chains(prev, raw):
+            if check.feed(raw) is not None:
                 self._damage(raw.seq)
-            prev = raw.hash
             try:
                 rec = decode(raw)
             except KifuError as exc:
@@ -181,12 +139,6 @@ class StoreLog:
         check = getattr(self.store, "check_game", None)
         if check is not None:
             check(self.game)
-
-    def _chains(self, prev: bytes, raw: RawRecord) -> bool:
-        try:
-            return record_hash(prev, raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.body) == raw.hash
-        except OverflowError:  # an envelope integer no log of ours can hold
-            return False
 
     def _damage(self, seq: int) -> None:
         if not self._damaged:
@@ -330,26 +282,6 @@ class StoreLog:
                 break
             start = r.seq
         return start
-
-    # -- the rules ----------------------------------------------------------------------------------------
-
-    def profile_name(self) -> str:
-        started = self.started
-        if started is None:
-            raise BadInput(f"{self.location}: the log does not begin with GameStarted, so it names no rules")
-        return started.profile
-
-    def profile(self, version: str | None = None) -> Any:
-        """The rules profile the log names, at the version it names (or ``version``), as LoadedLog gives it."""
-        from statemachine.games import profile as make_profile
-        from statemachine.releases import UnknownVersion
-
-        started = self.started
-        wanted = version if version is not None else (started.profile_version if started else None)
-        try:
-            return make_profile(self.profile_name(), wanted)
-        except UnknownVersion as exc:
-            raise BadInput(f"{self.location}: {exc}") from exc
 
 
 @contextmanager

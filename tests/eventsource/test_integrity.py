@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eventsource import events as ev
-from eventsource.integrity import Finding, Verified, verify
+from eventsource.integrity import ChainCheck, Finding, Verified, verify
 from eventsource.records import GENESIS, RawRecord, record_hash
 from tests.eventsource.logs import first_difference, logs, stored_log
 from tests.properties import examples
@@ -45,6 +45,22 @@ def test_a_clean_log_verifies_with_its_count_and_head(log: list[RawRecord]) -> N
 
 def test_an_empty_log_verifies_as_empty() -> None:
     assert verify([]) == Verified(0, GENESIS)
+
+
+def test_the_chain_check_fed_as_read_names_the_first_break_and_goes_on_from_it() -> None:
+    log = stored_log(7, 20)
+    clean = ChainCheck("g")
+    assert [clean.feed(r) for r in log] == [None] * len(log)
+    assert (clean.prev, clean.expected) == (log[-1].hash, len(log) + 1)
+    mid = ChainCheck("g", prev=log[9].hash, expected=11)  # started on a record already trusted
+    assert [mid.feed(r) for r in log[10:]] == [None] * (len(log) - 10)
+    for changed, want in ((replace(log[5], body=log[5].body + b"x"), "hash"),
+                          (replace(log[5], seq=9), "sequence"),
+                          (replace(log[5], game="h"), "foreign")):
+        check = ChainCheck()  # the first record's game is the game
+        found = [check.feed(r) for r in [*log[:5], changed, *log[6:]]]
+        assert found[:6] == [None] * 5 + [want], want
+        assert found[7:] == [None] * (len(log) - 7)  # after the break it goes on from the record read
 
 
 def test_a_log_that_goes_on_past_the_head_held_is_extended_at_the_first_record_after_it() -> None:

@@ -20,7 +20,7 @@ from statemachine.bots import RandomBot
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.demo import sample
 from statemachine.engine import Engine
-from statemachine.policy import FLOW_STATES, ResolutionPolicy
+from statemachine.policy import ResolutionPolicy
 
 POLICIES = {"pending pool": "duel_masters", "stack": "magic", "chain": "vision", "queue": "shadowverse"}
 SEEDS = (3, 11)
@@ -132,19 +132,15 @@ def test_a_game_restored_in_the_middle_of_a_choice_asks_the_same_and_goes_on_the
         assert copy.request == engine.request
         assert copy.legal() == legal
         assert isinstance(copy.policy, ResolutionPolicy) and isinstance(engine.policy, ResolutionPolicy)
-        assert copy.policy.flow.state == engine.policy.flow.state
         assert [r.event for r in copy.decide(answer)] == [r.event for r in engine.decide(answer)]
         checked += 1
     assert checked >= 1
 
 
-def test_the_resolution_flow_follows_the_log(game: str) -> None:
+def test_every_waiting_effect_names_a_source_or_none(game: str) -> None:
     for engine, _ in playout(game, SEEDS[1]):
         st: GameState = engine.state
         assert isinstance(engine.policy, ResolutionPolicy)
-        flow = engine.policy.flow.state
-        assert flow in FLOW_STATES
-        assert (flow == "idle") == (not st.pending)
         for pend in st.pending.values():
             source = engine.policy.source_of(st, pend)
             assert source is None or source >= 0

@@ -16,7 +16,7 @@ from msgspec import Struct
 from eventsource import events as ev
 from projections.state import Pending
 from statemachine import board
-from statemachine.context import EffectContext
+from statemachine.context import Body, EffectContext, context_of, resolve_effect, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine, StepDef
 from statemachine.policy import ResolutionPolicy
@@ -67,13 +67,12 @@ class Fifo(ResolutionPolicy):
         return self.resolve(engine, min(waiting, key=lambda p: p.effect)) if waiting else None
 
     def resolve(self, engine: Engine, pend: Pending) -> Procedure:
-        engine.emit(ev.EffectResolving(pend.effect))
+        yield from resolve_effect(engine, pend.effect, lambda: self.carry_out(engine, pend))
+
+    @staticmethod
+    def carry_out(engine: Engine, pend: Pending) -> Body:
         ability = engine.profile.pool[engine.state.cards[pend.source_card].definition].ability(pend.ability)
-        ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
-                            effect=pend.effect, ability=pend.ability, subject=pend.subject)
-        for step in ability.effects:
-            yield from engine.profile.vocabulary.run_effect(ctx, step.name, step.params)
-        engine.emit(ev.EffectResolved(pend.effect))
+        return (yield from run_steps(context_of(engine, pend), ability.effects))
 
     def legal(self, engine: Engine) -> Legal | None:
         return None  # nothing to decide about waiting effects: they resolve in order

@@ -44,7 +44,8 @@ from tools.debug.expressions import parse_condition, parse_value
 from tools.debug.provenance import Path as ValuePath
 from tools.debug.session import Session, Source, names_of, run_scenario
 from tools.loaded import load_log
-from tools.travel import PointLog, open_at_points
+from tools.streamed import PointLog
+from tools.travel import open_at_points
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-tests"

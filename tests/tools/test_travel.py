@@ -17,12 +17,14 @@ from eventsource.records import RawRecord
 from eventsource.sqlite import SQLiteStore
 from projections.state import snapshot
 from projections.timeline import SNAPSHOT_EVERY, Timeline, key_of, pack, replay, unpack
+from tests.fixtures.golden import golden, read
 from tools.cli import main
 from tools.loaded import load_log
 from tools.stores import open_store, pick_game
 from tools.travel import StoreLog
 
 LONG = 6_000  # events of the generated game: 23 snapshots
+DEMO = golden("duel_masters")  # what ``kifu demo`` records (tests/fixtures/golden.py)
 
 
 def invoke(*args: str) -> Any:
@@ -54,35 +56,42 @@ def same_answer(db: Path, out: Path, *args: str) -> None:
     assert (a.exit_code, a.output.replace(str(db), "LOG")) == (b.exit_code, b.output.replace(str(out), "LOG")), args
 
 
+def test_the_demo_plays_its_golden_playthrough(demo: tuple[Path, Path]) -> None:
+    """The demo records what its golden playthrough says (else: ``python -m tests.fixtures.golden``, on purpose)."""
+    db, _ = demo
+    assert read(db) == DEMO
+
+
 def test_the_engine_leaves_keyed_snapshots_as_it_commits(demo: tuple[Path, Path]) -> None:
     db, _ = demo
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT seq, state FROM snapshots ORDER BY seq").fetchall()
         hashes = dict(conn.execute("SELECT seq, hash FROM events"))
     conn.close()
-    assert len(rows) >= 946 // SNAPSHOT_EVERY  # about one per SNAPSHOT_EVERY records
+    assert len(rows) >= DEMO.records // SNAPSHOT_EVERY  # about one per SNAPSHOT_EVERY records
     store = SQLiteStore(db)
     for seq, blob in rows:
         assert key_of(blob) == hashes[seq]
-        assert snapshot(unpack(blob)) == snapshot(replay(store, "demo-duel-masters", seq))
+        assert snapshot(unpack(blob)) == snapshot(replay(store, DEMO.game, seq))
     store.close()
 
 
 def test_store_and_export_give_the_same_answers(demo: tuple[Path, Path]) -> None:
     db, out = demo
     log = load_log(str(out))
-    for n in (0, 1, 41, 255, 256, 257, 500, 777, 946):
+    last = DEMO.records
+    for n in (0, 1, 41, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, last // 2, last - 1, last):
         same_answer(db, out, "at", str(n))
         same_answer(db, out, "at", str(n), "--player", "1")
     explained = [r.seq for r in log.records if isinstance(r.event, ev.Triggered | ev.EffectFizzled | ev.EffectResolved)]
     assert len(explained) > 20
     for n in explained:
         same_answer(db, out, "why", str(n))
-    for n in (2, 263, 455, 534, 575, 780, 821, 946):
+    for n in (2, SNAPSHOT_EVERY + 7, last // 2, last * 2 // 3, last * 3 // 4, last - 30, last - 1, last):
         same_answer(db, out, "why-not", str(n), "jababa_hat")
         same_answer(db, out, "diff", str(n // 3), str(n))
     same_answer(db, out, "why", "5")  # not an effect: the same refusal (exit 2)
-    same_answer(db, out, "at", "947")
+    same_answer(db, out, "at", str(last + 1))
 
 
 def counting(store: Any) -> list[int]:
@@ -217,12 +226,14 @@ def test_a_postgresql_store_is_read_at_points_the_same_way(demo: tuple[Path, Pat
     _, out = demo
     assert invoke("import", str(out), "--db", postgres_url).exit_code == 0  # import keeps snapshots
     with open_store(postgres_url) as store:
-        assert store.load_snapshot("demo-duel-masters", 946) is not None
+        assert store.load_snapshot(DEMO.game, DEMO.records) is not None
         log = StoreLog(postgres_url, store, pick_game(store, None, postgres_url))
         reads = counting(store)
-        state = log.state_at(700)
+        near_end = DEMO.records * 9 // 10
+        state = log.state_at(near_end)
         assert len(reads) <= SNAPSHOT_EVERY + 2
-        assert snapshot(state) == snapshot(load_log(str(out)).state_at(700))
-    for args in (["at", "700"], ["why", "268"], ["why-not", "455", "jababa_hat"], ["diff", "300", "700"]):
+        assert snapshot(state) == snapshot(load_log(str(out)).state_at(near_end))
+    half, end = str(DEMO.records // 2), str(near_end)
+    for args in (["at", end], ["why", "268"], ["why-not", half, "jababa_hat"], ["diff", "300", end]):
         a, b = invoke(args[0], postgres_url, *args[1:]), invoke(args[0], str(out), *args[1:])
         assert (a.exit_code, a.output.replace(postgres_url, "LOG")) == (b.exit_code, b.output.replace(str(out), "LOG"))

@@ -12,7 +12,8 @@ from projections.diff import diff_states
 from tools.board import board_data, board_lines
 from tools.commands.options import player_option, resolve_player
 from tools.difftext import diff_json, diff_lines
-from tools.travel import PointLog, open_at_points
+from tools.streamed import PointLog
+from tools.travel import open_at_points
 
 
 @click.command("at")

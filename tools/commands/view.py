@@ -9,7 +9,7 @@ import click
 
 from eventsource import events as ev
 from eventsource import integrity
-from eventsource.records import GENESIS, RawRecord, Record, record_hash
+from eventsource.records import Record
 from tools.commands.options import game_option, player_option, resolve_player
 from tools.errors import BadInput, note_damage
 from tools.html import write_page
@@ -74,21 +74,13 @@ def _player_names(source: LogSource) -> tuple[str, ...]:
 def _checked(source: LogSource, tick: Callable[[], None]) -> Iterator[Record]:
     """The records as read, checking the hash chain on the way: the page is made from the log as it is, but a
     broken chain is said (``kifu audit``'s finding, exit 1), never passed over. ``tick`` counts each record."""
-    prev, expected, broken = GENESIS, 1, False
+    check, broken = integrity.ChainCheck(source.game), False
     for raw in source.records():
-        if not broken and not (raw.seq == expected and raw.game == source.game and _chains(prev, raw)):
+        if not broken and check.feed(raw) is not None:
             broken = True
             found = integrity.verify(source.records(), source.game)
             if isinstance(found, integrity.Finding):
                 note_damage(f"{source.location}: the hash chain breaks at record {found.seq} ({found.problem}): "
                             f"{found.message}; run kifu audit {source.location}")
-        prev, expected = raw.hash, expected + 1
         tick()
         yield decoded(source.location, raw)
-
-
-def _chains(prev: bytes, raw: RawRecord) -> bool:
-    try:
-        return record_hash(prev, raw.game, raw.seq, raw.decision, raw.cause, raw.v, raw.body) == raw.hash
-    except OverflowError:  # an envelope integer no log of ours can hold
-        return False

@@ -28,8 +28,9 @@ from tools.board import request_data
 from tools.debug.indices import stat_index
 from tools.debug.rules import rule_of
 from tools.errors import BadInput
+from tools.streamed import PointLog
 from tools.trace import names, render
-from tools.travel import SPAN, PointLog
+from tools.travel import SPAN
 
 FIELDS: Final = ("zone", "power", "toughness", "controller", "status", "under")
 MAX_CAUSES: Final = 64  # a cause chain longer than this is cut (a log's chains are a few records long)

@@ -19,7 +19,8 @@ from projections.state import GameState, copy, evolve
 from projections.views import redact_event
 from statemachine.games import hidden_zones
 from tools.debug.expressions import Condition, Value, ValueExpr
-from tools.travel import SPAN, PointLog
+from tools.streamed import PointLog
+from tools.travel import SPAN
 
 Unit = Literal["event", "decision", "turn"]
 Direction = Literal["next", "prev"]

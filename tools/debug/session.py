@@ -39,8 +39,9 @@ from tools.difftext import diff_lines
 from tools.errors import BadInput
 from tools.explain import why, why_not
 from tools.stores import open_store
+from tools.streamed import PointLog
 from tools.trace import Memory, names
-from tools.travel import PointLog, open_at_points
+from tools.travel import open_at_points
 
 PAGE: Final = 200  # records listed at most per request of the timeline
 

@@ -17,6 +17,7 @@ DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD = "deck", "hand", "mana", "ba
 ZONES = (DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD)
 # A card field: 攻撃中、このクリーチャーのパワーは+N (an amount computed as it battles; combat.power_while_attacking)
 POWER_WHILE_ATTACKING = "power_while_attacking"
+EXTRA_TURNS = "extra_turns"  # a player's counter of extra turns waiting (DM-GAME-EXTRA-TURN)
 
 # Why a card moved: ZoneChanged.cause. "summon" is the only way into the battle zone that taps mana for it.
 SUMMON, PUT, DESTROY, BATTLE_LOST, BREAK, BOUNCE, DRAW, CHARGE, CAST, DISCARD = (

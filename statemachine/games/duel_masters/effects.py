@@ -54,10 +54,10 @@ DM.trigger_field("timing", Literal["shita", "suru"], "shita",
                  "read by no rule yet")
 DM.card_field("evolves_from", tuple[str, ...], (),
               "進化—自分の<race>1体の上に置く: the races (subtypes) an evolution creature may be put on (rules 1.2, "
-              "DM-GAME-EVOLVE); empty: a creature sharing a civilization")
+              "DM-GAME-EVOLVE); empty: a creature sharing a civilization", later=True)
 DM.card_field(board.POWER_WHILE_ATTACKING, Amount | None, None,
               "攻撃中、このクリーチャーのパワーは+N: N more power while it attacks, an amount computed as it battles "
-              "(rules 1.3, DM-GAME-POWER-ATTACKER; ボルシャック・ドラゴン)")
+              "(rules 1.3, DM-GAME-POWER-ATTACKER; ボルシャック・ドラゴン)", later=True)
 DM.digest_also(card={"mana": None}, trigger={})  # the kernel's card format of pools 1.0-1.1
 
 
@@ -410,8 +410,8 @@ def cast_free_spell(ctx: EffectContext, p: NamedSpellParams) -> Procedure:
 @DM.effect("extra_turn")
 def extra_turn(ctx: EffectContext, _: NoParams) -> Procedure:
     """Take an extra turn after this one."""
-    n = ctx.state.stat(ctx.controller, "extra_turns")
-    ctx.engine.emit(ev.PlayerStat(ctx.controller, "extra_turns", n + 1))
+    n = ctx.state.stat(ctx.controller, board.EXTRA_TURNS)
+    ctx.engine.emit(ev.PlayerStat(ctx.controller, board.EXTRA_TURNS, n + 1))
     return
     yield
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from projections.invariants import Board, Found, Invariant, Marked, Range
 from projections.state import UNDER, GameState
-from statemachine.games.duel_masters.board import BATTLE, DECK, GRAVEYARD, HAND, HOLD, MANA, SHIELDS
+from statemachine.games.duel_masters.board import BATTLE, DECK, EXTRA_TURNS, GRAVEYARD, HAND, HOLD, MANA, SHIELDS
 from statemachine.games.duel_masters.pending import POOL
 
 CASTING = "casting"  # a spell while its text is carried out (DM-W-32), actions.CASTING
@@ -33,7 +33,7 @@ BOARD = Board(
            SHIELDS: "DM-GAME-BREAK", GRAVEYARD: "DM-GAME-TURN", HOLD: "DM-W-36", CASTING: "DM-W-32"},
     holders={POOL: "DM-W-10", "": "DM-W-03"},
     steps={"": "DM-GAME-STEP"},  # and every step of the profile (RulesProfile.invariants)
-    stats={"charged": Range("DM-GAME-CHARGE", 0, 1), "extra_turns": Range("DM-GAME-EXTRA-TURN", 0)},
+    stats={"charged": Range("DM-GAME-CHARGE", 0, 1), EXTRA_TURNS: Range("DM-GAME-EXTRA-TURN", 0)},
     # (a creature that goes under an evolution keeps its marks: they mean nothing there, DM-GAME-EVOLVE)
     statuses={"tapped": Marked("DM-GAME-MANA", (MANA, BATTLE, UNDER), 0, 1),
               "sick": Marked("DM-GAME-ATTACK", (BATTLE, UNDER), 0, 1)},

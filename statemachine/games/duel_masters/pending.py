@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from eventsource import events as ev
 from projections.state import Pending
-from statemachine.context import EffectContext
+from statemachine.context import Body, context_of, resolve_effect, run_steps
 from statemachine.decisions import Decision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.policy import ResolutionPolicy
@@ -78,23 +78,7 @@ class PendingPool(ResolutionPolicy):
 
     def resolve(self, engine: Engine, eid: int) -> Procedure:
         pend = engine.state.pending[eid]
-        engine.emit(ev.EffectResolving(eid))
-        engine.cause = engine.state.seq
-        card = engine.profile.pool[engine.state.cards[pend.source_card].definition]
-        ability = card.ability(pend.ability)
-        ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
-                            effect=eid, ability=pend.ability, subject=pend.subject, captured=pend.captured)
-        vocab = engine.profile.vocabulary
-        for cond in ability.conditions:  # DM-W-17: checked now, at resolution
-            if not vocab.check(ctx, cond.name, cond.params):
-                engine.emit(ev.EffectFizzled(eid, f"condition {cond.name} not met at resolution (DM-W-18)"))
-                return
-        for step in ability.effects:
-            yield from vocab.run_effect(ctx, step.name, step.params)
-            if ctx.stopped:
-                break
-        if eid in engine.state.pending:
-            engine.emit(ev.EffectResolved(eid))
+        yield from resolve_effect(engine, eid, lambda: _carry_out(engine, pend))
 
     def vanish_all(self, engine: Engine, reason: str) -> None:
         """DM-W-20: when the rest of the turn is skipped every pending effect vanishes unresolved."""
@@ -171,3 +155,17 @@ def _captured(engine: Engine, inst: Instance) -> tuple[str, ...]:
         if card is not None and card.id and oid in st.objects:
             out += [f"{card.id}:{a.id}" for a in card.abilities if a.kind == "icon"]
     return tuple(out)
+
+
+def _carry_out(engine: Engine, pend: Pending) -> Body:
+    """What a pending ability does as it resolves: its conditions checked now (DM-W-17), an unmet one fizzling
+    it (DM-W-18); then its steps, up to one that says the rest is not done."""
+    ability = engine.profile.pool[engine.state.cards[pend.source_card].definition].ability(pend.ability)
+    ctx = context_of(engine, pend)
+    vocab = engine.profile.vocabulary
+    for cond in ability.conditions:
+        if not vocab.check(ctx, cond.name, cond.params):
+            engine.emit(ev.EffectFizzled(pend.effect, f"condition {cond.name} not met at resolution (DM-W-18)"))
+            return False
+    yield from run_steps(ctx, ability.effects)
+    return True

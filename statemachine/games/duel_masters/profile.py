@@ -26,7 +26,7 @@ from statemachine.games.duel_masters.actions import (
     check_spell_order,
     summon,
 )
-from statemachine.games.duel_masters.board import DECK, HAND, MANA, SHIELDS, zone
+from statemachine.games.duel_masters.board import DECK, EXTRA_TURNS, HAND, MANA, SHIELDS, zone
 from statemachine.games.duel_masters.combat import attack, can_attack, must_attack
 from statemachine.games.duel_masters.effects import DM
 from statemachine.games.duel_masters.invariants import BOARD
@@ -100,6 +100,7 @@ class DuelMasters(RulesProfile):
     title = "Duel Masters"
     policy = PendingPool
     hidden_zones = frozenset({DECK, SHIELDS})  # shields are set face down
+    extra_turn_counter = EXTRA_TURNS
     loop_rule = "DM-GAME-LOOP"  # a loop of mandatory processes no player can stop: a draw (README)
     decisions: ClassVar[dict[str, str]] = {
         "charge": "`[card]`: put a card from your hand into your mana zone (charge step, once a turn)",
@@ -238,7 +239,7 @@ class DuelMasters(RulesProfile):
         st = engine.state
         if not self.rules.extra_turn_added or not st.turn:
             return super().turn_player(engine)
-        extra = engine.take_extra_turn()
+        extra = engine.take_extra_turn(self.extra_turn_counter)
         owed = [p for p in range(len(st.players)) if st.stat(p, TURN_OWED)]
         if extra is not None:
             if not owed:

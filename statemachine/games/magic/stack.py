@@ -20,7 +20,7 @@ from eventsource import events as ev
 from projections.characteristics import current_or_last_known
 from projections.state import GameState, Pending
 from statemachine.cards import AbilityDef, CardDef
-from statemachine.context import EffectContext
+from statemachine.context import Body, EffectContext, context_of, resolve_effect, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board, mana, sba, targets
@@ -238,10 +238,12 @@ def pass_priority(engine: Engine, player: int) -> Procedure:
 def resolve(engine: Engine, pend: Pending) -> Procedure:
     """Resolve the top object. Nobody receives priority meanwhile (MTG-P-13); abilities it triggers wait
     (MTG-P-08) until the active player would receive priority again (MTG-P-16, MTG-P-20)."""
+    yield from resolve_effect(engine, pend.effect, lambda: _carry_out(engine, pend))
+
+
+def _carry_out(engine: Engine, pend: Pending) -> Body:
     st = engine.state
     eid = pend.effect
-    engine.emit(ev.EffectResolving(eid))
-    engine.cause = st.seq
     card, abilities = ability_of(engine, pend)
     spell = pend.key[1] if is_spell(pend) else None
     source = source_object(pend)
@@ -253,26 +255,23 @@ def resolve(engine: Engine, pend: Pending) -> Procedure:
         engine.emit(ev.EffectFizzled(eid, "all its targets are illegal as it resolves (608.2b)"))
         if spell is not None and spell in st.objects:
             engine.emit(board.move(engine, spell, zone(st.objects[spell].owner, board.GRAVEYARD), board.COUNTERED))
-        return
+        return False
     seen = current_or_last_known(st, source)
     source_card = seen.card if seen is not None else (pend.source_card if pend.source >= 0 else pend.key[3])
     vocab = engine.profile.vocabulary
     for ability in abilities:
-        ctx = EffectContext(engine, controller=pend.controller, source=source, source_card=source_card,
-                            effect=eid, ability=ability.id, subject=pend.subject, captured=pend.captured)
+        ctx = context_of(engine, pend, ability=ability.id, source=source, source_card=source_card)
         ctx.bound["targets"] = chosen
         ctx.bound["specs"] = specs
         ctx.bound["spell"] = spell
         if not all(vocab.check(ctx, c.name, c.params) for c in ability.conditions):
             engine.emit(ev.EffectFizzled(eid, f"its condition is not met as it resolves (603.4): {ability.label}"))
-            return
-        for step in ability.effects:
-            yield from vocab.run_effect(ctx, step.name, step.params)
-            if eid not in engine.state.pending:
-                return
+            return False
+        yield from run_steps(ctx, ability.effects, lambda: eid not in engine.state.pending)
+        if eid not in engine.state.pending:
+            return False  # a step ended it (a spell that countered itself): nothing after it happens
     if spell is None:
-        engine.emit(ev.EffectResolved(eid))
-        return
+        return True
     obj = engine.state.objects[spell]
     if set(card.types) & set(PERMANENT_TYPES):
         moved = board.move(engine, spell, zone(obj.owner, BATTLEFIELD), board.RESOLVED, controller=pend.controller)
@@ -283,3 +282,4 @@ def resolve(engine: Engine, pend: Pending) -> Procedure:
         engine.emit(moved, *sick, *attached, ev.EffectResolved(eid))
     else:
         engine.emit(board.move(engine, spell, zone(obj.owner, board.GRAVEYARD), board.RESOLVED), ev.EffectResolved(eid))
+    return True  # announced resolved with the spell's move, at once

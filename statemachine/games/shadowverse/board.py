@@ -22,6 +22,7 @@ from statemachine.board import player_ref as leader
 from statemachine.engine import Engine
 
 DECK, HAND, FIELD, CEMETERY, BANISHED, CASTING = "deck", "hand", "field", "cemetery", "banished", "casting"
+EXTRA_TURNS = "extra_turns"  # a player's counter of extra turns waiting (SV-GAME-EXTRA-TURN)
 LIMBO = "limbo"  # outside the game: where a made card waits to be summoned, a card played as another lies
 FIELD_LIMIT = 5
 NO_ROOM = "no_room"  # ZoneChanged.cause: a card that would come onto a full field is banished instead

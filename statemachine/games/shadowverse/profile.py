@@ -26,7 +26,7 @@ from statemachine.games.shadowverse.actions import (
     play,
     queue,
 )
-from statemachine.games.shadowverse.board import DECK, FIELD, HAND, MULLIGAN, START_LIFE, zone
+from statemachine.games.shadowverse.board import DECK, EXTRA_TURNS, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
@@ -76,6 +76,7 @@ class Shadowverse(RulesProfile):
     releases = RELEASES
     rules: Rules
     options_type = Options
+    extra_turn_counter = EXTRA_TURNS  # SV-GAME-EXTRA-TURN
     # SV-GAME-DECK (the game's deck rule; the seed says nothing of decks): exactly 40 cards, at most 3 of one card
     # (copies are counted by name).
     deck_rule = DeckRule("SV-GAME-DECK", "40 cards, at most 3 of one card", 40, 40, 3)

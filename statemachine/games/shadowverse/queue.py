@@ -31,7 +31,7 @@ from typing import Any, Self
 from eventsource import events as ev
 from projections.state import GameState, Pending
 from statemachine.cards import AbilityDef, CardDef
-from statemachine.context import EffectContext
+from statemachine.context import Body, EffectContext, context_of, resolve_effect, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
@@ -220,19 +220,8 @@ class OrderedQueue(ResolutionPolicy):
         if self.stops(engine, pend, ability):
             engine.emit(ev.EffectFizzled(eid, "its card left the field before it resolved (SV-O-29)"))
             return
-        engine.emit(ev.EffectResolving(eid))
-        engine.cause = st.seq
-        ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
-                            effect=eid, ability=pend.ability, subject=pend.subject, captured=pend.captured)
-        vocab = engine.profile.vocabulary
-        for step in ability.effects:  # SV-O-30: one effect is carried out to its end
-            if st.ended:
-                return
-            if ctx.bound.get(STOP):
-                break  # an unpaid EP cost: the effect does nothing more (SV-O-98, switch unpaid_ep_stops)
-            yield from vocab.run_effect(ctx, step.name, step.params)
-        if eid in st.pending:
-            engine.emit(ev.EffectResolved(eid))
+        if not (yield from resolve_effect(engine, eid, lambda: _carry_out(engine, pend, ability))):
+            return
         src = st.objects.get(pend.source)
         if src is not None and board.kind_of(src.zone) == CASTING:
             # SV-O-83: a spell reaches the cemetery only once its effect is done.
@@ -304,5 +293,15 @@ def _own_play(ability: AbilityDef) -> bool:
     return t is not None and t.subject == "self" and t.on in ("fanfare", "cast", "enters")
 
 
+def _carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Body:
+    """SV-O-30: one effect is carried out to its end, unless the game ends first; an unpaid EP cost stops the
+    rest of it (SV-O-98, switch ``unpaid_ep_stops``)."""
+    st = engine.state
+    ctx = context_of(engine, pend)
+    done = yield from run_steps(ctx, ability.effects, lambda: st.ended or ctx.bound.get(STOP))
+    return done or not st.ended
+
+
 __all__ = ["BUNDLED", "CAPTURES", "GRANTED", "QUEUE", "STOP", "OrderedQueue", "ability_of", "bundles", "captures",
            "sort_key"]
+

@@ -15,7 +15,7 @@ from eventsource import events as ev
 from projections.characteristics import view
 from projections.state import GameState, Pending
 from statemachine.cards import AbilityDef, CardDef
-from statemachine.context import EffectContext
+from statemachine.context import Body, EffectContext, context_of, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
@@ -389,9 +389,11 @@ def place(engine: Engine, pends: list[Pending]) -> Procedure:
 # -- resolving --------------------------------------------------------------------------------------------
 
 
-def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
-    """What one entry of the interference does when it resolves."""
+def resolve_entry(engine: Engine, eid: int) -> Body:
+    """What one entry of the interference does when it resolves (announced resolving: ``context.resolve_effect``);
+    it is carried out unless it fizzles."""
     st = engine.state
+    pend = st.pending[eid]
     src = pend.source
     match pend.ability:
         case "node":
@@ -400,7 +402,7 @@ def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
         case "play":
             if src not in st.objects or st.objects[src].zone != CHAIN:
                 fizzle(engine, pend.effect, "the card is no longer being played")
-                return
+                return False
             types = board.types(st, src)
             if CHARACTER in types or SPELL_CARD in types:
                 new = enter_field(engine, src, pend.controller)
@@ -409,7 +411,7 @@ def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
             else:
                 ability = text_ability(card_def(engine, src))
                 if ability is not None:
-                    yield from run_steps(engine, pend, ability)
+                    yield from carry_out(engine, pend, ability)
                 if src in engine.state.objects:
                     board.to_discard(engine, [src], board.RESOLVED)
         case "attack":
@@ -418,12 +420,13 @@ def resolve_entry(engine: Engine, pend: Pending) -> Procedure:
             combat.resolve_defense(engine, pend)
         case _:
             card = engine.profile.pool[st.cards[pend.source_card].definition]
-            yield from run_steps(engine, pend, card.ability(pend.ability))
+            yield from carry_out(engine, pend, card.ability(pend.ability))
+    return True
 
 
-def run_steps(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
-    ctx = EffectContext(engine, controller=pend.controller, source=pend.source, source_card=pend.source_card,
-                        effect=pend.effect, ability=ability.id, subject=pend.subject)
+def carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
+    """An ability's conditions and targets checked as it resolves, then its steps but the announced ones."""
+    ctx = context_of(engine, pend, ability=ability.id, captured=())
     if ability.kind == "triggered":  # an automatic effect's conditions are checked as it resolves (README)
         for cond in ability.conditions:
             if not VOP.check(ctx, cond.name, cond.params):
@@ -438,12 +441,9 @@ def run_steps(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
             fizzle(engine, pend.effect, "its target is no longer proper (VOP-GAME-TARGET)")
             return
         ctx.bound["targets"] = targets
-    for step in ability.effects:
-        if step.name in ANNOUNCED:
-            continue
-        yield from VOP.run_effect(ctx, step.name, step.params)
-        if pend.effect not in engine.state.pending:
-            return  # a step that could not be done failed the resolution: nothing after it happens
+    # A step that could not be done failed the resolution: nothing after it happens.
+    yield from run_steps(ctx, [s for s in ability.effects if s.name not in ANNOUNCED],
+                         lambda: pend.effect not in engine.state.pending)
 
 
 def _hp(engine: Engine, oid: int) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from eventsource import events as ev
 from projections.state import Pending
+from statemachine.context import resolve_effect
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.games.vision import actions
@@ -125,12 +126,7 @@ class InterferenceChain(ResolutionPolicy):
 
     def resolve(self, engine: Engine, pend: Pending) -> Procedure:
         yield from self.offer_retarget(engine, pend)
-        eid = pend.effect
-        engine.emit(ev.EffectResolving(eid))
-        engine.cause = engine.state.seq
-        yield from actions.resolve_entry(engine, engine.state.pending[eid])
-        if eid in engine.state.pending:
-            engine.emit(ev.EffectResolved(eid))
+        yield from resolve_effect(engine, pend.effect, lambda: actions.resolve_entry(engine, pend.effect))
 
     def offer_retarget(self, engine: Engine, pend: Pending) -> Procedure:
         """VOP-I-23 (Q027): while No.148 少女密室 is in force for a player, a command card or character effect

@@ -67,8 +67,10 @@ SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the pla
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
 SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
               test=lambda subject, want: bool(subject.status.get("evolved")) == bool(want))
-SV.card_field("evolved_power", int | None, None, "the printed evolved attack (進化後); none: +2 (SV-GAME-EVOLVE)")
-SV.card_field("evolved_toughness", int | None, None, "the printed evolved defense (進化後); none: +2 (SV-GAME-EVOLVE)")
+SV.card_field("evolved_power", int | None, None, "the printed evolved attack (進化後); none: +2 (SV-GAME-EVOLVE)",
+              later=True)
+SV.card_field("evolved_toughness", int | None, None, "the printed evolved defense (進化後); none: +2 (SV-GAME-EVOLVE)",
+              later=True)
 SV.digest_also(card={"mana": None}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.2
 SV.declare(ZONE, {
     "field": "the field", "hand": "the hand", "deck": "the deck", "cemetery": "the cemetery",

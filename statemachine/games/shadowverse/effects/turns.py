@@ -11,6 +11,7 @@ from msgspec import Meta, Struct, field
 
 from eventsource import events as ev
 from statemachine.context import EffectContext
+from statemachine.games.shadowverse.board import EXTRA_TURNS
 from statemachine.games.shadowverse.effects.targets import SV, captured, step_effects
 from statemachine.games.shadowverse.fire import fire
 from statemachine.games.shadowverse.queue import captures
@@ -43,8 +44,8 @@ def gain_pp_orb(ctx: EffectContext, p: OrbParams) -> Procedure:
 def extra_turn(ctx: EffectContext, _: NoParams) -> Procedure:
     """このターンのあと、自分の追加のターンを行う (SV-GAME-EXTRA-TURN): the controller takes a turn after this one;
     then the normal order of turns resumes."""
-    n = ctx.state.stat(ctx.controller, "extra_turns")
-    ctx.engine.emit(ev.PlayerStat(ctx.controller, "extra_turns", n + 1))
+    n = ctx.state.stat(ctx.controller, EXTRA_TURNS)
+    ctx.engine.emit(ev.PlayerStat(ctx.controller, EXTRA_TURNS, n + 1))
     return
     yield
 
