@@ -120,6 +120,7 @@ cards = [
     obs = observation(engine, 0, (), lay)
     assert show_the_pending(obs, lay, engine, 0) == 2
     for i, effect in enumerate(req.options):
+        assert isinstance(effect, int)
         assert show_the_option(obs, lay, engine, 0, i, ()) == 1
         at = start(lay, "options") + i * OPTION
         source = engine.state.pending[effect].source_card

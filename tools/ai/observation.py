@@ -248,6 +248,21 @@ def word(text: str) -> int:
     return zlib.crc32(text.encode()) % WORD_CODES
 
 
+SAVING: Final = (
+    "## Saving and restoring an OpenSpiel game and state",
+    "",
+    "`pyspiel.serialize_game_and_state` cannot save kifu's games, nor any game written in Python that is",
+    "sampled stochastic: it asks the game for its generator's state (C++ `Game::GetRNGState`), which",
+    "OpenSpiel's trampoline for Python games does not forward, so it fails with \"GetRNGState unimplemented\"",
+    "(pickling a state goes through it too; a test checks this is still so). The supported way is",
+    "`tools.ai.spiel.serialize_game_and_state(game, state)`, which writes the game's parameters, its episode",
+    "count (which deal its next new initial state gets: the game's generator state) and the state (its log);",
+    "`tools.ai.spiel.deserialize_game_and_state(text)` returns a game and a state that play on as the saved",
+    "ones would, and whose next new initial state is the saved game's next episode. A state alone is",
+    "`state.serialize()` and `game.deserialize_state(text)`.",
+)
+
+
 def document() -> str:
     """``docs/ai.md``: the observation layout of every game, range by range."""
     lines = [
@@ -259,7 +274,12 @@ def document() -> str:
         "information-state tensor follows it with the cards the player knows to lie where they cannot see them",
         "(how many, then how many of each card of the pool, in id order). It is built from what the player sees,",
         "never from hidden state. Actions are `tools.ai.actions`' numbering; an action addressing a card by",
-        "position (`summon hand[2]`) finds that card in the `slots` range.",
+        "position (`summon hand[2]`) finds that card in the `slots` range, and an action picking option `i` of",
+        "a request (a target, a shield to break, the effect to resolve next) finds what it picks in the `options`",
+        "range: the card and where it lies, or the effect waiting and its source. PettingZoo's action mask is",
+        "the agent's `info[\"action_mask\"]`.",
+        "",
+        *SAVING,
         "",
     ]
     for game in sorted(PROFILES):
