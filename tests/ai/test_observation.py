@@ -13,7 +13,8 @@ import pytest
 from projections.views import can_see
 from statemachine.decisions import Decision
 from statemachine.engine import Engine
-from tests.statemachine.helpers import scenario
+from statemachine.scenario import Run
+from statemachine.scenario.run import load
 from tools.ai.actions import DONE, FIRST_SHAPE, MAX_POS
 from tools.ai.observation import (
     EFFECT,
@@ -39,6 +40,7 @@ from tools.ai.pettingzoo import KifuEnv
 
 GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 DOC = Path(__file__).parents[2] / "docs" / "ai.md"
+SCENARIOS = Path(__file__).parents[1] / "scenarios" / "duel_masters"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -99,23 +101,13 @@ def show_the_pending(obs: np.ndarray, lay: Layout, engine: Engine, player: int) 
     return len(st.pending)
 
 
-def test_a_choice_of_the_effect_to_resolve_shows_each_effect_and_its_source() -> None:
-    # Two abilities wait in the pool (DM-W-09): ミスト・リエス' draw and ライヤ's bounce; the owner picks the first.
-    run = scenario("""
-id = "two-waiting"
-game = "duel_masters"
-[setup]
-cards = [
-  { handle = "rias", card = "mist_rias", zone = "battle" },
-  { handle = "raiya", card = "raiya", zone = "hand" },
-  { handle = "m", card = "aqua_hulcus", zone = "mana" },
-  { handle = "d", card = "spark_spell", zone = "deck" },
-  { handle = "od", card = "spark_spell", owner = 1, zone = "deck" },
-]
-""")
-    engine = run.engine
+def test_dm_w_s06_the_effects_to_resolve_and_a_source_gone_to_hand_are_shown_as_their_player_sees_them() -> None:
+    # DM-W-S06 (DM-W-09): two abilities wait in the pool, ミスト・リエス' draw and ライヤ's bounce, and their owner
+    # picks which resolves first; the bounce returns ミスト・リエス itself to the hand and the draw stays (DM-W-06).
+    run = Run(load(SCENARIOS / "DM-W-S06.toml"), "DM-W-S06")
+    engine, lay = run.engine, layout("duel_masters")
     engine.decide(Decision(0, "summon", (run.obj("raiya"),)))
-    req, lay = engine.request, layout("duel_masters")
+    req = engine.request
     assert req is not None and req.kind == "resolve_next" and len(req.options) == 2
     obs = observation(engine, 0, (), lay)
     assert show_the_pending(obs, lay, engine, 0) == 2
@@ -130,6 +122,20 @@ cards = [
     assert not obs[start(lay, "options") + 2 * OPTION:start(lay, "pending")].any(), "no option beyond the two"
     assert observation(engine, 1, (), lay)[start(lay, "options"):start(lay, "pending")].sum() == 0, \
         "the opponent is not asked: no options shown"
+
+    engine.decide(Decision(0, "resolve", (run.pending_of("raiya"),)))
+    engine.decide(Decision(0, "choose", (run.obj("rias"),)))
+    (draw,) = waiting(engine.state)
+    rias = run.obj("rias")
+    assert draw.source != rias and engine.state.objects[rias].zone == "0.hand", "the source left: its card is in hand"
+    entry = start(lay, "pending")
+    mine = observation(engine, 0, (), lay)[entry:entry + PENDING]
+    hand = engine.state.zone("0.hand").index(rias)
+    assert tuple(mine[:7]) == (1, ME, HOLDERS.index("pool") + 1, lay.cards.index("mist_rias") + 1, ME,
+                               lay.zones.index("hand") + 1, hand + 1)
+    theirs = observation(engine, 1, (), lay)[entry:entry + PENDING]
+    assert tuple(theirs[:7]) == (1, OP, HOLDERS.index("pool") + 1, 0, 0, 0, 0), "a card in my hand is hidden"
+    assert show_the_pending(observation(engine, 1, (), lay), lay, engine, 1) == 1
 
 
 def show_the_option(obs: np.ndarray, lay: Layout, engine: Engine, player: int, action: int,
