@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from projections.characteristics import view
 from projections.views import can_see
 from statemachine.decisions import Decision
 from statemachine.engine import Engine
@@ -75,6 +76,11 @@ def test_every_action_finds_the_card_it_addresses_in_the_observation(game: str) 
                         at = lay.slot_at(whose, kind, st.zone(zone).index(arg))
                         card = lay.cards.index(st.facts(arg).definition) + 1
                         assert obs[at] == card, f"{env.numbering.action_name(action)}: {zone} {arg}"
+                        shown = view(st, arg)  # its statuses and power as the board shows them
+                        status = {k: v for k, v in shown.status.items() if not k.startswith("seen_by")}
+                        assert tuple(obs[at + 1:at + 4]) == (bool(status.get("tapped")), shown.chars.power or 0,
+                                                              len(shown.under_cards))
+                        assert obs[at + 4:at + SLOT].sum() == sum(status.values())
                         checked += 1
             env.step(rng.choice(legal))
     assert checked > 20, "the playouts reached actions that address cards"

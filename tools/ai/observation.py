@@ -8,7 +8,7 @@ them all as ``docs/ai.md`` (a test keeps that file current).
 The slots say which card sits where an action points: the game's actions address cards by position ("summon
 hand[2]", ``tools.ai.actions``' ``Pos`` slots), so for each zone an action can address, for each position, the
 vector holds the card there (its number in the pool's name order, plus one; 0 for an empty position or a card the
-player cannot see) and whether it is tapped. A request's options are cards too: for each option an action picks
+player cannot see), whether it is tapped, its power, the cards under it and its other statuses. A request's options are cards too: for each option an action picks
 (``0 .. MAX_OPTIONS-1``), the card it names and where it lies (side, zone kind, position: the same position the
 slots use), or the pending effect it names (its place in the pending range and its source card). The pending range
 lists every triggered ability or effect waiting in a pool, stack, chain or queue, with its controller and its source.
@@ -34,7 +34,8 @@ from tools.ai.actions import MAX_OPTIONS, MAX_POS, Pos, numbering
 HEADER: Final = 6
 STAT_BUCKETS: Final = 16
 REQUEST: Final = 6
-SLOT: Final = 2  # per addressed position: the card's number (+1), tapped
+STATUS_BUCKETS: Final = 8
+SLOT: Final = 4 + STATUS_BUCKETS  # per addressed position: card number (+1), tapped, power, cards under, statuses
 OTHER: Final = ""  # the zone row for any kind the game's vocabulary does not name
 MAX_PENDING: Final = 16  # pending effects shown (more wait only in long chains of triggers)
 PENDING: Final = 9  # per pending effect (``sections``)
@@ -112,7 +113,9 @@ def sections(lay: Layout) -> list[tuple[str, int, int, str]]:
          f"it has"),
         ("slots", len(lay.slots) * MAX_POS * SLOT,
          f"for each zone an action addresses by position ({slots}), for each position 0..{MAX_POS - 1}: the card "
-         f"there (its number in the pool's id order plus one; 0: empty or not seen), and 1 if it is tapped"),
+         f"there (its number in the pool's id order plus one; 0: empty or not seen), 1 if it is tapped, its power "
+         f"now (0: none), how many cards lie under it, then each of its statuses (summoning sickness, damage, "
+         f"counters, ...: the value) added to bucket crc32(name) % {STATUS_BUCKETS}"),
     ]
     out, at = [], 0
     for name, n, meaning in parts:
@@ -204,7 +207,9 @@ def observation(engine: Engine, player: int, picked: Sequence[int], lay: Layout)
             position = order.index(card["obj"])
             if slot is not None and position < MAX_POS:
                 i = lay.slot_at(*slot, position)
-                out[i:i + SLOT] = (1 + card_at.get(card["definition"], -1), tapped)
+                out[i:i + 4] = (1 + card_at.get(card["definition"], -1), tapped, card["power"] or 0, card["under"])
+                for key, value in card["status"].items():
+                    out[i + 4 + zlib.crc32(key.encode()) % STATUS_BUCKETS] += value
     at = start(lay, "stats")
     for side, p in enumerate(sides):
         for key, value in seen["players"][p]["stats"].items():
