@@ -8,10 +8,11 @@ them all as ``docs/ai.md`` (a test keeps that file current).
 The slots say which card sits where an action points: the game's actions address cards by position ("summon
 hand[2]", ``tools.ai.actions``' ``Pos`` slots), so for each zone an action can address, for each position, the
 vector holds the card there (its number in the pool's name order, plus one; 0 for an empty position or a card the
-player cannot see), whether it is tapped, its power, the cards under it and its other statuses. A request's options are cards too: for each option an action picks
-(``0 .. MAX_OPTIONS-1``), the card it names and where it lies (side, zone kind, position: the same position the
-slots use), or the pending effect it names (its place in the pending range and its source card). The pending range
-lists every triggered ability or effect waiting in a pool, stack, chain or queue, with its controller and its source.
+player cannot see), whether it is tapped, its power, the cards under it and its other statuses. A request's
+options are cards too: for each option an action picks (``0 .. MAX_OPTIONS-1``), the card it names and where it
+lies (side, zone kind, position: the same position the slots use), or the pending effect it names (its place in
+the pending range and its source card). The pending range lists every triggered ability or effect waiting in a
+pool, stack, chain or queue, with its controller and its source.
 """
 
 from __future__ import annotations
