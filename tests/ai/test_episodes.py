@@ -76,7 +76,7 @@ def _resets(env: KifuEnv, seed: int | None, n: int) -> list[bytes]:
     out = []
     for i in range(n):
         env.reset(seed=seed if i == 0 else None)
-        out.append(env.observe("player_0")["observation"].tobytes())
+        out.append(env.observe("player_0").tobytes())
     return out
 
 

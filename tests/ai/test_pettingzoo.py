@@ -26,15 +26,16 @@ def play(game: str, seed: int, steps: int = 100_000) -> KifuEnv:
     e.reset(seed=seed)
     rng = random.Random(seed)
     for agent in e.agent_iter(steps):
-        obs, _, terminated, truncated, _ = e.last()
+        obs, _, terminated, truncated, info = e.last()
         if terminated or truncated:
             e.step(None)
             continue
         legal = numbering(game).legal_actions(e._engine(), e.picked, e._engine().legal())
-        assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+        assert np.flatnonzero(info["action_mask"]).tolist() == legal
+        assert obs.shape == e.observation_space(agent).shape
         assert e.agent_selection == f"player_{e.legal.player}"
         other = next(a for a in e.possible_agents if a != agent)
-        assert not e.observe(other)["action_mask"].any()
+        assert not e.infos[other]["action_mask"].any()
         e.step(rng.choice(legal))
     return e
 

@@ -6,11 +6,14 @@ times in a row, as AEC allows. Actions are ``tools.ai.actions``' numbering (``Di
 request that takes several options is answered one pick at a time, then ``DONE``. An action that is not legal now
 raises ``IllegalAction`` naming it (the mask says which are legal).
 
-Observations are ``{"observation": vector, "action_mask": mask}``. The vector (``tools.ai.observation``, its
-layout range by range in ``docs/ai.md``) is built from what the player sees (``projections.views.player_view``, the
-per-seat view proven not to leak), never from the hidden state, and says which card sits where each action points.
+Each agent's observation is a vector (``Box``; ``tools.ai.observation``, its layout range by range in
+``docs/ai.md``) built from what the player sees (``projections.views.player_view``, the per-seat view proven not
+to leak), never from the hidden state: it says which card sits where each action points, what each option of a
+request names and which effects wait. The action mask is in the agent's info, ``infos[agent]["action_mask"]``
+(what ``last()`` returns as ``info``): PettingZoo's convention for an array observation (its ``api_test`` samples
+from it), so the API test passes without a warning, which a dict observation of a non-PettingZoo environment cannot.
 
-The mask has a 1 for each legal action of the agent observed (all 0 when it is not the one to act). Rewards are
+The mask has a 1 for each legal action of the agent (all 0 when it is not the one to act). Rewards are
 +1 for the winner and -1 for the loser when the game ends (0 each for a game without a winner); a game still going
 after ``max_decisions`` decisions is truncated.
 
@@ -42,7 +45,7 @@ from tools.ai.observation import layout, observation
 
 LIMIT: Final = 1e9  # the observation's bounds (counts and counters stay far inside)
 
-Obs = dict[str, np.ndarray]
+Obs = np.ndarray
 
 
 class IllegalAction(KifuError):
@@ -68,10 +71,8 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.layout = layout(game, version)
         n = self.numbering.num_distinct_actions
         self.possible_agents = ["player_0", "player_1"]
-        self._observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-LIMIT, LIMIT, (self.layout.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (n,), np.int8),
-        }) for a in self.possible_agents}
+        self._observation_spaces = {a: spaces.Box(-LIMIT, LIMIT, (self.layout.size,), np.float32)
+                                    for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.seed, self.episode = 0, -1  # reset() without a seed takes the next episode of this seed
         self.engine: Engine | None = None
@@ -117,7 +118,7 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         engine = self._engine()
         if action is None or int(action) not in self.legal_actions():
             name = "no action" if action is None else f"action {action} ({self.numbering.action_name(int(action))})"
-            raise IllegalAction(f"{name} is not legal for {agent} now: see the observation's action_mask")
+            raise IllegalAction(f"{name} is not legal for {agent} now: see its info's action_mask")
         self._cumulative_rewards[agent] = 0.0
         try:
             done = self.numbering.apply(engine, self.picked, int(action), self._legal)
@@ -145,6 +146,8 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
                 self.truncations[a] = True
         elif self._legal.player is not None:
             self.agent_selection = self.possible_agents[self._legal.player]
+        for agent in self.agents:
+            self.infos[agent] = {"action_mask": self.action_mask(agent)}
 
     def legal_actions(self) -> list[int]:
         """The actions legal now for the agent selected."""
@@ -156,11 +159,14 @@ class KifuEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     # -- observing -------------------------------------------------------------------------------------------
 
     def observe(self, agent: str) -> Obs:
-        player = self.possible_agents.index(agent)
+        return observation(self._engine(), self.possible_agents.index(agent), self.picked, self.layout)
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each action legal for ``agent`` now (all 0 when it is not the one to act)."""
         mask = np.zeros(self.numbering.num_distinct_actions, np.int8)
-        if self._legal.player == player and not self._engine().state.ended:
+        if self._legal.player == self.possible_agents.index(agent) and not self._engine().state.ended:
             mask[self.legal_actions()] = 1
-        return {"observation": observation(self._engine(), player, self.picked, self.layout), "action_mask": mask}
+        return mask
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

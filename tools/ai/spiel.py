@@ -34,11 +34,21 @@ PettingZoo environment's observation, one layout for both (``tools.ai.observatio
 ``docs/ai.md``): counts per zone, statuses, figures, the request, and which card sits where each action points;
 the information-state tensor adds the cards the player knows to lie where they cannot see them. ``serialize``
 writes the match's log (kifu's exchange format) and ``deserialize`` folds it again.
+
+**Saving a game and a state together.** ``pyspiel.serialize_game_and_state`` cannot save a game defined in Python
+that is sampled stochastic: it asks the game for its generator's state (C++ ``Game::GetRNGState``), which
+OpenSpiel's trampoline for Python games (``PyGame``) does not forward, so it fails with "GetRNGState
+unimplemented" for every such game (and pickling a state goes through it too). Declaring the games deterministic
+would hide their shuffles from the algorithms, so kifu keeps them sampled stochastic and offers its own pair:
+``serialize_game_and_state(game, state)`` writes the game's parameters, its episode count (its "generator
+state": which deal the next new initial state gets) and the state; ``deserialize_game_and_state(text)`` gives back
+a game and a state that play on alike, and whose next new initial state is the one the saved game would have made.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from functools import lru_cache
 from typing import Any
@@ -46,6 +56,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from eventsource.errors import KifuError
 from projections.state import snapshot
 from statemachine.games import profile
 from tools.ai.actions import numbering
@@ -263,6 +274,38 @@ class KifuObserver:
     def string_from(self, state: KifuState, player: int) -> str:
         m = state.match
         return m.information_state(player) if self.recall else m.view(player)
+
+
+GAME_SECTION, STATE_SECTION = "[kifu game]\n", "\n[kifu state]\n"
+
+
+def serialize_game_and_state(game: KifuGame, state: KifuState) -> str:
+    """The game (its name, parameters and episode count) and the state as text: ``pyspiel.serialize_game_and_state``
+    for kifu's games, which OpenSpiel's own cannot save (see the module's docstring)."""
+    head = {"game": short_name(game.kifu), "params": game.get_parameters(), "episodes": game.episodes.taken,
+            "episode": state.episode}
+    saved: str = state.serialize()
+    return GAME_SECTION + json.dumps(head, sort_keys=True) + STATE_SECTION + saved
+
+
+def deserialize_game_and_state(text: str) -> tuple[KifuGame, KifuState]:
+    """The game and state ``serialize_game_and_state`` wrote; a text it did not write is refused by name."""
+    if not text.startswith(GAME_SECTION) or STATE_SECTION not in text:
+        raise KifuError("not a saved kifu game and state: it begins with a [kifu game] line, then a [kifu state] one")
+    head_text, _, state_text = text[len(GAME_SECTION):].partition(STATE_SECTION)
+    try:
+        head = json.loads(head_text)
+        name, params, taken, episode = head["game"], head["params"], int(head["episodes"]), int(head["episode"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise KifuError(f"the [kifu game] section is not the game's name, parameters and episodes: {exc}") from exc
+    if name not in {short_name(g) for g in GAMES}:
+        raise KifuError(f"no kifu game {name!r} (known: {', '.join(short_name(g) for g in GAMES)})")
+    game: KifuGame = pyspiel.load_game(name, params)
+    game.episodes.taken = taken
+    state: KifuState = game.deserialize_state(state_text)
+    state._ticket = Ticket(game.episodes)
+    state._ticket.episode = episode
+    return game, state
 
 
 def parse_decks(text: str) -> list[list[str]] | None:
