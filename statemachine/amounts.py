@@ -11,6 +11,8 @@ before) or one expression, a TOML table with exactly one form key:
     amount = { stat_of = { stat = "life", whose = "any" } }          # a counter, summed over players
     amount = { minus = [{ cost_of = "chosen" }, 1] }                # arithmetic on amounts
     amount = { half = { count = { zone = "deck", whose = "target" } }, round = "down" }
+    amount = { max = [0, { minus = [{ highest = { of = "power", zone = "field", whose = "opponent" } }, 2] }] }
+    amount = { status_of = { of = "source", status = "spellboost" } }  # a counter kept on one object
 
 The forms are listed in ``FORMS`` (the vocabulary reference reads it); what each game allows — its zones, its
 characteristics, whether it has X, how it rounds a half — is its ``AmountRules``, set on the game's
@@ -54,6 +56,19 @@ class Count(Struct, frozen=True, forbid_unknown_fields=True):
     other: bool = False  # "other": the source itself is not counted
 
 
+class Highest(Count, frozen=True, forbid_unknown_fields=True):
+    """``highest``: the greatest power, toughness or cost among the objects ``count`` would count (0 if none)."""
+
+    of: str = "power"  # "power", "toughness" or "cost": a characteristic the game has (``AmountRules``)
+
+
+class StatusOf(Struct, frozen=True, forbid_unknown_fields=True):
+    """``status_of``: a counter kept on one object (how often a card was spellboosted), read as ``power_of``."""
+
+    of: str  # a reference: source, subject, target, or the game's own
+    status: str  # a counter the game lets cards read: ``AmountRules.statuses``
+
+
 class StatOf(Struct, frozen=True, forbid_unknown_fields=True):
     """``stat_of``: a player counter, summed over the players ``whose`` names."""
 
@@ -69,12 +84,15 @@ class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     cost_of: str | None = None
     under_of: str | None = None
     count: Count | None = None
+    highest: Highest | None = None
+    status_of: StatusOf | None = None
     stat: str | None = None
     stat_of: StatOf | None = None
     x: bool | None = None
     plus: tuple[Amount, ...] | None = None
     minus: tuple[Amount, ...] | None = None
     times: tuple[Amount, ...] | None = None
+    max: tuple[Amount, ...] | None = None
     half: Amount | None = None
     round: str | None = None  # with ``half``: "up" or "down"; the game's own rounding when left out
 
@@ -105,6 +123,10 @@ FORMS: dict[str, Form] = {f.name: f for f in (
          "how many cards lie under that object (set on it, evolution sources, a pilot aboard), read as power_of"),
     Form("count", "{ zone, whose = you/opponent/any/target, types, subtypes, colors, name, other }",
          "how many objects are in that zone now and match every filter given"),
+    Form("highest", "{ of = power/toughness/cost, zone, whose, types, subtypes, colors, name, other }",
+         "the greatest of that characteristic among the objects count would count now; 0 if there are none"),
+    Form("status_of", "{ of = a reference, status = a counter: AmountRules.statuses }",
+         "that counter kept on the object (how often it was spellboosted), now or in its look-back state"),
     Form("stat", "a counter of the game: AmountRules.stats", "that counter of the effect's controller now"),
     Form("stat_of", "{ stat, whose = you/opponent/any/target }",
          "that counter of those players now, summed (any: every player's, the total)"),
@@ -112,6 +134,7 @@ FORMS: dict[str, Form] = {f.name: f for f in (
     Form("plus", "[amount, amount, ...]", "the sum"),
     Form("minus", "[amount, amount]", "the first less the second"),
     Form("times", "[amount, amount, ...]", "the product"),
+    Form("max", "[amount, amount, ...]", "the greatest of them (「…まで」: max = [0, amount] is never negative)"),
     Form("half", "amount, with round = up/down", "half of it, rounded as the card says, else as the game rounds"),
 )}
 """Every expression form, for the vocabulary reference (``docs/vocabulary.md``)."""
@@ -198,6 +221,8 @@ class AmountRules(Struct, frozen=True):
     # References of the game's own beyond source/subject/target, each reading the object it names from the
     # resolution (Magic's "sacrificed": the creature sacrificed to pay the spell's cost).
     references: dict[str, Callable[[Any], int | None]] = msgspec.field(default_factory=dict)
+    # Counters kept on an object that ``status_of`` may read (Shadowverse: "spellboost").
+    statuses: tuple[str, ...] = ()
     # "toughness" of an object view (Shadowverse and Vision subtract damage); None: the printed toughness.
     toughness: Callable[[ObjectView], int] | None = None
     # How a player counter is read, for counters a game derives from others (Vision's life points are 20 less
@@ -255,6 +280,23 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
                 raise AmountError(here, "write x = true")
         case "count":
             _check_count(value, rules, here)
+        case "highest":
+            of = value.get("of", "power") if isinstance(value, dict) else None
+            chars = rules.characteristics if rules is not None else ("power_of", "toughness_of", "cost_of")
+            if not isinstance(of, str) or f"{of}_of" not in chars:
+                known = ", ".join(c.removesuffix("_of") for c in chars)
+                raise AmountError(f"{here}.of", f"{of!r} is not a characteristic of this game (known: {known})")
+            _check_count({k: v for k, v in value.items() if k != "of"}, rules, here)
+        case "status_of":
+            if not isinstance(value, dict) or "of" not in value or "status" not in value:
+                raise AmountError(here, "status_of takes a table: { of, status }")
+            known = REFERENCES + tuple(sorted(rules.references)) if rules is not None else REFERENCES
+            if value["of"] not in known:
+                raise AmountError(f"{here}.of", f"{value['of']!r} is not a reference (known: {', '.join(known)})")
+            statuses = rules.statuses if rules is not None else ()
+            if value["status"] not in statuses:
+                raise AmountError(f"{here}.status", f"{value['status']!r} is not a counter cards may read "
+                                                    f"(known: {', '.join(statuses) or 'none'})")
         case "stat":
             _check_stat(value, rules, here)
         case "stat_of":
@@ -264,7 +306,7 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
             whose = value.get("whose", "you")
             if whose not in WHOSE:
                 raise AmountError(f"{here}.whose", f"{whose!r} is not one of {', '.join(WHOSE)}")
-        case "plus" | "times" | "minus":
+        case "plus" | "times" | "minus" | "max":
             if not isinstance(value, list) or len(value) < 2 or (form == "minus" and len(value) != 2):
                 want = "two amounts" if form == "minus" else "a list of two or more amounts"
                 raise AmountError(here, f"{form} takes {want}")
@@ -288,8 +330,11 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
 def _allowed(rules: AmountRules | None) -> list[str]:
     if rules is None:
         return list(_FORM_KEYS)
-    out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat", "stat_of")]
+    out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat", "stat_of",
+                                               "status_of")]
     out += list(rules.characteristics)
+    if rules.statuses:
+        out.append("status_of")
     if rules.has_x:
         out.append("x")
     if rules.stats:
@@ -392,6 +437,11 @@ def _value(r: _Reading, e: Amount) -> int:
         return len(seen.under_cards) if seen is not None else 0
     if e.count is not None:
         return _count(r, e.count)
+    if e.highest is not None:
+        return max((_characteristic(r, oid, e.highest.of) for oid in _matching(r, e.highest)), default=0)
+    if e.status_of is not None:
+        seen = _object(r, e.status_of.of)
+        return seen.status.get(e.status_of.status, 0) if seen is not None else 0
     if e.stat is not None:
         return _stat(r, r.ctx.controller, e.stat)
     if e.stat_of is not None:
@@ -407,6 +457,8 @@ def _value(r: _Reading, e: Amount) -> int:
         for a in e.times:
             out *= _value(r, a)
         return out
+    if e.max is not None:
+        return max(_value(r, a) for a in e.max)
     if e.half is not None:
         n = _value(r, e.half)
         up = (e.round or r.rules.rounding) == "up"
@@ -471,10 +523,15 @@ def _players(r: _Reading, whose: str) -> list[int]:
 
 
 def _count(r: _Reading, c: Count) -> int:
+    return len(_matching(r, c))
+
+
+def _matching(r: _Reading, c: Count) -> list[int]:
+    """The objects now in ``c``'s zone that match every filter it gives."""
     st = r.ctx.state
     players = _players(r, c.whose)
     filters = bool(c.types or c.subtypes or c.colors or c.name)
-    n = 0
+    out: list[int] = []
     for p in range(len(st.players)):
         for oid in st.zone(f"{p}.{c.zone}"):
             obj = st.objects[oid]
@@ -491,8 +548,16 @@ def _count(r: _Reading, c: Count) -> int:
                 continue
             if c.name and chars.name != c.name:
                 continue
-            n += 1
-    return n
+            out.append(oid)
+    return out
+
+
+def _characteristic(r: _Reading, oid: int, of: str) -> int:
+    seen = view(r.ctx.state, oid)
+    r.read(seen)
+    if of == "toughness":
+        return r.rules.toughness(seen) if r.rules.toughness is not None else seen.chars.toughness or 0
+    return (seen.chars.cost or 0) if of == "cost" else seen.power
 
 
 def _x(r: _Reading) -> int:
@@ -523,6 +588,12 @@ def describe(e: Amount) -> str:
     if e.stat_of is not None:
         whose = {"you": "your", "opponent": "the opponent's", "any": "all players'", "target": "the target's"}
         return f"{whose.get(e.stat_of.whose, e.stat_of.whose)} {e.stat_of.stat}"
+    if e.highest is not None:
+        h = e.highest
+        among = Count(h.zone, h.whose, h.types, h.subtypes, h.colors, h.name, h.other)
+        return f"highest {h.of} in {describe(Expr(count=among))}"
+    if e.status_of is not None:
+        return f"{e.status_of.status} of {e.status_of.of}"
     if e.count is not None:
         c = e.count
         filters = [f"{k}={'|'.join(v) if isinstance(v, tuple) else v}" for k, v in (
@@ -530,6 +601,8 @@ def describe(e: Amount) -> str:
         return f"count({c.zone}, {c.whose}{', other' if c.other else ''}{''.join(', ' + f for f in filters)})"
     if e.x is not None:
         return "X"
+    if e.max is not None:
+        return "max(" + ", ".join(describe(a) for a in e.max) + ")"
     for name, sign in (("plus", " + "), ("minus", " - "), ("times", " * ")):
         items = getattr(e, name)
         if items is not None:
@@ -539,5 +612,5 @@ def describe(e: Amount) -> str:
     return "?"
 
 
-__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "StatOf", "amount_fields",
+__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "StatOf", "StatusOf", "amount_fields",
            "check_amount", "describe", "evaluate"]

@@ -111,6 +111,8 @@ def target_options(engine: Engine, player: int, oid: int, selector: str) -> list
             return board.followers(st, st.active) + board.followers(st, 1 - st.active)
         case "enemy_card":
             return board.field(st, opp)
+        case "enemy":  # 「相手のフォロワー1体か相手のリーダー」: the leader is a target too (SV-O-35)
+            return [board.leader(opp)] + board.followers(st, opp)
         case "hand_follower":
             return [o for o in board.hand(st, player) if o != oid and "follower" in view(st, o).chars.types]
         case _:
@@ -149,6 +151,7 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
     dst = board.zone(player, CASTING if spell else FIELD)
     grants = [(m.value, m.amount, m.since) for m in sorted(st.modifiers.values(), key=lambda m: (m.since, m.effect))
               if m.target == oid and m.kind == "grant_ability"]
+    boosts = st.objects[oid].status.get("spellboost", 0)
     moved = board.move(engine, oid, dst, PLAY)
     queue(engine).declared[moved.card] = tuple(chosen)
     events: list[ev.Event] = [
@@ -159,6 +162,10 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
     ]
     if enhanced:
         events.append(ev.StatusSet(moved.new, "enhanced", 1))
+    if boosts and engine.profile.rules.spellboost_kept:
+        # SV-GAME-SPELLBOOST (rules 1.4): the card played keeps how often it was boosted, which its text may read
+        # (「スペルブースト ダメージ+1」: amount ``status_of``); under 1.3 the count stayed with the hand card.
+        events.append(ev.StatusSet(moved.new, "spellboost", boosts))
     if spell:
         events += spellboosted(engine, player, oid)
     if not spell:

@@ -82,6 +82,12 @@ def defense_of(v: ObjectView) -> int:
     return (v.chars.toughness or 0) - v.status.get("damage", 0)
 
 
+def defense_read(v: ObjectView) -> int:
+    """The defense an amount reads: 「破壊される直前の体力」 of a follower a -X/-X destroyed is its defense before
+    the debuff (SV-O-85); otherwise its defense now, or in its look-back state (SV-O-73)."""
+    return v.status.get("defense_before_debuff") or defense_of(v)
+
+
 def defense(state: GameState, oid: int) -> int:
     return defense_of(view(state, oid))
 

@@ -3,7 +3,9 @@
 A count, a maximum or a characteristic an effect refers to is determined at the resolution stage (SV-O-07,
 SV-O-08): amounts are computed as the step runs. A follower that has left the field is read as it was just before
 it left (look-back, as 「破壊される直前の体力」, SV-O-73). "Defense" (体力) is what is left after damage
-(``board.defense_of``). "target" is the first target chosen as the card was played (SV-O-35).
+(``board.defense_of``); a follower a -X/-X destroyed is read with its defense before the debuff (SV-O-85,
+``board.defense_read``). ``status_of`` reads how often a card was spellboosted (kept as it is played, from rules
+1.4). "target" is the first target chosen as the card was played (SV-O-35).
 """
 
 from __future__ import annotations
@@ -25,5 +27,6 @@ SV.amounts = AmountRules(
     rounding="",
     rounding_rule="assumed: the card states it",
     targets=declared,
-    toughness=board.defense_of,
+    toughness=board.defense_read,
+    statuses=("spellboost",),  # how often a card was boosted (SV-GAME-SPELLBOOST: 「スペルブースト ダメージ+1」)
 )

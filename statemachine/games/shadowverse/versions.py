@@ -46,6 +46,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # boards without the statuses only a card on the field carries, as it boards without its damage reductions
     # (SV-O-38): damage is a follower's on the field (SV-O-27), and a card under a vehicle is none.
     boarding_clears_marks: bool = False
+    # Until 1.3 a card's spellboost count stayed with the card in the hand; from 1.4 the card played keeps it, so
+    # its text may read it (SV-GAME-SPELLBOOST: 「スペルブースト ダメージ+1」, 「スペルブースト +1体」).
+    spellboost_kept: bool = False
 
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):

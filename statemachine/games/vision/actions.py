@@ -46,6 +46,7 @@ from statemachine.vocabulary import Procedure
 
 PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE, PASS = "play", "node", "attack", "defend", "activate", "pass"
 X_COST = "cost:X"  # COST(X) (《月の間諜》): the cost is the X the player declares
+MAINTENANCE_ONLY, MAINTENANCE_STEP = "maintenance_only", "active"  # (pool 1.4: ``timing``)
 OWN_TURN_ONLY = "own_turn_only"  # 【自分ターン制限】: played only in its player's own turn
 OWN_TURN_ONCE = "own_turn_once"  # 【自分ターン1枚制限】: and one card of that name a turn
 PLAYED_TURN = "played_turn"  # status: the turn a character was played and entered the field (rules 1.3)
@@ -166,6 +167,8 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
         return why
     if (OWN_TURN_ONLY in chars.keywords or OWN_TURN_ONCE in chars.keywords) and st.active != player:
         return "VOP-GAME-TIMING", "【自分ターン制限】: only in your own turn"
+    if MAINTENANCE_ONLY in chars.keywords and st.step != MAINTENANCE_STEP:
+        return "VOP-GAME-TIMING", "〔このカード〕はメンテナンスフェイズにしかプレイ出来ない: only in the maintenance phase"
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
         return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
     ability = text_ability(card_def(engine, oid))

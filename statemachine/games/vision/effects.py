@@ -21,7 +21,7 @@ from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
-from statemachine.games.vision.board import CHAIN, COMMAND, DISCARD, zone
+from statemachine.games.vision.board import CHAIN, CHARACTER, COMMAND, DISCARD, zone
 from statemachine.vocabulary import KEYWORD, ZONE, NoParams, Procedure, Vocabulary
 
 # A count or amount card data may not make negative: refused when the pool loads, naming card and field.
@@ -45,7 +45,8 @@ RETARGET = "retarget"  # the flag No.148 少女密室 leaves for its player unti
 END_OF_INTERFERENCE = "end_of_interference"
 
 
-TargetKind = Literal["character", "character_or_player", "player", "attacking_character", "command_play"]
+TargetKind = Literal["character", "character_or_player", "player", "attacking_character", "command_play",
+                     "character_play"]
 
 
 class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -89,10 +90,11 @@ def target_options(engine: Engine, controller: int, spec: TargetParams, itself: 
     if spec.what == "attacking_character":
         out += [p.subject for p in chain_entries(engine) if p.ability == "attack" and p.subject is not None
                 and board.on_field(st, p.subject) and st.objects[p.subject].controller in players]
-    if spec.what == "command_play":
+    if spec.what in ("command_play", "character_play"):  # 「プレイされた〔コマンド/キャラクターカード〕」 in the chain
+        kind = COMMAND if spec.what == "command_play" else CHARACTER
         out += [p.source for p in chain_entries(engine)
                 if p.ability == "play" and p.effect != itself and p.source in st.objects
-                and st.objects[p.source].zone == CHAIN and COMMAND in board.types(st, p.source)
+                and st.objects[p.source].zone == CHAIN and kind in board.types(st, p.source)
                 and p.controller in players]
     return out
 

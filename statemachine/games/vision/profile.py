@@ -23,6 +23,7 @@ from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.invariants import BOARD
 from statemachine.games.vision.pieces import fire_turn_end
+from statemachine.games.vision.timing import draw_skipped  # after every module registering conditions
 from statemachine.games.vision.triggers import KINDS
 from statemachine.games.vision.versions import RELEASES, Options, Rules
 from statemachine.profile import RulesProfile, StepDef
@@ -99,7 +100,8 @@ class Vision(RulesProfile):
                 if st.stat(me, "node_set"):
                     engine.emit(ev.PlayerStat(me, "node_set", 0))
             case "draw":
-                if not (st.turn == 1 and me == 0):  # [assumed] the first player skips the first draw
+                # [assumed] the first player skips the first draw; 《人形の森》 skips this turn's (``skip_draw``)
+                if not (st.turn == 1 and me == 0) and not draw_skipped(st, me):
                     board.draw(engine, me, 1)
             case "end":
                 fire_turn_end(engine)

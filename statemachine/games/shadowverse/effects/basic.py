@@ -134,7 +134,7 @@ def transform(ctx: EffectContext, p: TransformParams) -> Procedure:
 
 class SummonParams(Struct, frozen=True, forbid_unknown_fields=True):
     card: str
-    count: int = 1
+    count: Amount = 1  # computed at resolution (「スペルブースト +1体」: a spellboost count, SV-O-08)
     keywords: list[Keyword] = field(default_factory=list)
     keywords_if_wrath: list[Keyword] = field(default_factory=list)
 
@@ -147,7 +147,7 @@ def summon(ctx: EffectContext, p: SummonParams) -> Procedure:
     i = step_index(ctx, "summon")
     if p.keywords_if_wrath and captured(ctx, i) == "wrath":
         extra += p.keywords_if_wrath
-    for _ in range(p.count):
+    for _ in range(evaluate(ctx, p.count, "count")):
         oid = board.create(ctx.engine, p.card, ctx.controller, FIELD)
         if oid > 0 and oid in st.objects:
             for kw in extra:

@@ -60,10 +60,15 @@ SV.declare(SELECTOR, {
     "enemy_all": "the opponent's leader and followers",
     "random_enemy_follower": "one of the opponent's followers, drawn at random at resolution (SV-O-06)",
     "clash_partner": "the follower the source is in combat with",
+    "other_followers": "every follower but the source, in the basic order (「他のフォロワーすべて」)",
+    "others": "every follower and amulet but the source, in the basic order (「他のフォロワーとアミュレットすべて」)",
+    "own_amulets": "your amulets, left to right",
+    "enemy_amulets": "the opponent's amulets, left to right",
 })
 Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it is on the field
-PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower"]
-SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played")
+PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower", "enemy"]
+SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played "
+              "(enemy: an enemy follower or the enemy leader, 「相手のフォロワー1体か相手のリーダー」)")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
 SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
               test=lambda subject, want: bool(subject.status.get("evolved")) == bool(want))
@@ -86,16 +91,21 @@ def ordered(ctx: EffectContext, selector: str) -> list[int]:
     tp = st.active
     sides = [tp, 1 - tp]
 
-    def everything(leaders: bool, fol: bool, who: tuple[int, ...]) -> list[int]:
+    def everything(leaders: bool, fol: bool, who: tuple[int, ...], amulets: bool = False) -> list[int]:
         out: list[int] = []
         for p in sides:
             if p not in who:
                 continue
             if leaders:
                 out.append(leader(p))
-            if fol:
+            if fol and amulets:
+                out += board.field(st, p)  # left to right, followers and amulets as they stand
+            elif fol:
                 out += board.followers(st, p)
         return out
+
+    def amulets(p: int) -> list[int]:
+        return [o for o in board.field(st, p) if o not in board.followers(st, p)]
 
     match selector:
         case "self":
@@ -122,6 +132,14 @@ def ordered(ctx: EffectContext, selector: str) -> list[int]:
             return [o for o in everything(False, True, (me,)) if o != ctx.source]
         case "enemy_all":
             return everything(True, True, (opp,))
+        case "other_followers":
+            return [o for o in everything(False, True, (0, 1)) if o != ctx.source]
+        case "others":
+            return [o for o in everything(False, True, (0, 1), amulets=True) if o != ctx.source]
+        case "own_amulets":
+            return amulets(me)
+        case "enemy_amulets":
+            return amulets(opp)
         case "random_enemy_follower":
             pick = random_pick(ctx, board.followers(st, opp), "random enemy follower")
             return [] if pick is None else [pick]
