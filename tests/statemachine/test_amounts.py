@@ -503,3 +503,39 @@ def test_an_amount_that_read_hidden_cards_is_hidden_from_those_who_cannot_see_th
         seen = redact_event(event, p, before, hidden=hidden_zones("shadowverse"))
         assert isinstance(seen, ev.SecretAmountComputed)
         assert (seen.value, seen.redacted) == ((0, True) if p in hidden_from else (value, False))
+
+
+# -- the greatest, a characteristic's highest, a counter kept on a card (pool 1.4 of Shadowverse) -------------
+
+@pytest.mark.parametrize(("game", "effect", "field", "says"), [
+    # highest reads a characteristic the game has, among what count would count
+    ("duel_masters", {"name": "bounce_opponent_mana", "params": {"count": {"highest": {"of": "toughness",
+                                                                                        "zone": "battle"}}}},
+     "params.count.highest.of", "known: power, cost"),
+    ("shadowverse", {"name": "damage", "params": {"amount": {"highest": {"of": "power", "zone": "battle"}}}},
+     "params.amount.highest.zone", "unknown zone 'battle'"),
+    # status_of: only the counters a game lets cards read, of a reference
+    ("magic", {"name": "damage", "params": {"amount": {"status_of": {"of": "source", "status": "x"}}}},
+     "params.amount.status_of", "not an amount in this game"),
+    ("shadowverse", {"name": "damage", "params": {"amount": {"status_of": {"of": "source", "status": "damage"}}}},
+     "params.amount.status_of.status", "known: spellboost"),
+    ("shadowverse", {"name": "damage", "params": {"amount": {"status_of": {"of": "itself", "status": "spellboost"}}}},
+     "params.amount.status_of.of", "known: source, subject, target"),
+    ("shadowverse", {"name": "damage", "params": {"amount": {"max": [1]}}}, "params.amount.max", "two or more"),
+])
+def test_highest_max_and_status_of_are_checked_at_load(game: str, effect: dict[str, Any], field: str,
+                                                       says: str) -> None:
+    exc = _load(game, effect)
+    assert exc.field == f"$.abilities[0].effects[0].{field}", exc
+    assert says in str(exc)
+
+
+@pytest.mark.parametrize(("raw", "text"), [
+    ({"max": [0, {"minus": [{"highest": {"of": "power", "zone": "field", "whose": "opponent"}}, {"power_of": "source"}]}]},
+     "max(0, (highest power in count(field, opponent) - power of source))"),
+    ({"plus": [1, {"status_of": {"of": "source", "status": "spellboost"}}]}, "(1 + spellboost of source)"),
+])
+def test_the_new_forms_read_as_one_line(raw: Any, text: str) -> None:
+    rules = profile("shadowverse").vocabulary.amounts
+    check_amount(raw, rules)
+    assert describe(msgspec.convert(raw, Expr, strict=True)) == text
