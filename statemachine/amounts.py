@@ -284,8 +284,8 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
             of = value.get("of", "power") if isinstance(value, dict) else None
             chars = rules.characteristics if rules is not None else ("power_of", "toughness_of", "cost_of")
             if not isinstance(of, str) or f"{of}_of" not in chars:
-                known = ", ".join(c.removesuffix("_of") for c in chars)
-                raise AmountError(f"{here}.of", f"{of!r} is not a characteristic of this game (known: {known})")
+                names = ", ".join(c.removesuffix("_of") for c in chars)
+                raise AmountError(f"{here}.of", f"{of!r} is not a characteristic of this game (known: {names})")
             _check_count({k: v for k, v in value.items() if k != "of"}, rules, here)
         case "status_of":
             if not isinstance(value, dict) or "of" not in value or "status" not in value:
@@ -612,5 +612,5 @@ def describe(e: Amount) -> str:
     return "?"
 
 
-__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "StatOf", "StatusOf", "amount_fields",
-           "check_amount", "describe", "evaluate"]
+__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "StatOf", "StatusOf",
+           "amount_fields", "check_amount", "describe", "evaluate"]

@@ -531,7 +531,8 @@ def test_highest_max_and_status_of_are_checked_at_load(game: str, effect: dict[s
 
 
 @pytest.mark.parametrize(("raw", "text"), [
-    ({"max": [0, {"minus": [{"highest": {"of": "power", "zone": "field", "whose": "opponent"}}, {"power_of": "source"}]}]},
+    ({"max": [0, {"minus": [{"highest": {"of": "power", "zone": "field", "whose": "opponent"}},
+                            {"power_of": "source"}]}]},
      "max(0, (highest power in count(field, opponent) - power of source))"),
     ({"plus": [1, {"status_of": {"of": "source", "status": "spellboost"}}]}, "(1 + spellboost of source)"),
 ])

@@ -112,7 +112,7 @@ def target_options(engine: Engine, player: int, oid: int, selector: str) -> list
         case "enemy_card":
             return board.field(st, opp)
         case "enemy":  # 「相手のフォロワー1体か相手のリーダー」: the leader is a target too (SV-O-35)
-            return [board.leader(opp)] + board.followers(st, opp)
+            return [leader(opp), *board.followers(st, opp)]
         case "hand_follower":
             return [o for o in board.hand(st, player) if o != oid and "follower" in view(st, o).chars.types]
         case _:

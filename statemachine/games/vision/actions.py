@@ -168,7 +168,7 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
     if (OWN_TURN_ONLY in chars.keywords or OWN_TURN_ONCE in chars.keywords) and st.active != player:
         return "VOP-GAME-TIMING", "【自分ターン制限】: only in your own turn"
     if MAINTENANCE_ONLY in chars.keywords and st.step != MAINTENANCE_STEP:
-        return "VOP-GAME-TIMING", "〔このカード〕はメンテナンスフェイズにしかプレイ出来ない: only in the maintenance phase"
+        return "VOP-GAME-TIMING", "メンテナンスフェイズにしかプレイ出来ない: only in the maintenance phase"
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
         return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
     ability = text_ability(card_def(engine, oid))

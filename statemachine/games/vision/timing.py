@@ -2,8 +2,8 @@
 the maintenance phase, skipping this turn's draw phase, a condition comparing hand sizes with a branch on it
 (``if``), and discarding cards of a hand at random.
 
-《人形の森》 is ``maintenance_only`` + ``skip_draw`` + ``draw``; 《流星祈願会》 is ``if`` on ``hand_fewer_than_opponent``
-carrying ``discard_random`` or ``draw``.
+《人形の森》 is ``maintenance_only`` + ``skip_draw`` + ``draw``; 《流星祈願会》 is ``if`` on
+``hand_fewer_than_opponent`` carrying ``discard_random`` or ``draw``.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ class HandParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @VOP.condition("hand_fewer_than_opponent", HandParams)
 def hand_fewer_than_opponent(ctx: EffectContext, p: HandParams) -> bool:
-    """「あなたの手札が相手プレイヤーの手札よりN枚少ない場合」 (「N枚以上少ない」: no ``at_most``): judged where the card
-    says — in an ``if`` step, as the effect resolves (「〔このカード〕の解決時」)."""
+    """「あなたの手札が相手プレイヤーの手札よりN枚少ない場合」 (「N枚以上少ない」: no ``at_most``): judged where
+    the card says — in an ``if`` step, as the effect resolves (「〔このカード〕の解決時」)."""
     st = ctx.state
     short = len(st.zone(zone(ctx.opponent, HAND))) - len(st.zone(zone(ctx.controller, HAND)))
     return short >= p.at_least and (p.at_most is None or short <= p.at_most)
