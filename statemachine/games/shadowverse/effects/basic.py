@@ -101,9 +101,24 @@ def destroy(ctx: EffectContext, p: ToParams) -> Procedure:
 
 @SV.effect("banish", ToParams)
 def banish(ctx: EffectContext, p: ToParams) -> Procedure:
+    """消滅 (SV-O-88..91); a card in the hand (``this_card``) goes straight to the banished zone."""
+    st = ctx.state
+    for t in ordered(ctx, p.to):
+        if board.on_field(st, t):
+            board.banish(ctx.engine, t)
+        elif not board.is_leader(t) and board.kind_of(st.objects[t].zone) == HAND:
+            ctx.engine.emit(board.move(ctx.engine, t, board.zone(st.objects[t].owner, board.BANISHED), board.BANISH))
+    return
+    yield
+
+
+@SV.effect("reveal", ToParams)
+def reveal(ctx: EffectContext, p: ToParams) -> Procedure:
+    """「公開する」: each card (in the hand: ``this_card``) is shown to the opponent."""
+    st = ctx.state
     for t in ordered(ctx, p.to):
         if not board.is_leader(t):
-            board.banish(ctx.engine, t)
+            ctx.engine.emit(ev.Revealed(t, (ctx.opponent,), st.objects[t].card, st.facts(t).definition))
     return
     yield
 

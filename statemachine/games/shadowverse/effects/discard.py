@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct, field
 
 from statemachine.context import EffectContext
@@ -37,6 +39,22 @@ def discard_random(ctx: EffectContext, p: DrawParams) -> Procedure:
             picks.append(pick)
     if picks:
         discard(ctx, [o for o in board.hand(st, ctx.controller) if o in picks])
+    return
+    yield
+
+
+class ChosenParams(Struct, frozen=True, forbid_unknown_fields=True):
+    to: Literal["target"] = "target"  # the cards chosen as the card was played (SV-O-35), in the hand
+
+
+@SV.effect("discard", ChosenParams)
+def discard_chosen(ctx: EffectContext, p: ChosenParams) -> Procedure:
+    """「手札の…を捨てる」 of a card chosen at play (``target = "hand_follower"``): each one still in the hand is
+    discarded; an amount after it reads its look-back state, as it was in the hand (SV-O-112)."""
+    st = ctx.state
+    chosen = [t for t in declared(ctx) if t in st.objects and board.kind_of(st.objects[t].zone) == HAND]
+    if chosen:
+        discard(ctx, chosen)
     return
     yield
 

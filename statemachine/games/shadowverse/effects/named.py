@@ -73,7 +73,8 @@ def tenko_damage(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 @SV.effect("attack_to_enemy_max")
 def attack_to_enemy_max(ctx: EffectContext, _: NoParams) -> Procedure:
-    """カムラ (SV-O-07): gain attack up to the highest attack among enemy followers, read at resolution."""
+    """カムラ (SV-O-07): gain attack up to the highest attack among enemy followers, read at resolution.
+    Kept for pools up to 1.3; from pool 1.4 カムラ writes ``buff`` with the amounts ``max`` and ``highest``."""
     st = ctx.state
     me = ctx.source_now()
     if me is None or not board.on_field(st, me):
@@ -111,7 +112,8 @@ def _noa_count(ctx: EffectContext, params: dict[str, object]) -> str:
 
 @SV.effect("banish_self_from_hand")
 def banish_self_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
-    """絢爛のセクシーヴァンパイア-like: this card, in the hand, is banished."""
+    """絢爛のセクシーヴァンパイア-like: this card, in the hand, is banished. Kept for pools up to 1.3; from pool 1.4:
+    ``banish`` with the selector ``this_card``."""
     st = ctx.state
     me = ctx.source_now()
     if me is not None and board.kind_of(st.objects[me].zone) == HAND:
@@ -122,6 +124,7 @@ def banish_self_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
 
 @SV.effect("reveal_self")
 def reveal_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """This card is shown to the opponent. Kept for pools up to 1.3; from pool 1.4: ``reveal`` ``this_card``."""
     st = ctx.state
     me = ctx.source_now()
     if me is not None:
@@ -220,6 +223,7 @@ def grant_fanfare(ctx: EffectContext, p: GrantParams) -> Procedure:
 
 @SV.effect("destroy_own_amulets")
 def destroy_own_amulets(ctx: EffectContext, _: NoParams) -> Procedure:
+    """Kept for pools up to 1.3; from pool 1.4: ``destroy`` with the selector ``own_amulets``."""
     st = ctx.state
     for o in board.field(st, ctx.controller):
         if "amulet" in view(st, o).chars.types:
@@ -298,7 +302,7 @@ def copy_last_played(ctx: EffectContext, _: NoParams) -> Procedure:
 @SV.effect("damage_by_last_defense")
 def damage_by_last_defense(ctx: EffectContext, _: NoParams) -> Procedure:
     """「破壊される直前の体力」: the look-back defense (SV-O-73), or the defense before a -X/-X that
-    destroyed it (SV-O-85)."""
+    destroyed it (SV-O-85). Kept for pools up to 1.3; from pool 1.4: ``damage`` with ``toughness_of`` the source."""
     lk = ctx.view(ctx.source)
     if lk is None:
         return
@@ -330,7 +334,8 @@ def damage_by_attack(ctx: EffectContext, _: NoParams) -> Procedure:
 @SV.effect("throw_from_hand")
 def throw_from_hand(ctx: EffectContext, _: NoParams) -> Procedure:
     """ゾディアックデーモン: discard the follower chosen at play and deal its attack, as it is in the hand
-    (an Overflow bonus is not on it there, SV-O-112)."""
+    (an Overflow bonus is not on it there, SV-O-112). Kept for pools up to 1.3; from pool 1.4: ``discard`` then
+    ``damage`` with ``power_of`` the target."""
     st = ctx.state
     for t in declared(ctx):
         if t in st.objects and board.kind_of(st.objects[t].zone) == HAND:

@@ -47,6 +47,7 @@ SV.declare(KEYWORD, {
 })
 SV.declare(SELECTOR, {
     "self": "the source, if it is on the field",
+    "this_card": "the source wherever it is (「このカード」 in the hand: banished, revealed)",
     "subject": "the trigger's subject, if it is on the field",
     "target": "the targets chosen when the card was played (SV-O-35)",
     "own_leader": "your leader",
@@ -110,6 +111,9 @@ def ordered(ctx: EffectContext, selector: str) -> list[int]:
     match selector:
         case "self":
             return [ctx.source] if board.on_field(st, ctx.source) else []
+        case "this_card":
+            now = ctx.source_now()
+            return [] if now is None else [now]
         case "subject":
             return [ctx.subject] if ctx.subject is not None and board.on_field(st, ctx.subject) else []
         case "target":
