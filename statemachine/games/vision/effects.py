@@ -194,7 +194,8 @@ def retarget_rights(ctx: EffectContext, _: NoParams) -> Procedure:
 @VOP.effect("set_from_discard")
 def set_from_discard(ctx: EffectContext, _: NoParams) -> Procedure:
     """死神『ヒガンルトゥール』 [ext]: set the top card of your discard pile on this card; if you cannot, discard
-    this card. (A card set on it counts one use; with ``uses:N`` cards set on it, it is discarded: 破棄.)"""
+    this card. (A card set on it counts one use; with ``uses:N`` cards set on it, it is discarded: 破棄.) Kept for
+    pools up to 1.3; from pool 1.4 the card writes ``if`` ``has_cards`` ``set_on_self`` else ``haki_self``."""
     st = ctx.state
     me = ctx.source_now()
     if me is None or not board.on_field(st, me):

@@ -1,6 +1,8 @@
 """Vision of Phantasm pieces for when a card may be played and what a turn holds (pool 1.4): a card played only in
 the maintenance phase, skipping this turn's draw phase, a condition comparing hand sizes with a branch on it
-(``if``), and discarding cards of a hand at random.
+(``if``, with ``else``), discarding cards of a hand at random, and setting a pile's top card on this card or else
+discarding it (死神『ヒガンルトゥール』, re-expressed so from pool 1.4: ``if`` ``has_cards`` ``set_on_self`` else
+``haki_self``).
 
 《人形の森》 is ``maintenance_only`` + ``skip_draw`` + ``draw``; 《流星祈願会》 is ``if`` on
 ``hand_fewer_than_opponent`` carrying ``discard_random`` or ``draw``.
@@ -70,10 +72,13 @@ class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
     then: str  # the effect carried out when it holds
     params: dict[str, object] = field(default_factory=dict)
     condition_params: dict[str, object] = field(default_factory=dict)
+    otherwise: str = field(default="", name="else")  # carried out when it does not hold (「できない場合、…」)
+    else_params: dict[str, object] = field(default_factory=dict)
 
     def nested(self) -> list[tuple[str, str, dict[str, object]]]:
-        """The effect it carries, checked at load like any other (``statemachine.loader``)."""
-        return [("then", self.then, self.params)]
+        """The effects it carries, checked at load like any other (``statemachine.loader``)."""
+        return [("then", self.then, self.params)] + ([("else", self.otherwise, self.else_params)]
+                                                     if self.otherwise else [])
 
 
 @VOP.effect("if", IfParams)
@@ -82,6 +87,46 @@ def if_(ctx: EffectContext, p: IfParams) -> Procedure:
     resolution, VOP-I-13); several ``if`` steps in a row are the numbered effects a card chooses between."""
     if VOP.check(ctx, p.condition, p.condition_params):
         yield from VOP.run_effect(ctx, p.then, p.params)
+    elif p.otherwise:
+        yield from VOP.run_effect(ctx, p.otherwise, p.else_params)
+
+
+class PileParams(Struct, frozen=True, forbid_unknown_fields=True):
+    zone: Literal["discard", "deck", "hand", "node"] = "discard"
+    whose: Literal["you", "opponent"] = "you"
+    at_least: Count = 1
+
+
+@VOP.condition("has_cards", PileParams)
+def has_cards(ctx: EffectContext, p: PileParams) -> bool:
+    """「あなたの冥界にカードがある」: that zone of that player holds at least N cards (judged where the card says;
+    in an ``if`` step, as it resolves: 「(できない場合、…)」)."""
+    player = ctx.controller if p.whose == "you" else ctx.opponent
+    return len(ctx.state.zone(zone(player, p.zone))) >= p.at_least
+
+
+@VOP.effect("set_on_self", PileParams)
+def set_on_self(ctx: EffectContext, p: PileParams) -> Procedure:
+    """「〔あなたの冥界の一番上のカード〕をこのカードの上に裏向きでセットする」: the top card of that pile is set on
+    this card (one use of a ``uses:N`` card: with N set on it, it is discarded)."""
+    me = ctx.source_now()
+    player = ctx.controller if p.whose == "you" else ctx.opponent
+    pile = ctx.state.zone(zone(player, p.zone))
+    if me is not None and board.on_field(ctx.state, me) and pile:
+        ctx.engine.emit(ev.Stacked(me, pile[-1]))
+    return
+    yield
+
+
+@VOP.effect("haki_self")
+def haki_self(ctx: EffectContext, _: NoParams) -> Procedure:
+    """「このカードを破棄する」 as 破棄 that arises: the card is discarded right after this effect, with the other
+    cards whose 破棄 arose (VOP-I-16); ``discard_self`` discards it at once, within the effect."""
+    me = ctx.source_now()
+    if me is not None and board.on_field(ctx.state, me):
+        ctx.engine.emit(ev.StatusSet(me, "haki", 1))
+    return
+    yield
 
 
 class RandomDiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
