@@ -90,11 +90,15 @@ class ToParams(Struct, frozen=True, forbid_unknown_fields=True):
     to: Selector = "target"
 
 
+def cards(ctx: EffectContext, selector: str) -> list[int]:
+    """The followers and amulets (never a leader) a selector names now, in the basic order (SV-O-25)."""
+    return [t for t in ordered(ctx, selector) if not board.is_leader(t)]
+
+
 @SV.effect("destroy", ToParams)
 def destroy(ctx: EffectContext, p: ToParams) -> Procedure:
-    for t in ordered(ctx, p.to):  # SV-O-25/26: one at a time
-        if not board.is_leader(t):
-            board.destroy(ctx.engine, t)
+    for t in cards(ctx, p.to):  # SV-O-25/26: one at a time
+        board.destroy(ctx.engine, t)
     return
     yield
 
@@ -102,12 +106,12 @@ def destroy(ctx: EffectContext, p: ToParams) -> Procedure:
 @SV.effect("banish", ToParams)
 def banish(ctx: EffectContext, p: ToParams) -> Procedure:
     """消滅 (SV-O-88..91); a card in the hand (``this_card``) goes straight to the banished zone."""
-    st = ctx.state
-    for t in ordered(ctx, p.to):
-        if board.on_field(st, t):
-            board.banish(ctx.engine, t)
-        elif not board.is_leader(t) and board.kind_of(st.objects[t].zone) == HAND:
-            ctx.engine.emit(board.move(ctx.engine, t, board.zone(st.objects[t].owner, board.BANISHED), board.BANISH))
+    for t in cards(ctx, p.to):
+        obj = ctx.state.objects[t]
+        if board.kind_of(obj.zone) != HAND:
+            board.banish(ctx.engine, t)  # on the field (it does nothing elsewhere)
+            continue
+        ctx.engine.emit(board.move(ctx.engine, t, board.zone(obj.owner, board.BANISHED), board.BANISH))
     return
     yield
 
@@ -116,18 +120,16 @@ def banish(ctx: EffectContext, p: ToParams) -> Procedure:
 def reveal(ctx: EffectContext, p: ToParams) -> Procedure:
     """「公開する」: each card (in the hand: ``this_card``) is shown to the opponent."""
     st = ctx.state
-    for t in ordered(ctx, p.to):
-        if not board.is_leader(t):
-            ctx.engine.emit(ev.Revealed(t, (ctx.opponent,), st.objects[t].card, st.facts(t).definition))
+    for t in cards(ctx, p.to):
+        ctx.engine.emit(ev.Revealed(t, (ctx.opponent,), st.objects[t].card, st.facts(t).definition))
     return
     yield
 
 
 @SV.effect("return_to_hand", ToParams)
 def return_to_hand(ctx: EffectContext, p: ToParams) -> Procedure:
-    for t in ordered(ctx, p.to):
-        if not board.is_leader(t):
-            board.return_to_hand(ctx.engine, t)
+    for t in cards(ctx, p.to):
+        board.return_to_hand(ctx.engine, t)
     return
     yield
 
