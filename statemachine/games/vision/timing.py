@@ -83,8 +83,8 @@ class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @VOP.effect("if", IfParams)
 def if_(ctx: EffectContext, p: IfParams) -> Procedure:
-    """「…場合、…」: carry out ``then`` if ``condition`` holds as this step resolves (a card's text is judged at its
-    resolution, VOP-I-13); several ``if`` steps in a row are the numbered effects a card chooses between."""
+    """「…場合、…」: carry out ``then`` if ``condition`` holds as this step resolves (「〔このカード〕の解決時」), else
+    ``else`` if given; several ``if`` steps in a row are the numbered effects a card chooses between."""
     if VOP.check(ctx, p.condition, p.condition_params):
         yield from VOP.run_effect(ctx, p.then, p.params)
     elif p.otherwise:
