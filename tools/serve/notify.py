@@ -39,7 +39,7 @@ async def listen(url: str, appended: Callable[[str, int], None], hearing: Callab
                     ready.set()
                 async for note in conn.notifies():
                     head, _, game = note.payload.partition(" ")
-                    if head.isdigit() and game:
+                    if head.isdecimal() and game:
                         appended(game, int(head))
         except psycopg.Error:
             pass
