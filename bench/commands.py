@@ -4,7 +4,7 @@ peak memory, beside what the library takes for the same question.
     python -m bench.commands            # 10k, 100k and 1M events: about 10 minutes; writes bench/results/commands.*
     python -m bench.commands --quick    # 10k and 100k, one run per question: results not written
 
-For each length, ``kifu synth`` writes the generated game (``tools.synthetic``, the log ``python -m bench``
+For each length, ``kifu synth`` writes the generated game (``tools.logs.synthetic``, the log ``python -m bench``
 measures) to a fresh SQLite store, as a user would make one. Every command then runs as its own process
 (``python -m tools.cli``, so process start and imports count), its wall time taken around it and its peak RSS
 from ``os.wait4``'s resource usage of that child. ``at``, ``why``, ``why-not`` and ``diff`` are asked about seeded

@@ -4,7 +4,7 @@
     python -m bench.concurrent --seconds 2 --k 1 --k 64
 
 A tournament server or a simulator recording self-play has one thread per game, each appending one decision
-(14 events, as ``tools.synthetic`` makes them) at a time and waiting until it is durable. Every store is
+(14 events, as ``tools.logs.synthetic`` makes them) at a time and waiting until it is durable. Every store is
 driven the same way, side by side in one run, on the same disk:
 
 - kifu SQLite, one transaction per append (``SQLiteStore``, a connection per thread): every decision pays

@@ -44,7 +44,7 @@ def child(store: str, samples: int) -> dict[str, Any]:
     """Questions at random points of ``store``: milliseconds (median, worst) per kind, and peak RSS."""
     from projections.timeline import Timeline
     from tools.debug.session import Session, Source
-    from tools.stores import open_store
+    from tools.logs.stores import open_store
 
     session = Session(Source(store, None), forks_db=str(Path(store).with_suffix(".forks.db")))
     last = session.info()["last"]

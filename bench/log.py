@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from eventsource.records import NewEvent
-from tools import synthetic
+from tools.logs import synthetic
 
 
 @dataclass(frozen=True)

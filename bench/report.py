@@ -79,7 +79,7 @@ def write(directory: Path, rows: list[Row], meta: dict[str, Any], notes: list[st
         f"msgspec {meta['msgspec']}, eventsourcing {meta['eventsourcing']}), {meta['date']}, "
         f"{meta['seconds']:.0f} s in all.",
         "",
-        f"One generated game log (`tools/synthetic.py`, seed {meta['seed']}): {meta['events']:,} events in "
+        f"One generated game log (`tools/logs/synthetic.py`, seed {meta['seed']}): {meta['events']:,} events in "
         f"{meta['decisions']:,} decisions ({meta['events_per_decision']:.1f} events each on average). "
         "Every figure below comes from this one run.",
         "",

@@ -43,6 +43,21 @@ KERNEL: tuple[frozenset[str], ...] = (
     frozenset({"scenario", "demo"}),  # what runs games: scenario files, the sample games
 )
 
+# ``tools/`` is grouped by the job a user comes for, lowest first, with the same rule: a package or top-level
+# module imports only those of lower layers (docs/architecture.md, "What tools/ holds").
+TOOLS: tuple[frozenset[str], ...] = (
+    frozenset({"errors"}),  # exit codes and the errors the command line reports
+    frozenset({"logs", "web"}),  # reading and writing logs, safe text; the live surfaces' store thread
+    frozenset({"logging", "progress"}),  # structured logs and progress bars, both escaping what logs hold
+    frozenset({"travel"}),  # a log at any point, its trace, why and why not
+    frozenset({"audit", "page", "cards", "ai"}),  # the judge's audit, the HTML page, the card catalogue, game AI
+    frozenset({"debug", "serve"}),  # the live surfaces: the debugger and the game server
+    frozenset({"commands"}),  # one module per command group
+    frozenset({"cli"}),  # the kifu command
+)
+LAYERED: dict[str, tuple[frozenset[str], ...]] = {"statemachine": KERNEL, "tools": TOOLS}
+TOP_LEVEL_TOOLS = 6  # "a handful": what every job shares (cli, errors, logging, progress, web) and no more
+
 
 def imported_modules(source: str, module: str, is_package: bool) -> list[tuple[int, str]]:
     """(line, absolute module name) of every import in ``source``, relative imports resolved."""
@@ -93,22 +108,24 @@ def violations(path: Path, source: str | None = None) -> list[str]:
     return found
 
 
-def kernel_layer(unit: str) -> int | None:
-    return next((i for i, layer in enumerate(KERNEL) if unit in layer), None)
+def kernel_layer(unit: str, layers: tuple[frozenset[str], ...] = KERNEL) -> int | None:
+    return next((i for i, layer in enumerate(layers) if unit in layer), None)
 
 
 def kernel_violation(rel: Path, line: int, module: str, parts: list[str]) -> list[str]:
-    """The import breaks the kernel's order: it names a module of the same or a higher layer."""
+    """The import breaks the kernel's (or tools') order: it names a module of the same or a higher layer."""
     mine = module.split(".")
-    if mine[0] != "statemachine" or parts[0] != "statemachine" or len(mine) < 2 or len(parts) < 2:
+    if mine[0] not in LAYERED or parts[0] != mine[0] or len(mine) < 2 or len(parts) < 2:
         return []
     if mine[1] == parts[1]:  # a module's own package (a game folder, say): cycles are checked apart
         return []
-    here, there = kernel_layer(mine[1]), kernel_layer(parts[1])
+    layers = LAYERED[mine[0]]
+    here, there = kernel_layer(mine[1], layers), kernel_layer(parts[1], layers)
     if here is None or there is None or there < here:
         return []
-    return [f"{rel}:{line}: statemachine.{mine[1]} imports {'.'.join(parts)} (kernel layer {there + 1} is not "
-            f"below layer {here + 1}: {', '.join(sorted(KERNEL[here]))})"]
+    kind = "kernel layer" if mine[0] == "statemachine" else "tools layer"
+    return [f"{rel}:{line}: {mine[0]}.{mine[1]} imports {'.'.join(parts)} ({kind} {there + 1} is not "
+            f"below layer {here + 1}: {', '.join(sorted(layers[here]))})"]
 
 
 def module_name(path: Path) -> tuple[str, bool]:
@@ -191,6 +208,29 @@ def test_every_kernel_module_has_a_layer() -> None:
     assert units <= placed, f"kernel modules with no layer in KERNEL: {sorted(units - placed)}"
 
 
+def units_of(top: str) -> set[str]:
+    """The modules and packages directly under ``top`` (``__init__`` aside)."""
+    root = ROOT / top
+    units = {p.name.removesuffix(".py") for p in root.glob("*") if p.suffix == ".py" or (p / "__init__.py").exists()}
+    units.discard("__init__")
+    return units
+
+
+def test_every_tools_package_has_a_layer_and_says_what_it_is_for() -> None:
+    placed = {u for layer in TOOLS for u in layer}
+    assert units_of("tools") <= placed, f"tools units with no layer in TOOLS: {sorted(units_of('tools') - placed)}"
+    for package in sorted(p.parent for p in (ROOT / "tools").glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8")))
+        summary = (doc or "").split("\n\n")[0]
+        assert summary.endswith("."), f"tools/{package.name}/__init__.py needs a summary line saying what it is for"
+
+
+def test_tools_keeps_only_a_handful_of_top_level_modules() -> None:
+    modules = sorted(p.stem for p in (ROOT / "tools").glob("*.py") if p.stem != "__init__")
+    assert len(modules) <= TOP_LEVEL_TOOLS, f"tools/ has {len(modules)} top-level modules: {modules}; " \
+        "put a module in the package of its job"
+
+
 def test_the_cycle_finder_finds_cycles() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set(), "c": {"b"}}) == []
@@ -221,7 +261,8 @@ def test_every_layer_is_checked() -> None:
             "projections imports tools",
         ),
         ("projections/views.py", "from ..statemachine import engine\n", "projections imports statemachine"),
-        ("statemachine/engine.py", "from tools.trace import render\n", "statemachine imports tools.trace"),
+        ("statemachine/engine.py", "from tools.travel.trace import render\n",
+         "statemachine imports tools.travel.trace"),
         ("statemachine/engine.py", "from bench import ours\n", "statemachine imports bench"),
         ("tools/cli.py", "from tests.fixtures import scripted\n", "tools imports tests.fixtures"),
         (
@@ -250,6 +291,9 @@ def test_every_layer_is_checked() -> None:
          "statemachine.vocabulary imports statemachine.context"),
         ("statemachine/games/magic/stack.py", "from statemachine.scenario import run\n",
          "statemachine.games imports statemachine.scenario"),
+        ("tools/logs/sources.py", "from tools.travel.trace import render\n",
+         "tools.logs imports tools.travel.trace (tools layer 4 is not below layer 2"),
+        ("tools/travel/trace.py", "from tools.commands.whatif import fork\n", "tools.travel imports tools.commands"),
     ],
 )
 def test_the_checker_names_the_file_and_the_import(file: str, source: str, expected: str) -> None:

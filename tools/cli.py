@@ -16,7 +16,7 @@ import click
 
 from tools import errors
 from tools import logging as kifu_logging
-from tools.safe import install, visible
+from tools.logs.safe import install, visible
 
 # Every command and where it lives (module, function). A command's
 # module is imported only when that command runs (or --help lists them all): ``kifu at`` on a long store
@@ -99,7 +99,7 @@ def main(log_json: bool, verbose: int) -> None:
     Exit codes: 0 ok, 1 a problem found in a log, 2 input that cannot be used.
     """
     kifu_logging.configure(json=log_json, verbosity=verbose)
-    # Text from logs is shown, never obeyed by the terminal (tools.safe): everything written goes through here.
+    # Text from logs is shown, never obeyed by the terminal (tools.logs.safe): everything written goes through here.
     sys.stdout, sys.stderr = install(sys.stdout), install(sys.stderr)
 
 

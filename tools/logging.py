@@ -17,7 +17,7 @@ import sys
 from collections.abc import MutableMapping
 from typing import Any, TextIO
 
-from tools.safe import raw, visible
+from tools.logs.safe import raw, visible
 
 LEVELS = (stdlib_logging.WARNING, stdlib_logging.INFO, stdlib_logging.DEBUG)
 _METHOD_LEVELS = {"debug": stdlib_logging.DEBUG, "info": stdlib_logging.INFO, "msg": stdlib_logging.INFO,
@@ -44,7 +44,7 @@ class _StderrLoggerFactory:
 
 
 def _shown(logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> dict[str, Any]:
-    """Every text in a log line with its control and bidirectional characters shown as escapes (``tools.safe``):
+    """Every text in a log line with its control and bidirectional characters shown as escapes (``tools.logs.safe``):
     the console renderer writes text values as they are (others it writes as ``repr``, which escapes them)."""
     return {visible(str(k)): visible(v) if isinstance(v, str) else v for k, v in event_dict.items()}
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
-from tools.safe import install, raw
+from tools.logs.safe import install, raw
 
 LONG_LOG: Final = 1_000  # records; below this the work is never long enough for a bar
 EVERY: Final = 512  # records between two updates of the bar (re-adjudication reads a few thousand a second)
@@ -55,7 +55,7 @@ def bar(label: str, total: int, enabled: bool, moment: float = MOMENT) -> Iterat
             console = Console(file=raw(sys.stderr))  # (the bar's colours are its own; its label is kifu's)
             progress = Progress(*columns, console=console, transient=True, redirect_stdout=True)
             progress.start()
-            sys.stdout = install(sys.stdout)  # what is printed above the bar is escaped too (tools.safe)
+            sys.stdout = install(sys.stdout)  # what is printed above the bar is escaped too (tools.logs.safe)
             shown.extend((progress, progress.add_task(label, total=total, completed=done)))
 
     try:

@@ -13,7 +13,7 @@ import pytest
 from eventsource.errors import CorruptLog
 from eventsource.sqlite import SQLiteStore
 from projections.timeline import Timeline, replay
-from tools import synthetic
+from tools.logs import synthetic
 
 GAME = "g"
 

@@ -38,11 +38,11 @@ from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.games import PROFILES, hidden_zones
 from tests.hardening.conftest import tried
-from tools.board import board_data, board_lines, header_lines, pending_lines
-from tools.commands.whatif import listing_lines
-from tools.html import Summary
-from tools.html import lines as page_lines
-from tools.trace import Filters, Trace, hidden_cards
+from tools.page.html import Summary
+from tools.page.html import lines as page_lines
+from tools.travel.board import board_data, board_lines, header_lines, pending_lines
+from tools.travel.decide import listing_lines
+from tools.travel.trace import Filters, Trace, hidden_cards
 
 GAMES = [g for g in sorted(PROFILES) if importlib.util.find_spec(f"statemachine.games.{g}.demo") is not None]
 SEEDS = range(6)

@@ -221,7 +221,7 @@ def test_an_amount_that_read_hidden_cards_shows_its_value_only_to_those_who_coul
 
 
 def test_a_trace_line_of_a_redacted_amount_says_it_is_hidden() -> None:
-    from tools.trace import render
+    from tools.travel.trace import render
 
     state = GameState()
     secret = ev.SecretAmountComputed(None, "spell", "amount", "cost of target", 4, (), (1,))

@@ -19,11 +19,11 @@ from statemachine.engine import Engine
 from statemachine.games import PROFILES
 from statemachine.profile import RulesProfile
 from tests.registry import NAMES as GAMES
-from tools.adjudication import readjudicate
-from tools.crossrules import first_divergence
-from tools.loaded import load_log
-from tools.sources import open_log
-from tools.streamed import StreamedLog
+from tools.audit.adjudication import readjudicate
+from tools.audit.crossrules import first_divergence
+from tools.logs.sources import open_log
+from tools.travel.loaded import load_log
+from tools.travel.streamed import StreamedLog
 
 # -- a bug in the rules is no log to fall back on ----------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eventsource.sqlite import SQLiteStore
-from tools import synthetic
+from tools.logs import synthetic
 
 CHUNK = 5_000  # events per transaction, as kifu synth writes them
 ADDRESS_SPACE = 2 << 30

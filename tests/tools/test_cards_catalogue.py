@@ -15,7 +15,7 @@ from statemachine.games.duel_masters import DuelMasters
 from statemachine.loader import CardFileError
 from statemachine.releases import load_releases
 from tests.hardening.cli import kifu
-from tools.cards import catalogue, check, check_game
+from tools.cards.catalogue import catalogue, check, check_game
 
 # Cards already in the pools when the catalogue began that no scenario plays yet (the Python tests of their rules
 # play some of them). A card added since may not join this list: give it a scenario under tests/scenarios/.

@@ -1,7 +1,7 @@
 """Damaged SQLite stores: every reading command names the problem and exits 1 or 2, never a traceback, and
 kifu audit reports the damage as a finding (SQLite's integrity check, and records read against the head).
 
-The time-travel commands (at, why, why-not, diff) read a store at the points asked about (tools.travel): they
+The time-travel commands (at, why, why-not, diff) read a store at the points asked about (tools.travel.points): they
 catch the damage in the records they read and at the head; they are asked here about a point whose reading
 covers the damaged record. Damage elsewhere is audit's to find."""
 

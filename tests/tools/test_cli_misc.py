@@ -165,7 +165,7 @@ def test_a_seat_number_wins_over_a_seat_named_like_it() -> None:
     """#21: ``--player 1`` is seat 1, even where seat 0 is named "1" (a log recorded before names had to
     differ); a name that is no seat number still names its seat, and an unknown one is refused naming them."""
     from tools.errors import BadInput
-    from tools.seats import seat_of
+    from tools.logs.seats import seat_of
 
     assert seat_of(["1", "Bob"], "1") == 1
     assert seat_of(["1", "Bob"], "0") == 0

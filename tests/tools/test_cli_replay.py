@@ -17,7 +17,7 @@ from tests.fixtures.scripted import record_game, scripted_game
 from tests.tools.conftest import BOLSHACK, GAME, HULCUS
 from tests.tools.tamper import forge
 from tools.cli import main
-from tools.trace import Filters, render, trace_lines
+from tools.travel.trace import Filters, render, trace_lines
 
 
 def replay(*args: str) -> tuple[int, str, str]:
@@ -126,7 +126,7 @@ def test_trace_lines_for_other_tools(db: Path) -> None:
 
 
 def test_every_event_kind_has_its_own_line() -> None:
-    """No kind falls through to the generic rendering: a new event kind needs its line in tools.trace."""
+    """No kind falls through to the generic rendering: a new event kind needs its line in tools.travel.trace."""
     state = GameState()
     for cls in ev.EVENT_TYPES:
         line = render(state, _sample(cls))
@@ -173,7 +173,7 @@ def test_player_means_the_game_as_that_seat_knew_it_as_in_view(tmp_path: Path) -
     import re
 
     from tests.tools.games import export
-    from tools.html import read_page
+    from tools.page.html import read_page
 
     log = export("duel_masters", tmp_path / "dm.jsonl")
     page = tmp_path / "dm.html"

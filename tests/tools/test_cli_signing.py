@@ -20,9 +20,9 @@ from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, RawRecord, decode
 from eventsource.signing import Signature, Signer, load_private, load_public
 from eventsource.store import GameInfo
+from tools.audit.signed import check_signatures
 from tools.cli import main
-from tools.signed import check_signatures
-from tools.sources import LogSource
+from tools.logs.sources import LogSource
 
 GAME = "demo-duel-masters"
 

@@ -48,7 +48,7 @@ def changed_decision(records: list[Record]) -> tuple[int, ev.Event]:
     from eventsource.records import RawRecord
     from statemachine.engine import Engine
     from statemachine.games import profile
-    from tools.loaded import LogStore, PrefixStore
+    from tools.travel.loaded import LogStore, PrefixStore
 
     started = records[0].event
     assert isinstance(started, ev.GameStarted)

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from tests.tools.games import export
 from tools.cli import main
-from tools.html import read_page
-from tools.loaded import load_log
+from tools.page.html import read_page
+from tools.travel.loaded import load_log
 
 
 @pytest.fixture

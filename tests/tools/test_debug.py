@@ -43,9 +43,9 @@ from tools.debug.app import COOKIE, create_app
 from tools.debug.expressions import parse_condition, parse_value
 from tools.debug.provenance import Path as ValuePath
 from tools.debug.session import Session, Source, names_of, run_scenario
-from tools.loaded import load_log
-from tools.streamed import PointLog
-from tools.travel import open_at_points
+from tools.travel.loaded import load_log
+from tools.travel.points import open_at_points
+from tools.travel.streamed import PointLog
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-tests"

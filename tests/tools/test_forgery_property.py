@@ -32,9 +32,9 @@ from tests.properties import examples
 from tests.registry import NAMES as GAMES
 from tests.tools.forgeries import played
 from tests.tools.tamper import reseal
-from tools import audit as auditing
+from tools.audit import checks as auditing
 from tools.errors import BAD_INPUT_ERRORS
-from tools.sources import open_log
+from tools.logs.sources import open_log
 
 EXAMPLES = 200
 DECISIONS = 12

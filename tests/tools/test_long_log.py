@@ -2,7 +2,7 @@
 RSS of the child (tests/tools/longlog.py) must stay under the bound wherever in the log it is asked.
 
 100,000 events keep ``make test`` short; ``python -m bench.commands`` measures every command at 1,000,000
-(README, Benchmarks). at, why, why-not and diff read a snapshot and the records after it (tools.travel), so their
+(README, Benchmarks). at, why, why-not and diff read a snapshot and the records after it (tools.travel.points), so their
 memory does not grow with the log: the issue's bound is 150 MB at any length, and here 60 MB, which a command
 that held the whole log could not meet (100,000 records in memory take about 120 MB; they need about 25).
 audit, verify and replay are held to theirs in tests/tools/test_streaming.py; view in tests/tools/test_view*.py.

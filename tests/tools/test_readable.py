@@ -16,7 +16,7 @@ from statemachine.games import profile_class
 from statemachine.naming import OBJECT
 from tests.tools.games import export, sampled_games
 from tools.cli import main
-from tools.loaded import LoadedLog, load_log
+from tools.travel.loaded import LoadedLog, load_log
 
 
 def run(*args: str) -> str:

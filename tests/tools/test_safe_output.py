@@ -14,7 +14,7 @@ from statemachine.engine import Engine
 from statemachine.games import profile
 from statemachine.games.duel_masters.demo import DECK_A, DECK_B
 from tools.cli import main
-from tools.safe import visible
+from tools.logs.safe import visible
 
 HOSTILE = "Al\x1b[2Jice\x07\x9b31m"  # clear the screen, ring the bell, a C1 CSI
 TAG = "<!--<script>"
@@ -84,7 +84,7 @@ def test_an_error_message_naming_hostile_input_is_escaped(hostile_db: Path) -> N
 
 
 def test_the_page_embeds_any_name_so_that_the_script_still_reads_it(hostile_db: Path, tmp_path: Path) -> None:
-    from tools.html import read_page
+    from tools.page.html import read_page
 
     out = tmp_path / "game.html"
     code, _, _ = run("view", str(hostile_db), "-o", str(out), "--player", "1")  # the page's head names seat 1

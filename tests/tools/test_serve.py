@@ -30,11 +30,11 @@ from statemachine.games import profile as load_profile
 from statemachine.scenario.run import load as load_scenario
 from statemachine.scenario.setup import Board
 from tools.cli import main
+from tools.logs.stores import open_store
 from tools.serve.app import create_app
 from tools.serve.bots import answer
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service
-from tools.stores import open_store
 
 GAMES = sorted(PROFILES)
 

@@ -21,8 +21,8 @@ from statemachine.bots import RandomBot
 from statemachine.engine import Engine
 from statemachine.games import hidden_zones, option_kinds
 from tests.tools.games import export, sampled_games
-from tools.board import board_data, board_lines
 from tools.cli import main
+from tools.travel.board import board_data, board_lines
 
 
 def invoke(*args: str) -> Any:

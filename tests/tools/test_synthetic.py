@@ -6,7 +6,7 @@ from collections import Counter
 
 from eventsource import events as ev
 from projections.state import GameState, evolve, snapshot
-from tools import synthetic
+from tools.logs import synthetic
 
 N = 20_000
 

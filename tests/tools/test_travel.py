@@ -1,4 +1,4 @@
-"""Time travel on a store (tools.travel): at, why, why-not and diff read the nearest keyed snapshot and the
+"""Time travel on a store (tools.travel.points): at, why, why-not and diff read the nearest keyed snapshot and the
 records after it, give what the whole log read into memory gives, check the chain over what they read and the
 head, and pass over a snapshot that does not belong to the log."""
 
@@ -19,9 +19,9 @@ from projections.state import snapshot
 from projections.timeline import SNAPSHOT_EVERY, Timeline, key_of, pack, replay, unpack
 from tests.fixtures.golden import golden, read
 from tools.cli import main
-from tools.loaded import load_log
-from tools.stores import open_store, pick_game
-from tools.travel import StoreLog
+from tools.logs.stores import open_store, pick_game
+from tools.travel.loaded import load_log
+from tools.travel.points import StoreLog
 
 LONG = 6_000  # events of the generated game: 23 snapshots
 DEMO = golden("duel_masters")  # what ``kifu demo`` records (tests/fixtures/golden.py)

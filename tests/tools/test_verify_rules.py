@@ -19,9 +19,9 @@ from eventsource.records import decode
 from statemachine.decisions import Decision
 from statemachine.games import versions
 from statemachine.scenario import Run, Scenario
+from tools.audit.crossrules import under_version
 from tools.cli import main
-from tools.crossrules import under_version
-from tools.loaded import load_log
+from tools.travel.loaded import load_log
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "releases"
 EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "unpaid-ep.jsonl"

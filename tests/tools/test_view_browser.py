@@ -5,7 +5,7 @@ a missing browser is a failure of the set-up, reported as such. A screenshot of 
 ``artifacts/``.
 
 The page builds each board when it is shown, from the compact log it carries: the boards it shows are checked
-against the board the Python fold gives at the same point (``tools.html.frame`` of the state there), both as
+against the board the Python fold gives at the same point (``tools.page.html.frame`` of the state there), both as
 data (``kifu.board``) and as read back from the page itself.
 """
 
@@ -24,9 +24,9 @@ from click.testing import CliRunner
 from eventsource import events as ev
 from tests.tools.games import export, sampled_games
 from tools.cli import main
-from tools.frames import frame
-from tools.loaded import load_log
-from tools.trace import Memory
+from tools.page.frames import frame
+from tools.travel.loaded import load_log
+from tools.travel.trace import Memory
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -102,7 +102,7 @@ def shown_board(page: Any) -> dict[str, Any]:
 
 
 def expected_shown(board: dict[str, Any]) -> dict[str, Any]:
-    """What the page must show of ``board`` (a board as ``tools.html.frame`` makes it)."""
+    """What the page must show of ``board`` (a board as ``tools.page.html.frame`` makes it)."""
     zones: dict[str, Any] = {}
     for name, content in board["zones"].items():
         if isinstance(content, dict):
@@ -143,7 +143,7 @@ def check_boards(page: Any, boards: dict[int, dict[str, Any]], indexes: dict[int
 def folded_boards(records: Any, seqs: set[int], viewer: int | None = None) -> dict[int, dict[str, Any]]:
     """The board after each record in ``seqs``, as the Python fold gives it (JSON-read, as the page holds it)."""
     from projections.state import GameState
-    from tools.folding import apply
+    from tools.logs.folding import apply
 
     state, mem, out = GameState(), Memory(), {}
     for r in records:
@@ -265,7 +265,7 @@ def test_japanese_card_names_are_drawn_with_glyphs_not_empty_boxes(browser: Any,
 def sample_points(n: int, rng: random.Random, k: int = 8) -> set[int]:
     """Indexes to look at: the first and last records, both sides of the first full boards after the first
     one, and ``k`` at random."""
-    from tools.html import KEYFRAME_EVERY
+    from tools.page.html import KEYFRAME_EVERY
 
     edges = {KEYFRAME_EVERY - 1, KEYFRAME_EVERY, KEYFRAME_EVERY + 1, 2 * KEYFRAME_EVERY - 1}
     return {0, n - 1} | {i for i in edges if i < n} | set(rng.sample(range(n), min(k, n)))
@@ -315,7 +315,7 @@ def long_game(tmp_path_factory: Any) -> tuple[Path, Path, float]:
 
 def test_a_page_of_100000_events_is_small_opens_and_scrubs_to_the_right_boards(
         browser: Any, long_game: tuple[Path, Path, float]) -> None:
-    from tools.sources import open_log
+    from tools.logs.sources import open_log
 
     db, html, made = long_game
     size = html.stat().st_size

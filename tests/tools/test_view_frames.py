@@ -12,10 +12,10 @@ import pytest
 from eventsource.records import Record, decode
 from projections.state import GameState
 from tests.tools.games import play, sampled_games
-from tools import synthetic
-from tools.folding import apply
-from tools.frames import Boards, apply_change, delta, frame
-from tools.trace import Memory
+from tools.logs import synthetic
+from tools.logs.folding import apply
+from tools.page.frames import Boards, apply_change, delta, frame
+from tools.travel.trace import Memory
 
 
 def sample(name: str) -> list[Record]:

@@ -12,13 +12,13 @@ from statemachine.games import PROFILES, profile
 from statemachine.scenario import EXPECTATIONS
 from statemachine.vocabulary import KEYWORD, SELECTOR
 from tests.hardening.cli import kifu
-from tools.vocabulary import DOC, render
+from tools.cards.vocabulary import DOC, render
 
 GAMES = sorted(PROFILES)
 
 
 def test_the_shipped_reference_is_current() -> None:
-    assert DOC.read_text(encoding="utf-8") == render(), "run: python -m tools.vocabulary > docs/vocabulary.md"
+    assert DOC.read_text(encoding="utf-8") == render(), "run: python -m tools.cards.vocabulary > docs/vocabulary.md"
 
 
 def test_kifu_vocabulary_prints_it_and_checks_it() -> None:

@@ -22,7 +22,7 @@ from statemachine.games import profile
 from tests.tools.games import export, play, sampled_games
 from tests.tools.tamper import change_event, records_of, reseal
 from tools.cli import main
-from tools.loaded import LogStore, PrefixStore, load_log
+from tools.travel.loaded import LogStore, PrefixStore, load_log
 
 GAMES = sampled_games()
 

@@ -7,12 +7,12 @@ import json
 import click
 
 from eventsource import signing
-from tools import audit as auditing
 from tools import errors
+from tools.audit import checks as auditing
 from tools.commands.options import game_option, head_option
 from tools.logging import get_logger
+from tools.logs.sources import open_log
 from tools.progress import Counter, bar, on_terminal, wanted
-from tools.sources import open_log
 
 log = get_logger("kifu.audit")
 

@@ -10,7 +10,7 @@ import msgspec
 
 from statemachine.games import PROFILES
 from tools import errors
-from tools.cards import CardEntry, catalogue, check
+from tools.cards.catalogue import CardEntry, catalogue, check
 
 
 @click.group("cards", invoke_without_command=True)

@@ -14,8 +14,8 @@ import click
 from eventsource import signing
 from tools import errors
 from tools.commands.options import db_option
-from tools.sources import open_log
-from tools.trace import trace_lines
+from tools.logs.sources import open_log
+from tools.travel.trace import trace_lines
 
 DEMO_MODULE = "statemachine.demo"
 
@@ -55,7 +55,7 @@ def demo(db: str, game: str, key: str | None) -> None:
     extra = {"signer": signer} if signer is not None else {}
     result = module.run(db, click.echo, game=game, **extra)
     # ``run`` may print its own trace and return None or an exit code, or return the id of the game it
-    # recorded and let the command line print the trace (the rules layer cannot import tools.trace).
+    # recorded and let the command line print the trace (the rules layer cannot import tools.travel.trace).
     if isinstance(result, str):
         with open_log(db, result) as source:
             for line in trace_lines(source.records()):

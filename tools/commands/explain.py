@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from tools.explain import why as explain_why
-from tools.explain import why_not as explain_why_not
-from tools.travel import open_at_points
+from tools.travel.explain import why as explain_why
+from tools.travel.explain import why_not as explain_why_not
+from tools.travel.points import open_at_points
 
 
 @click.command("why")

@@ -9,11 +9,11 @@ import click
 
 from eventsource import events as ev
 from projections.diff import diff_states
-from tools.board import board_data, board_lines
 from tools.commands.options import player_option, resolve_player
-from tools.difftext import diff_json, diff_lines
-from tools.streamed import PointLog
-from tools.travel import open_at_points
+from tools.travel.board import board_data, board_lines
+from tools.travel.difftext import diff_json, diff_lines
+from tools.travel.points import open_at_points
+from tools.travel.streamed import PointLog
 
 
 @click.command("at")

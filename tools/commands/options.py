@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from eventsource.records import HASH_SIZE
-from tools.stores import DEFAULT_DB
+from tools.logs.stores import DEFAULT_DB
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -79,6 +79,6 @@ def resolve_player(names: list[str], wanted: str | None) -> int | None:
     """A player by index or name (None stays None: the omniscient view); BadInput naming the players."""
     if wanted is None:
         return None
-    from tools.seats import seat_of
+    from tools.logs.seats import seat_of
 
     return seat_of(names, wanted)

@@ -9,11 +9,11 @@ import click
 from tools import errors
 from tools.commands.options import game_option
 from tools.errors import BadInput
-from tools.folding import Inconsistent
 from tools.logging import get_logger
+from tools.logs.folding import Inconsistent
+from tools.logs.sources import LineProblem, open_log
 from tools.progress import Counter, bar, on_terminal, wanted
-from tools.sources import LineProblem, open_log
-from tools.trace import Filters, Trace, resolve_kind
+from tools.travel.trace import Filters, Trace, resolve_kind
 
 log = get_logger("kifu.replay")
 

@@ -10,7 +10,7 @@ from eventsource.store import EventStore
 from statemachine.scenario import ScenarioError, files, run_file
 from tools import errors
 from tools.errors import BadInput
-from tools.stores import open_store
+from tools.logs.stores import open_store
 
 
 @click.group("scenario")

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from tools.schema import schema as build_schema
+from tools.logs.schema import schema as build_schema
 
 
 @click.command("schema")

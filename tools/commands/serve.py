@@ -34,8 +34,8 @@ def serve(db: str, key: str | None, host: str, port: int, workers: int) -> None:
     import uvicorn
 
     from eventsource import signing
+    from tools.logs.stores import open_store, scheme_of
     from tools.serve.lobby import Lobby
-    from tools.stores import open_store, scheme_of
 
     if workers > 1 and scheme_of(db) not in ("postgresql", "postgres"):
         raise BadInput("several workers share their matches through PostgreSQL (they learn of each other's "

@@ -15,7 +15,7 @@ from eventsource.integrity import Finding, verify
 from projections.timeline import SNAPSHOT_EVERY, Timeline
 from tools.commands.options import db_option
 from tools.errors import BadInput, note_damage
-from tools.stores import is_store_location, open_store, pick_game
+from tools.logs.stores import is_store_location, open_store, pick_game
 
 
 @click.command("snapshot")

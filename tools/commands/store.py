@@ -15,13 +15,13 @@ from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
 from projections.timeline import Keeper
 from tools import errors
-from tools.audit import check_integrity
+from tools.audit.checks import check_integrity
 from tools.commands.options import db_option, game_option, head_option
 from tools.errors import BadInput
 from tools.logging import get_logger
-from tools.output import regular_target, write_atomically
-from tools.sources import LogSource, open_log
-from tools.stores import is_store_location, open_store, pick_game
+from tools.logs.output import regular_target, write_atomically
+from tools.logs.sources import LogSource, open_log
+from tools.logs.stores import is_store_location, open_store, pick_game
 
 log = get_logger("kifu.store")
 

@@ -1,6 +1,6 @@
 """``kifu synth``: a generated game of any length in a store, to try the tools on a long log.
 
-The log is ``tools.synthetic``'s (the one ``python -m bench`` measures): a Duel-Masters-like game that folds
+The log is ``tools.logs.synthetic``'s (the one ``python -m bench`` measures): a Duel-Masters-like game that folds
 cleanly and never ends, made from a seed. It is not a game of any rules profile, so ``kifu verify`` and the
 rules checks of ``kifu audit`` have nothing to re-run it with; the chain, the fold and every time-travel
 command (``at``, ``diff``, ``view``, ``replay``) work on it as on any log.
@@ -14,8 +14,8 @@ from eventsource.records import NewEvent
 from projections.timeline import Keeper
 from tools.commands.options import db_option
 from tools.errors import BadInput
+from tools.logs.stores import open_store
 from tools.progress import bar, on_terminal
-from tools.stores import open_store
 
 CHUNK = 5_000  # events per transaction: a generated log needs no commit per decision
 
@@ -28,7 +28,7 @@ CHUNK = 5_000  # events per transaction: a generated log needs no commit per dec
 @click.option("--as", "name", default=None, metavar="GAME", help="The game's id [default: synth-EVENTS-SEED].")
 def synth(db: str, n: int, seed: int, name: str | None) -> None:
     """Write a generated game of --events events to a store (the log the benchmarks use)."""
-    from tools import synthetic
+    from tools.logs import synthetic
 
     game = name or f"synth-{n}-{seed}"
     with open_store(db, write=True) as store:

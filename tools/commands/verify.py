@@ -10,16 +10,16 @@ import click
 from eventsource import integrity
 from eventsource.records import RawRecord
 from tools import errors
-from tools.adjudication import readjudicate
+from tools.audit.adjudication import readjudicate
+from tools.audit.crossrules import cross_json, cross_lines, under_version
+from tools.audit.verdict import verify_json, verify_lines
 from tools.commands.options import game_option
-from tools.crossrules import cross_json, cross_lines, under_version
 from tools.errors import note_damage
-from tools.loaded import LoadedLog, load_log
 from tools.logging import get_logger
+from tools.logs.sources import LogSource, open_log
 from tools.progress import Counter, bar, on_terminal, wanted
-from tools.sources import LogSource, open_log
-from tools.streamed import StreamedLog
-from tools.verdict import verify_json, verify_lines
+from tools.travel.loaded import LoadedLog, load_log
+from tools.travel.streamed import StreamedLog
 
 log = get_logger("kifu.verify")
 

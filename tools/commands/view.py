@@ -12,12 +12,12 @@ from eventsource import integrity
 from eventsource.records import Record
 from tools.commands.options import game_option, player_option, resolve_player
 from tools.errors import BadInput, note_damage
-from tools.html import write_page
 from tools.logging import get_logger
-from tools.output import regular_target, write_atomically
+from tools.logs.output import regular_target, write_atomically
+from tools.logs.sources import LogSource, open_log
+from tools.page.html import write_page
 from tools.progress import Counter, bar, on_terminal, wanted
-from tools.sources import LogSource, open_log
-from tools.streamed import decoded
+from tools.travel.streamed import decoded
 
 log = get_logger("kifu.view")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from tools import errors
-from tools.output import regular_target, write_atomically
-from tools.vocabulary import DOC, render
+from tools.cards.vocabulary import DOC, render
+from tools.logs.output import regular_target, write_atomically
 
 
 @click.command("vocabulary")

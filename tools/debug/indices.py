@@ -25,7 +25,7 @@ from eventsource import events as ev
 from eventsource.errors import CorruptLog
 from eventsource.store import EventStore
 from eventsource.upcast import UnknownEventKind, decode_body
-from tools.streamed import PointLog
+from tools.travel.streamed import PointLog
 
 # A PlayerStat body begins so: msgpack's header of a 4-item array (tag, player, key, value), then the tag.
 STAT_PREFIX: Final = ev.encode(ev.PlayerStat(0, "", 0))[:2]

@@ -24,13 +24,13 @@ from projections.characteristics import view
 from projections.state import GameState, copy, evolve
 from projections.views import can_see, redact_event
 from statemachine.games import hidden_zones
-from tools.board import request_data
 from tools.debug.indices import stat_index
 from tools.debug.rules import rule_of
 from tools.errors import BadInput
-from tools.streamed import PointLog
-from tools.trace import names, render
-from tools.travel import SPAN
+from tools.travel.board import request_data
+from tools.travel.points import SPAN
+from tools.travel.streamed import PointLog
+from tools.travel.trace import names, render
 
 FIELDS: Final = ("zone", "power", "toughness", "controller", "status", "under")
 MAX_CAUSES: Final = 64  # a cause chain longer than this is cut (a log's chains are a few records long)

@@ -16,7 +16,7 @@ from typing import Any, Final
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.records import Record
-from tools.streamed import PointLog
+from tools.travel.streamed import PointLog
 
 RULE_ID: Final = re.compile(r"\b(?:DM|MTG|VOP|SV|KIFU)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b|\bCR \d{3}(?:\.\d+[a-z]?)?")
 

@@ -19,8 +19,8 @@ from projections.state import GameState, copy, evolve
 from projections.views import redact_event
 from statemachine.games import hidden_zones
 from tools.debug.expressions import Condition, Value, ValueExpr
-from tools.streamed import PointLog
-from tools.travel import SPAN
+from tools.travel.points import SPAN
+from tools.travel.streamed import PointLog
 
 Unit = Literal["event", "decision", "turn"]
 Direction = Literal["next", "prev"]

@@ -2,7 +2,7 @@
 what-if branches made from it, and the questions the page and the JSON API ask of them.
 
 Every answer is read from the logs (the source and the forks store) through the same time-travel reader the
-command line uses (``tools.travel``: snapshots, then records); the only state a restart loses is the list of
+command line uses (``tools.travel.points``: snapshots, then records); the only state a restart loses is the list of
 decisions refused in the page (below).
 Forks are ordinary games in an ordinary store: ``kifu audit`` reads them like any other.
 
@@ -30,18 +30,18 @@ from projections.diff import diff_states
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.scenario import Refusal, run_file
-from tools.board import board_data
-from tools.commands.whatif import choose_decision
 from tools.debug import provenance
 from tools.debug.expressions import Names, QueryError, parse_condition, parse_value
 from tools.debug.search import Direction, Match, Progress, Unit, changes, searching, step
-from tools.difftext import diff_lines
 from tools.errors import BadInput
-from tools.explain import why, why_not
-from tools.stores import open_store
-from tools.streamed import PointLog
-from tools.trace import Memory, names
-from tools.travel import open_at_points
+from tools.logs.stores import open_store
+from tools.travel.board import board_data
+from tools.travel.decide import choose_decision
+from tools.travel.difftext import diff_lines
+from tools.travel.explain import why, why_not
+from tools.travel.points import open_at_points
+from tools.travel.streamed import PointLog
+from tools.travel.trace import Memory, names
 
 PAGE: Final = 200  # records listed at most per request of the timeline
 

@@ -359,7 +359,7 @@ async def _bad_input(request: Request, exc: Exception) -> Response:
 def from_environment() -> ASGIApp:
     """The app ``kifu serve`` runs in each of its uvicorn workers (a factory: each worker process opens its own
     connections), configured by the command through ``KIFU_SERVE_DB`` and ``KIFU_SERVE_KEY``."""
-    from tools.stores import open_store, scheme_of
+    from tools.logs.stores import open_store, scheme_of
 
     db, key = os.environ["KIFU_SERVE_DB"], os.environ.get("KIFU_SERVE_KEY")
     signer = signing.load_private(key) if key else None

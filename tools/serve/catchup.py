@@ -22,7 +22,7 @@ from projections.state import GameState, evolve
 from projections.timeline import Timeline
 from projections.views import redact_event
 from statemachine.games import hidden_zones
-from tools.trace import render
+from tools.travel.trace import render
 
 SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
 VIEWERS: Final = (0, 1, SPECTATOR)  # whose lines are kept (the judge's, viewer None, is folded on demand)

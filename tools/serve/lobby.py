@@ -24,7 +24,7 @@ import msgspec
 
 from eventsource.errors import StoreUnavailable
 from tools.errors import BadInput
-from tools.stores import scheme_of, sqlite_path
+from tools.logs.stores import scheme_of, sqlite_path
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS kifu_matches (

@@ -26,11 +26,11 @@ from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
-from tools.board import board_data
 from tools.errors import BadInput
 from tools.serve.catchup import SPECTATOR, Catchup, judged
 from tools.serve.lobby import Lobby, Match, MatchSpec
-from tools.trace import names
+from tools.travel.board import board_data
+from tools.travel.trace import names
 
 MAX_RECORDS: Final = 500  # records sent in one catch-up message at most (a client asks again from the last)
 

@@ -74,7 +74,7 @@ function valueSpan(text, path, title) {
 }
 
 function whoActs(d) {
-  // tools/board.py says it (board_data's acting: nobody in the middle of a procedure, else the player asked,
+  // tools/travel/board.py says it (board_data's acting: nobody in the middle of a procedure, else the player asked,
   // with priority, or the turn player's free action).
   if ("acting" in d) return d.acting;
   if (d.request) return d.request.player;

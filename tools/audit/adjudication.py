@@ -30,10 +30,10 @@ from statemachine.engine import SETUP_OPTION, Divergence, Engine
 from statemachine.options import setup_count
 from statemachine.rederive import LOG_DISAGREES
 from tools.progress import Counter
-from tools.streamed import StreamedLog, Window, decoded
+from tools.travel.streamed import StreamedLog, Window, decoded
 
 if TYPE_CHECKING:
-    from tools.loaded import LoadedLog
+    from tools.travel.loaded import LoadedLog
 
 
 @dataclass(frozen=True)

@@ -27,13 +27,13 @@ from eventsource.store import EventStore, GameInfo
 from projections.state import GameState, ProjectionError, copy, evolve
 from projections.timeline import pack
 from tools.errors import BadInput
-from tools.folding import Inconsistent, apply
-from tools.sources import LogSource
-from tools.trace import Memory, render
+from tools.logs.folding import Inconsistent, apply
+from tools.logs.sources import LogSource
+from tools.travel.trace import Memory, render
 
 
 def decoded(location: str, raw: RawRecord) -> Record:
-    """A record's event, or bad input naming the record (as ``tools.loaded.load_log`` says it)."""
+    """A record's event, or bad input naming the record (as ``tools.travel.loaded.load_log`` says it)."""
     try:
         return decode(raw)
     except KifuError as exc:
@@ -57,7 +57,7 @@ def named_profile(location: str, started: ev.GameStarted | None, version: str | 
 
 class PointLog(ABC):
     """The one log reader of the time-travel commands: what they ask of a log, read at points from a store
-    (:class:`tools.travel.StoreLog`) or held whole from a file (:class:`tools.loaded.LoadedLog`), and the
+    (:class:`tools.travel.points.StoreLog`) or held whole from a file (:class:`tools.travel.loaded.LoadedLog`), and the
     bookkeeping both share (a point or record asked for that the log lacks, the rules the log names)."""
 
     location: str
@@ -113,7 +113,7 @@ class PointLog(ABC):
 
 @dataclass
 class StreamedLog:
-    """What the verdicts say about a log read as a stream (``tools.verdict`` reads a ``LoadedLog`` the same way)."""
+    """What the verdicts say about a log read as a stream (``tools.audit.verdict`` reads a ``LoadedLog`` alike)."""
 
     source: LogSource
     first: Record

@@ -8,7 +8,7 @@ import msgspec
 
 from projections.diff import Move, PendingChange, StateDiff
 from projections.state import GameState
-from tools.trace import ARROW, Memory, card_name, names, player_name, zone_name
+from tools.travel.trace import ARROW, Memory, card_name, names, player_name, zone_name
 
 
 def _place(st: GameState, zone: str | None, obj: int | None) -> str:

@@ -18,8 +18,8 @@ from projections.state import GameState
 from projections.views import zone_kind
 from statemachine.naming import printed_id
 from tools.errors import BadInput
-from tools.streamed import PointLog
-from tools.trace import names, obj_name, player_name, zone_name
+from tools.travel.streamed import PointLog
+from tools.travel.trace import names, obj_name, player_name, zone_name
 
 
 def effect_of(event: ev.Event) -> int | None:

@@ -1,6 +1,6 @@
 """docs/vocabulary.md, generated from the code: per game, what a player may decide and what the rules may ask,
 every effect, condition and cost with its parameters and their types, every trigger, trigger filter, keyword
-and selector, every expression form; and every scenario expectation key. ``python -m tools.vocabulary`` (or
+and selector, every expression form; and every scenario expectation key. ``python -m tools.cards.vocabulary`` (or
 ``kifu vocabulary``) prints it; ``tests/tools/test_vocabulary_doc.py`` checks the shipped file is current.
 """
 
@@ -316,7 +316,7 @@ def scenario_section() -> Iterator[str]:
 
 def render() -> str:
     lines = ["# Vocabulary", "",
-             "Generated from the code by `python -m tools.vocabulary` (also `kifu vocabulary`); "
+             "Generated from the code by `python -m tools.cards.vocabulary` (also `kifu vocabulary`); "
              "a test checks it is current. Everything a card file or a scenario file may name is here; "
              "a name not listed is refused when the file is read.", ""]
     lines += common_section()

@@ -30,8 +30,8 @@ from statemachine.games import hidden_zones, option_kinds, profile_class
 from statemachine.naming import Declared, Names
 from statemachine.profile import RulesProfile
 from tools.errors import BadInput
-from tools.folding import apply
-from tools.seats import seat_of
+from tools.logs.folding import apply
+from tools.logs.seats import seat_of
 
 ARROW = "→"
 

@@ -31,7 +31,7 @@ from eventsource.records import RawRecord
 from eventsource.signing import Signature
 from eventsource.store import EventStore, GameInfo
 from tools.errors import BadInput
-from tools.stores import is_store_location, open_store, pick_game
+from tools.logs.stores import is_store_location, open_store, pick_game
 
 Format = Literal["file", "store"]
 

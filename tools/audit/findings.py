@@ -1,4 +1,4 @@
-"""What one audit check found (``tools.audit`` runs the checks; ``tools.auditrules`` is two of them)."""
+"""What one audit check found (``tools.audit.checks`` runs the checks; ``tools.audit.rules`` is two of them)."""
 
 from __future__ import annotations
 

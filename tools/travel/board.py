@@ -16,7 +16,7 @@ from eventsource.errors import KifuError
 from projections.state import GameState, Pending
 from projections.views import OBJECT, player_view, shown_options, zone_kind
 from statemachine.games import hidden_zones, profile_class
-from tools.trace import Memory, names, order_text, player_name
+from tools.travel.trace import Memory, names, order_text, player_name
 
 # Where play happens first, the deck last; a zone kind not named here comes just before the deck.
 ZONE_ORDER = ("battle", "battlefield", "field", "board", "node", "mana", "hand", "shields", "graveyard", "cemetery",

@@ -3,7 +3,7 @@
 The checks, in order: ``integrity`` (the hash chain and each body's canonical bytes,
 ``eventsource.integrity.walk``, plus the line-level checks of an export), ``head`` (only with the published head:
 the log ends there, neither short of it nor past it), ``fork`` (only for a what-if fork: its branch point, and
-whether its copied part is its source's; ``tools.auditfork``), ``fold`` (the log folds into a consistent game
+whether its copied part is its source's; ``tools.audit.fork``), ``fold`` (the log folds into a consistent game
 state), ``rules`` (re-adjudication: the rules, run again on the recorded set-up, seed and decisions, give exactly
 the recorded consequences) and ``legality`` (every recorded decision was legal at its point; each one that was not
 is a finding naming the SPEC rule it breaks). Each check returns a :class:`CheckResult` and the text and JSON
@@ -25,10 +25,10 @@ from eventsource.records import RawRecord
 from eventsource.signing import PublicKey
 from projections.invariants import ImpossibleBoard
 from projections.state import GameState
-from tools.findings import AuditFinding, CheckResult
-from tools.folding import CheckedFold, Inconsistent, located
+from tools.audit.findings import AuditFinding, CheckResult
+from tools.logs.folding import CheckedFold, Inconsistent, located
+from tools.logs.sources import LineProblem, LogSource
 from tools.progress import Counter
-from tools.sources import LineProblem, LogSource
 
 
 class AuditReport(Struct, frozen=True):
@@ -151,21 +151,21 @@ def _state_summary(state: GameState) -> str:
 def check_fork(source: LogSource, counter: Counter | None = None, origin: str | None = None) -> CheckResult | None:
     """A what-if fork's branch point and its copied part (None for a log that is no fork); ``origin`` is the
     source's log, when the judge gives it."""
-    from tools import auditfork
+    from tools.audit import fork as auditfork
 
     return auditfork.check_fork(source, counter, origin)
 
 
 def check_rules(source: LogSource, counter: Counter | None = None) -> CheckResult:
     """Re-adjudication: the first record where the log and the rules disagree."""
-    from tools import auditrules
+    from tools.audit import rules as auditrules
 
     return auditrules.check_rules(source, counter)
 
 
 def check_legality(source: LogSource, counter: Counter | None = None) -> CheckResult:
     """Every decision that was not legal at its point, with the rule it breaks."""
-    from tools import auditrules
+    from tools.audit import rules as auditrules
 
     return auditrules.check_legality(source, counter)
 
@@ -190,9 +190,9 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
         fork_source: str | None = None) -> AuditReport:
     """Run the checks in order; ``rules=False`` leaves out re-adjudication and legality. A log that declares a
     given set-up is a finding unless ``given_setup_ok`` (the judge accepts the board it began from). A store is
-    checked first (``tools.storecheck``); with ``key``, the signatures are checked after integrity
-    (``tools.signed``). ``fork_source`` is a fork's source log as the judge holds it (``tools.auditfork``)."""
-    from tools import signed, storecheck
+    checked first (``tools.audit.storecheck``); with ``key``, the signatures are checked after integrity
+    (``tools.audit.signed``). ``fork_source`` is a fork's source log as the judge holds it (``tools.audit.fork``)."""
+    from tools.audit import signed, storecheck
 
     damage = storecheck.check_store(source) if source.format == "store" else None
     if damage is not None and damage.status != "ok":
@@ -220,7 +220,7 @@ def run(source: LogSource, counter: Counter | None = None, head: bytes | None = 
         if result is None:
             continue
         if name == "rules" and given_setup_ok:
-            from tools import auditrules
+            from tools.audit import rules as auditrules
 
             result = auditrules.given_accepted(result)
         checks.append(result)

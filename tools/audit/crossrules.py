@@ -22,8 +22,8 @@ from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Divergence, Engine
 from statemachine.rederive import LOG_DISAGREES
 from statemachine.releases import Change
-from tools.adjudication import DivergenceFinding, decision_spans
-from tools.loaded import LoadedLog, LogStore
+from tools.audit.adjudication import DivergenceFinding, decision_spans
+from tools.travel.loaded import LoadedLog, LogStore
 
 
 @dataclass(frozen=True)
@@ -177,8 +177,8 @@ def change_line(release: str, change: Change) -> str:
 
 
 def cross_lines(log: LoadedLog, result: CrossVersion, *, full: bool = False) -> list[str]:
-    from tools.board import board_data, board_lines
-    from tools.verdict import decision_text, event_line, rules_line
+    from tools.audit.verdict import decision_text, event_line, rules_line
+    from tools.travel.board import board_data, board_lines
 
     lines = [f"verify of {log.location}, game {log.game}, under {result.game} rules {result.version}",
              f"the log's {rules_line(log)}",
@@ -228,7 +228,7 @@ def _change_json(release: str, change: Change) -> dict[str, Any]:
 
 
 def cross_json(log: LoadedLog, result: CrossVersion) -> dict[str, Any]:
-    from tools.verdict import divergence_json
+    from tools.audit.verdict import divergence_json
 
     return {
         "source": log.location, "game": log.game, "profile": result.game, "log_version": result.log_version,

@@ -1,7 +1,7 @@
 """One game of a store read at the points a question needs: ``kifu at``, ``why``, ``why-not`` and ``diff`` on a
 long store in bounded time and memory.
 
-:class:`StoreLog` answers what :class:`tools.loaded.LoadedLog` answers for a whole log held in memory — a record,
+:class:`StoreLog` answers what :class:`tools.travel.loaded.LoadedLog` answers for a whole log held in memory — a record,
 the state after record N, a record's line as the trace prints it, the records of one effect or one decision —
 by reading only what the answer needs: the nearest snapshot at or before N whose key is the log's hash there
 (``projections.timeline.usable``), then the records after it. A question near the end of a million records
@@ -16,7 +16,7 @@ the store's last record must chain onto the one before. A break there is reporte
 A store that has no snapshots (written by an older kifu, or by another program) is folded from its first record
 as far as the question needs — time grows with N, memory does not — and snapshots are kept in memory for the
 rest of the command; ``kifu snapshot`` stores them (a reading command never writes to the store it reads).
-An exported file cannot be read at a point: these commands read it whole (``tools.loaded.load_log``).
+An exported file cannot be read at a point: these commands read it whole (``tools.travel.loaded.load_log``).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from eventsource.store import EventStore, GameInfo
 from projections.state import GameState, copy, evolve
 from projections.timeline import SNAPSHOT_EVERY, pack, unpack, usable
 from tools.errors import BadInput, note_damage
-from tools.stores import is_store_location, open_store, pick_game
-from tools.streamed import PointLog
-from tools.trace import Memory, render
+from tools.logs.stores import is_store_location, open_store, pick_game
+from tools.travel.streamed import PointLog
+from tools.travel.trace import Memory, render
 
 SPAN: Final = SNAPSHOT_EVERY  # records read at a time when walking away from a point
 KEPT: Final = 4 * SPAN  # records a command keeps read at most; a longer run is folded as it streams
@@ -288,7 +288,7 @@ class StoreLog(PointLog):
 def open_at_points(location: str, game: str | None = None) -> Iterator[PointLog]:
     """The log of ``game`` at ``location``: a store read at points, or an exported file read whole."""
     if not is_store_location(location):
-        from tools.loaded import load_log
+        from tools.travel.loaded import load_log
 
         yield load_log(location, game)
         return

@@ -1,10 +1,10 @@
 """The boards ``kifu view``'s page shows, and what changes from one to the next.
 
-A board is ``tools.board.board_data`` made compact for the page (:func:`frame`): the zones as object ids (or a
+A board is ``tools.travel.board.board_data`` made compact for the page (:func:`frame`): the zones as object ids (or a
 count and the ids the viewer may see), each object's status marks and power by id (as text, as JSON reads them
 back), the players, what is pending and what the rules wait for (``acting``: who must act if the rules wait
 there; the page tells from the next record's decision number whether they do or are in the middle of a procedure,
-as ``tools.board.in_progress`` does). :class:`Boards` makes the same board at every
+as ``tools.travel.board.in_progress`` does). :class:`Boards` makes the same board at every
 record of a log faster than :func:`frame` does, by computing an object's face again only when what it is
 computed from changed. :func:`delta` is what changed from one board to the next, :func:`apply_change` applies it
 (as the page's script does).
@@ -21,8 +21,8 @@ from projections.characteristics import view
 from projections.state import SEEN_BY, GameState, Modifier
 from projections.views import can_see
 from statemachine.games import hidden_zones
-from tools.board import acting, board_data, pending_data, request_data
-from tools.trace import Memory, player_name
+from tools.travel.board import acting, board_data, pending_data, request_data
+from tools.travel.trace import Memory, player_name
 
 _TOP = ("seq", "turn", "active", "acting", "phase", "step", "priority", "request", "players", "pending", "ended",
         "winner")

@@ -8,9 +8,9 @@ from typing import Any, Protocol
 
 from eventsource import events as ev
 from projections.state import GameState
-from tools.adjudication import Adjudication, DivergenceFinding, IllegalFinding
-from tools.board import board_data, board_lines
-from tools.trace import Memory, render
+from tools.audit.adjudication import Adjudication, DivergenceFinding, IllegalFinding
+from tools.travel.board import board_data, board_lines
+from tools.travel.trace import Memory, render
 
 
 class Judged(Protocol):

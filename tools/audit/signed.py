@@ -21,8 +21,8 @@ from typing import Final
 
 from eventsource.records import RawRecord
 from eventsource.signing import PublicKey, Signature
-from tools.findings import AuditFinding, CheckResult
-from tools.sources import LogSource
+from tools.audit.findings import AuditFinding, CheckResult
+from tools.logs.sources import LogSource
 
 CHECK: Final = "signatures"
 MAX_LISTED: Final = 20  # findings of one kind listed one by one; the rest are counted

@@ -14,8 +14,8 @@ import sqlite3
 from typing import Final
 
 from eventsource.errors import CorruptLog
-from tools.findings import AuditFinding, CheckResult
-from tools.sources import LogSource
+from tools.audit.findings import AuditFinding, CheckResult
+from tools.logs.sources import LogSource
 
 CHECK: Final = "store"
 

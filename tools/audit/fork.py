@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from eventsource import events as ev
 from eventsource.records import RawRecord, decode
 from statemachine.forks import Branch, branches
-from tools.findings import AuditFinding, CheckResult
+from tools.audit.findings import AuditFinding, CheckResult
+from tools.logs.sources import LogSource
 from tools.progress import Counter
-from tools.sources import LogSource
 
 
 def _source_hash(source: LogSource, branch: Branch) -> str | None:
@@ -37,7 +37,7 @@ def _given_hash(origin: str, branch: Branch) -> str | None:
 
     from eventsource import integrity
     from tools.errors import BadInput
-    from tools.sources import open_log
+    from tools.logs.sources import open_log
 
     with open_log(origin, branch.source) as given:
         upto = list(takewhile(lambda r: r.seq <= branch.at, given.records()))

@@ -1,6 +1,6 @@
 """``kifu view``: one self-contained HTML file with a timeline of the game.
 
-The page needs no network: its script and style are inline (``tools/viewer.html``) and the game is inside it.
+The page needs no network: its script and style are inline (``tools/page/viewer.html``) and the game is inside it.
 A page holds every record's line and the board just after it, but not a board per record (100,000 records of
 boards are gigabytes): it carries the log compactly and the page's script builds a board when it is shown.
 
@@ -39,9 +39,9 @@ from eventsource import events as ev
 from eventsource.records import Record
 from projections.state import GameState, copy
 from tools.errors import BadInput
-from tools.folding import apply
-from tools.frames import Boards, apply_change, delta
-from tools.trace import Memory, hidden_cards, player_name, seen_line
+from tools.logs.folding import apply
+from tools.page.frames import Boards, apply_change, delta
+from tools.travel.trace import Memory, hidden_cards, player_name, seen_line
 
 TEMPLATE = Path(__file__).with_name("viewer.html")
 HEAD_MARK = "/*KIFU-DATA*/null"

@@ -1,19 +1,19 @@
 """The audit's rules checks: re-adjudication (``rules``) and the legality of each decision (``legality``).
 
-Both come from one walk of the log (``tools.adjudication.readjudicate``), done once per audited source and
+Both come from one walk of the log (``tools.audit.adjudication.readjudicate``), done once per audited source and
 reported as two checks.
 """
 
 from __future__ import annotations
 
 from eventsource.errors import KifuError
-from tools.adjudication import Adjudication, readjudicate
+from tools.audit.adjudication import Adjudication, readjudicate
+from tools.audit.findings import AuditFinding, CheckResult
+from tools.audit.verdict import decision_text, event_line, given_text, inputs_note
 from tools.errors import BadInput
-from tools.findings import AuditFinding, CheckResult
+from tools.logs.sources import LogSource
 from tools.progress import Counter
-from tools.sources import LogSource
-from tools.streamed import StreamedLog
-from tools.verdict import decision_text, event_line, given_text, inputs_note
+from tools.travel.streamed import StreamedLog
 
 _done: dict[int, tuple[LogSource, StreamedLog, Adjudication | str]] = {}
 

@@ -22,9 +22,9 @@ from eventsource.store import GameInfo
 from projections.state import GameState
 from projections.timeline import Timeline
 from tools.errors import BadInput, note_damage
-from tools.sources import open_log
-from tools.streamed import PointLog
-from tools.trace import Memory, render
+from tools.logs.sources import open_log
+from tools.travel.streamed import PointLog
+from tools.travel.trace import Memory, render
 
 # Snapshots every 64 records: the tools jump around a log a lot, and logs a judge holds are short.
 SNAPSHOT_EVERY = 64
@@ -110,7 +110,7 @@ class LoadedLog(PointLog):
 
     def decision_record(self, decision: int, near: int | None = None) -> Record | None:
         """The ``ChoiceMade`` that began decision number ``decision`` (None for the set-up, decision 0).
-        (``near``, a record of that decision, is where ``tools.travel.StoreLog`` starts looking.)"""
+        (``near``, a record of that decision, is where ``tools.travel.points.StoreLog`` starts looking.)"""
         for r in self.records:
             if r.decision == decision and isinstance(r.event, ev.ChoiceMade):
                 return r
@@ -152,7 +152,7 @@ class LoadedLog(PointLog):
         out: dict[int, str] = {}
         mem = Memory()
         state = GameState()
-        from tools.folding import apply
+        from tools.logs.folding import apply
 
         for r in self.records:
             out[r.seq] = render(state, r.event, mem)

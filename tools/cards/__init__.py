@@ -1,0 +1,1 @@
+"""The card catalogue and the generated vocabulary of each game's card language."""

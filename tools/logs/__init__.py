@@ -1,0 +1,1 @@
+"""Reading and writing logs: stores, exported files, streams, safe output and the exchange schema."""

@@ -1,0 +1,1 @@
+"""The self-contained HTML page of a game (`kifu view`)."""
