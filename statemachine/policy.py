@@ -12,8 +12,9 @@ the open request), never kept beside it: the log is the truth. ``transitions`` c
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Self
+from typing import ClassVar, Self
 
+from eventsource import events as ev
 from projections.state import GameState, Pending
 from statemachine.decisions import Decision, Legal, Request
 from statemachine.engine import Engine
@@ -23,6 +24,15 @@ from statemachine.vocabulary import Procedure
 
 class ResolutionPolicy(ABC):
     holder: str  # where EffectPending puts effects: a shared zone of the game, or a word of its own
+    # What a scenario's set-up may place where effects wait besides a card's ability: a game action (a spell being
+    # cast, an attack announced), each saying whether its card lies in the holder's zone meanwhile.
+    set_up_actions: ClassVar[dict[str, bool]] = {}
+    # How readers (scenario rows, tools) list what waits here: by the object ``source_of`` names (a spell is its
+    # own card on the stack) rather than by the card whose ability it is; with the one resolving among them or not;
+    # and the words for their order.
+    rows_by_source_object: ClassVar[bool] = False
+    rows_keep_resolving: ClassVar[bool] = True
+    rows_order: ClassVar[str] = "bottom first"
 
     def clone(self) -> Self:
         """A policy that neither changes through this one nor changes it (a search clone's). A policy that keeps
@@ -61,6 +71,17 @@ class ResolutionPolicy(ABC):
     def refused(self, engine: Engine, decision: Decision, request: Request, why: str) -> tuple[str, str]:
         """The rule an answer breaks when it is not among the options."""
         return request.rule or "KIFU-REQ", why
+
+    def set_up_waiting(self, order: int, holder: str, source: int, ability: int | None, action: str,
+                       controller: int, label: str, subject: int | None, caused_by: int) -> list[ev.Event]:
+        """The events that put an effect where it waits as if ``action`` (the ability at index ``ability`` of the
+        source's card, or one of ``set_up_actions``) had triggered: what a scenario's set-up places."""
+        return [ev.Triggered(order, action, source, source, controller, caused_by, ev.AFTER, (), subject),
+                ev.EffectPending(order, holder, controller, label, (order,))]
+
+    def set_up_done(self, placed: list[ev.EffectPending]) -> list[ev.Event]:
+        """What follows a set-up's effects once all are placed (who may act on them first), if anything."""
+        return []
 
     def source_of(self, state: GameState, pend: Pending) -> int | None:
         """The object a waiting effect comes from: a trigger's source, or (say) a spell's own card when the

@@ -51,6 +51,10 @@ class RulesProfile(ABC):
     look_back_own_move_only: bool = True
     # Kinds of zone whose contents nobody sees (a card moved into one goes face down; views hide them).
     hidden_zones: frozenset[str] = frozenset({"deck"})
+    # Zones of no player, named by the bare word (a stack or chain both players' cards lie in).
+    shared_zones: ClassVar[frozenset[str]] = frozenset()
+    # The status a card has while it cannot attack for having just arrived (what a scenario's ``sick`` sets).
+    summoning_sickness: ClassVar[str] = ""
     # What a possible board of this game is (``statemachine/games/<game>/invariants.py``); None: the kernel's only.
     board: ClassVar[Board | None] = None
     # The game's options (``statemachine.options``): every key any of its rules versions reads, typed.

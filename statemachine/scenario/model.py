@@ -32,7 +32,7 @@ class CardSpec(Struct, forbid_unknown_fields=True):
     card: str
     handle: str = ""
     owner: int = 0
-    zone: str = "battle"
+    zone: str = ""  # default: the game's home zone (where its permanents' abilities work)
     tapped: bool = False
     sick: bool = False
     under: list[str] = field(default_factory=list)  # the handles of the cards under it (each under one card)

@@ -223,9 +223,11 @@ class Run:
 
     def effect_row(self, p: Pending, st: GameState) -> dict[str, Any]:
         """A waiting effect as the rows of ``pending``, ``queue``, ``stack`` and ``chain`` name it."""
-        source = self.engine.policy.source_of(st, p) if p.holder == "stack" else None
+        policy = self.profile.policy
+        by_object = policy.rows_by_source_object and p.holder == policy.holder
+        source = self.engine.policy.source_of(st, p) if by_object else None
         return {"label": p.label, "ability": p.ability, "controller": p.controller, "resolving": p.resolving,
-                "source": self.name(source) if p.holder == "stack" else "@" + self.handle_of_card(p.source_card),
+                "source": self.name(source) if by_object else "@" + self.handle_of_card(p.source_card),
                 "side": "A" if p.controller == st.active else "a", "subject": self.name(p.subject),
                 "targets": [self.name(t) for t in p.targets]}
 
@@ -238,15 +240,16 @@ class Run:
     def ordered_rows(self, holder: str, want: list[dict[str, Any]], keys: tuple[str, ...]) -> str | None:
         """The effects in ``holder`` in their order (the queue's waiting ones; the stack and chain bottom first,
         resolving ones included), compared row by row on the keys each row names, exactly as many."""
-        st = self.engine.state
+        st, policy = self.engine.state, self.profile.policy
+        keep_resolving = policy.rows_keep_resolving or holder != policy.holder
         entries = sorted((p for p in st.pending.values() if p.holder == holder
-                          and not (holder == "queue" and p.resolving)), key=lambda p: (p.key, p.effect))
+                          and (keep_resolving or not p.resolving)), key=lambda p: (p.key, p.effect))
         got = [{k: v for k, v in self.effect_row(p, st).items() if k in keys} for p in entries]
         w = [{k: str(v) for k, v in r.items()} for r in want]
         g = [{k: str(r.get(k, "")) for k in x} for r, x in zip(got, w, strict=False)]
         if len(got) == len(want) and g == w:
             return None
-        order = "in order" if holder == "queue" else "bottom first"
+        order = policy.rows_order if holder == policy.holder else "bottom first"
         return f"{holder} is {[{k: str(v) for k, v in r.items()} for r in got]}, expected {w} ({order})"
 
     def resolved_rows(self, new: list[Record]) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ the step. The board is then folded like any other log, so an impossible one is r
 from __future__ import annotations
 
 from eventsource import events as ev
+from projections.characteristics import TAPPED
 from projections.invariants import KERNEL
 from projections.state import UNDER
 from statemachine.cards import CardPool
@@ -12,16 +13,7 @@ from statemachine.options import BadOption
 from statemachine.profile import RulesProfile
 from statemachine.scenario.model import CardSpec, EffectSpec, Scenario, ScenarioError, SetupRefused
 
-# Where each game's effects wait (an ``EffectSpec`` without ``holder``).
-HOLDERS = {"duel_masters": "pool", "magic": "stack", "vision": "chain", "shadowverse": "queue"}
-# Stack and chain items that are not a card's ability: a Magic spell being cast (its card in the stack zone),
-# a Vision action being announced (the card played, attacking, defending, set as a node).
-ACTIONS = {"magic": ("spell",), "vision": ("play", "attack", "defend", "node")}
-# Zones of no player: a card there is named by the bare word. A card set up "under" nothing lies in the kernel's
-# pseudo-zone of cards under another, held by none: a board the kernel's KIFU-UNDER refuses.
-SHARED_ZONES = ("stack", "chain", UNDER)
 UNDER_RULE = next(i for i in KERNEL if i.name == "under")  # KIFU-UNDER
-MAGIC_SPELL = -1  # the stack key's marker of a spell (statemachine.games.magic.stack.SPELL)
 
 
 class Board:
@@ -105,19 +97,25 @@ class Board:
         if handle in self.handles:
             raise self._fail(f"setup card {n}: handle {handle!r} is used twice")
         self.handles[handle] = n
-        z = spec.zone if spec.zone in SHARED_ZONES else f"{spec.owner}.{spec.zone}"
+        zone = spec.zone or self.profile.vocabulary.home_zone
+        if not zone:
+            raise self._fail(f"setup card {n}: say its zone ({self.sc.game} names no zone a card is in by default)")
+        # A shared zone (no player's) is named by the bare word. A card set up "under" nothing lies in the kernel's
+        # pseudo-zone of cards under another, held by none: a board the kernel's KIFU-UNDER refuses.
+        z = zone if zone in self.profile.shared_zones or zone == UNDER else f"{spec.owner}.{zone}"
         pos = positions.get(z, 0)
         positions[z] = pos + 1
-        face_down = spec.face_down if spec.face_down is not None else spec.zone in ("deck", "shields")
+        face_down = spec.face_down if spec.face_down is not None else zone in self.profile.hidden_zones
         return ev.ObjectCreated(n, n, spec.card, spec.owner, z, pos, self.pool[spec.card].printed(), face_down)
 
-    @staticmethod
-    def _modifications(n: int, spec: CardSpec, started: int) -> list[ev.Event]:
+    def _modifications(self, n: int, spec: CardSpec, started: int) -> list[ev.Event]:
         out: list[ev.Event] = []
         if spec.tapped:
-            out.append(ev.StatusSet(n, "tapped", 1))
+            out.append(ev.StatusSet(n, TAPPED, 1))
         if spec.sick:
-            out.append(ev.StatusSet(n, "sick", 1))
+            if not self.profile.summoning_sickness:
+                raise self._fail(f"setup card {n}: sick = true, but {self.sc.game} has no summoning sickness")
+            out.append(ev.StatusSet(n, self.profile.summoning_sickness, 1))
         effect = started + 1
         for kind, amount in (("ignore_abilities", int(spec.ignored)), ("power", spec.power),
                              ("toughness", spec.toughness)):
@@ -130,12 +128,13 @@ class Board:
     def _effects(self, seq: int) -> list[ev.Event]:
         """Effects placed where they wait, each as if its ability had triggered (caused by the set-up)."""
         out: list[ev.Event] = []
+        policy = self.profile.make_policy()
         for i, spec in enumerate(self.sc.setup.effects, start=1):
             where = f"setup.effects[{i - 1}]"
-            holder = spec.holder or HOLDERS.get(self.sc.game, "")
+            holder = spec.holder or policy.holder
             source = self._handle(spec.source, where)
             card = self.pool[self.sc.setup.cards[source - 1].card]
-            actions = ACTIONS.get(self.sc.game, ())
+            actions = policy.set_up_actions
             ability = next((a for a in card.abilities if a.id == spec.ability), None)
             if ability is None and spec.ability not in actions:
                 known = [a.id for a in card.abilities] + list(actions)
@@ -147,21 +146,15 @@ class Board:
             subject = self._handle(spec.subject, where) if spec.subject else None
             label = spec.label or (ability.label if ability is not None else card.name)
             in_zone = self.sc.setup.cards[source - 1].zone
-            if ability is None and in_zone != holder and spec.ability in ("spell", "play"):
-                raise self._fail(f"{where}: a card being {'cast' if holder == 'stack' else 'played'} is in the "
-                                 f"{holder} zone (its setup card has zone = {in_zone!r})")
-            if spec.ability == "spell" and ability is None:  # a spell is no triggering: only its place on the stack
-                out.append(ev.EffectPending(i, holder, controller, label, (i, source, MAGIC_SPELL, source)))
-            else:
-                index = card.abilities.index(ability) if ability is not None else 0
-                key = (i, source, index, source) if holder == "stack" else (i,)
-                out.append(ev.Triggered(i, spec.ability, source, source, controller, seq, ev.AFTER, (), subject))
-                out.append(ev.EffectPending(i, holder, controller, label, key))
+            if ability is None and actions[spec.ability] and in_zone != holder:
+                raise self._fail(f"{where}: a card placed as {spec.ability!r} is in the {holder} zone (its setup "
+                                 f"card has zone = {in_zone!r})")
+            index = card.abilities.index(ability) if ability is not None else None
+            placed = policy.set_up_waiting(i, holder, source, index, spec.ability, controller, label, subject, seq)
+            out += placed
             if spec.targets:
                 out.append(ev.Chosen(controller, tuple(self._target(t, where) for t in spec.targets), i))
-        first = next((e for e in out if isinstance(e, ev.EffectPending) and e.holder == "chain"), None)
-        if first is not None:  # an interference placed by the set-up: the non-acting player may interfere first
-            out.append(ev.PriorityGiven(1 - first.controller))  # (VOP-I-08)
+        out += policy.set_up_done([e for e in out if isinstance(e, ev.EffectPending)])
         return out
 
     def _handle(self, handle: str, where: str) -> int:
@@ -195,4 +188,4 @@ def player_ref(name: str, players: list[str]) -> int | None:
     return -1 - seat
 
 
-__all__ = ["HOLDERS", "Board", "EffectSpec"]
+__all__ = ["Board", "EffectSpec"]

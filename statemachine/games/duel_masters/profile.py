@@ -100,6 +100,7 @@ class DuelMasters(RulesProfile):
     title = "Duel Masters"
     policy = PendingPool
     hidden_zones = frozenset({DECK, SHIELDS})  # shields are set face down
+    summoning_sickness = "sick"  # a creature cannot attack the turn it is put into the battle zone
     extra_turn_counter = EXTRA_TURNS
     loop_rule = "DM-GAME-LOOP"  # a loop of mandatory processes no player can stop: a draw (README)
     decisions: ClassVar[dict[str, str]] = {

@@ -20,7 +20,7 @@ from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, mana, rule_ids
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
 from statemachine.games.magic import verbs as _verbs  # noqa: F401 - registers the effect steps on selectors
-from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STARTING_LIFE, zone
+from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STACK, STARTING_LIFE, zone
 from statemachine.games.magic.invariants import BOARD
 from statemachine.games.magic.stack import Stack
 from statemachine.games.magic.triggers import KINDS
@@ -89,6 +89,8 @@ class Magic(RulesProfile):
     title = "Magic (kifu plays two-player Magic, SPEC Part 4 #2)"
     loop_rule = "CR 104.4b"  # a loop no player can stop: a draw (README)
     policy = Stack
+    shared_zones = frozenset({STACK})
+    summoning_sickness = "sick"  # CR 302.6
     pool_checks = (check_pool, check_statics)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority (MTG-P-01)",

@@ -16,6 +16,8 @@ ability.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from eventsource import events as ev
 from projections.characteristics import current_or_last_known
 from projections.state import GameState, Pending
@@ -70,7 +72,18 @@ def ability_of(engine: Engine, pend: Pending) -> tuple[CardDef, list[AbilityDef]
 
 class Stack(ResolutionPolicy):
     holder = STACK
+    set_up_actions: ClassVar[dict[str, bool]] = {"spell": True}  # a spell being cast lies on the stack (CR 601.2a)
+    rows_by_source_object = True
 
+
+    def set_up_waiting(self, order: int, holder: str, source: int, ability: int | None, action: str,
+                       controller: int, label: str, subject: int | None, caused_by: int) -> list[ev.Event]:
+        """A spell is put on the stack without triggering; an ability's key names its source and index."""
+        if ability is None and action == "spell":
+            return [ev.EffectPending(order, holder, controller, label, (order, source, SPELL, source))]
+        key = (order, source, ability or 0, source) if holder == STACK else (order,)
+        return [ev.Triggered(order, action, source, source, controller, caused_by, ev.AFTER, (), subject),
+                ev.EffectPending(order, holder, controller, label, key)]
     def triggered(self, engine: Engine, instances: list[Instance]) -> None:
         for inst in instances:
             if engine.profile.conditions_checked_on_trigger() and not intervening_if_holds(engine, inst):

@@ -132,6 +132,8 @@ def _ordinal(n: int) -> str:
 
 class OrderedQueue(ResolutionPolicy):
     holder = QUEUE
+    rows_keep_resolving = False  # the queue lists what waits; the effect resolving has left it
+    rows_order = "in order"
 
     def __init__(self) -> None:
         super().__init__()

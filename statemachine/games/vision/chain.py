@@ -16,6 +16,8 @@ procedure in flight (restored from the log by the engine when it waits for a cho
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from eventsource import events as ev
 from projections.state import Pending
 from statemachine.context import resolve_effect
@@ -31,9 +33,16 @@ from statemachine.vocabulary import Procedure
 
 class InterferenceChain(ResolutionPolicy):
     holder = CHAIN
+    # Announcements a set-up may place on the chain: a card played lies in the chain zone while announced.
+    set_up_actions: ClassVar[dict[str, bool]] = {"play": True, "attack": False, "defend": False, "node": False}
 
     # -- effects that arise --------------------------------------------------------------------------------
 
+
+    def set_up_done(self, placed: list[ev.EffectPending]) -> list[ev.Event]:
+        """An interference placed by a set-up: the non-acting player may interfere first (VOP-I-08)."""
+        first = next((e for e in placed if e.holder == CHAIN), None)
+        return [] if first is None else [ev.PriorityGiven(1 - first.controller)]
     def triggered(self, engine: Engine, instances: list[Instance]) -> None:
         """Automatic effects arise now and are placed when the current effect has finished (VOP-I-15).
 

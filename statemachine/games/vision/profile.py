@@ -62,6 +62,7 @@ class Vision(RulesProfile):
     title = "Vision of Phantasm"
     loop_rule = "VOP-GAME-LOOP"  # a loop no player can stop: a draw (README)
     policy = InterferenceChain
+    shared_zones = frozenset({CHAIN})  # cards announced and not yet processed (VOP-I-09)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority in an interference",
         "node": "`[card]`: set a card from your hand as a node (node phase, once a turn)",
