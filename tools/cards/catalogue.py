@@ -27,7 +27,7 @@ from statemachine.profile import RulesProfile
 from statemachine.releases import ReleasesFile, version_key
 from statemachine.scenario import files, load
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is tools/cards/catalogue.py)
 SCENARIOS = ROOT / "tests" / "scenarios"
 FIXTURES = ROOT / "tests" / "fixtures" / "releases"
 # Parameters whose value names another card: the card an effect makes (a token, a transformation).

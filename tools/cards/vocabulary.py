@@ -25,7 +25,7 @@ from statemachine.scenario.model import CardSpec, EffectSpec, Setup
 from statemachine.triggers import SubjectFilter
 from statemachine.vocabulary import KEYWORD, SELECTOR, ZONE, Entry, Vocabulary
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is tools/cards/vocabulary.py)
 DOC = ROOT / "docs" / "vocabulary.md"
 KERNEL = ROOT / "statemachine"
 
