@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 
 from statemachine.games import profile
+from statemachine.games.vision import actions
 from statemachine.loader import CardFileError, parse_cards
+from statemachine.scenario import Run
+from statemachine.scenario.run import load
 
 
 def command(*effects: dict[str, Any], extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -64,3 +67,18 @@ def test_older_pools_hold_none_of_the_new_cards() -> None:
     new = p.card_pool("1.5")
     added = {"ryuushutsu", "hakugyokurou", "blazing_star", "firefly_phenomenon", "wandering_ghost"}
     assert not added & set(old.cards) and added <= set(new.cards)
+
+
+def test_a_prohibition_names_its_card_and_forbids_only_what_it_says() -> None:
+    """VOP-CARD-S07 up to 流出's resolution: a command card is refused naming 流出; attacking, defending and
+    playing a character card are not among what it forbids."""
+    sc = load("tests/scenarios/vision/VOP-CARD-S07.toml")
+    sc.steps[4:] = []
+    r = Run(sc, "VOP-CARD-S07")
+    r.run()
+    eng = r.engine
+    why = actions.why_not_play(eng, 1, r.obj("tea1"))
+    assert why is not None and why[0] == "VOP-GAME-PROHIBIT" and "流出" in why[1]
+    for what in ("play_character", "attack", "defend"):
+        assert actions.why_prohibited(eng, 0, what) is None and actions.why_prohibited(eng, 1, what) is None
+    assert actions.why_prohibited(eng, 0, "activate") is not None
