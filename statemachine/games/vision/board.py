@@ -28,8 +28,8 @@ AMBUSH, HASTE = "ambush", "haste"  # 奇襲, 速攻
 PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED = (
     "play", "enter", "set_node", "draw", "haki", "resolved", "set_under", "negated")
 
-# Continuous effects of pool 1.5 (durations.py): 戦闘修正's two halves, a prohibition (value: what it forbids),
-# (amount: the card), an ability of a card delayed to the end of the turn (amount: the card, value: the ability).
+# Continuous effects of pool 1.5 (durations.py): 戦闘修正's two halves; a prohibition (value: what it forbids,
+# amount: the card); an ability of a card delayed to the end of the turn (amount: the card, value: the ability).
 BATTLE_POWER, BATTLE_TOUGHNESS, PROHIBIT, DELAYED = "battle_power", "battle_toughness", "prohibit", "delayed"
 HAKI_WHEN_DAMAGED = "haki_when_damaged"  # keyword: (自動γ) ダメージを受けた場合、破棄される
 
