@@ -172,7 +172,7 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
                 why = "this step never asks" if not entry.asks else f"a {ability.kind} ability's steps ask no one"
                 raise error(f"effect {eff.name!r}: may = true, but {why}", f"{base}.effects[{k}].params.may")
             _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error,
-                         targets=chosen)
+                         targets=chosen, abilities=frozenset(a.id for a in card.abilities))
         for k, cost in enumerate(ability.costs):
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 
@@ -213,7 +213,8 @@ def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: s
 
 def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], name: str, params: dict[str, Any],
                  what: str, error: Callable[[str, str], CardFileError], name_at: str = "name",
-                 params_at: str = "params", targets: int | None = None) -> None:
+                 params_at: str = "params", targets: int | None = None,
+                 abilities: frozenset[str] | None = None) -> None:
     entry = table.get(name)
     if entry is None:
         raise error(f"unknown {what} {name!r} ({_known(table)})", f"{path}.{name_at}")
@@ -252,11 +253,17 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
                 raise error(f"{what} {name!r} acts on target {index}, but the ability chooses {targets} "
                             f"target{'s' if targets != 1 else ''} (its {steps} steps, counted from 0)",
                             f"{path}.{params_at}{at}")
+    ability_refs = getattr(parsed, "ability_refs", None)
+    if callable(ability_refs) and abilities is not None:  # another ability of the same card, named by its id
+        for at, ref in ability_refs():
+            if ref not in abilities:
+                raise error(f"{what} {name!r} names ability {ref!r}, which this card does not have "
+                            f"({_known(abilities)})", f"{path}.{params_at}{at}")
     nested = getattr(parsed, "nested", None)
     if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way
         for fld, inner, inner_params in nested():
             _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params",
-                         targets)
+                         targets, abilities)
 
 
 def in_version(card: CardDef, version: str) -> bool:

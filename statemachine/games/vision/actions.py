@@ -152,11 +152,21 @@ def why_not_node(engine: Engine, player: int, oid: int) -> Why:
     return _own_empty(engine, player, "node", "setting a node")
 
 
+def why_prohibited(engine: Engine, player: int, what: str) -> Why:
+    """A prohibition in force (``durations.prohibit``, pool 1.5) forbids ``player`` to do ``what``."""
+    by = board.prohibition(engine.state, player, what)
+    return ("VOP-GAME-PROHIBIT", f"{by} forbids it ({what}) until the end of the turn") if by else None
+
+
 def why_not_play(engine: Engine, player: int, oid: int) -> Why:
     st = engine.state
     if oid not in st.zone(zone(player, HAND)):
         return "VOP-GAME-PLAY", "the card is not in your hand"
     chars = view(st, oid).chars
+    kind = next((t for t in (CHARACTER, SPELL_CARD, COMMAND) if t in chars.types), None)
+    why = why_prohibited(engine, player, f"play_{kind}") if kind else None
+    if why:
+        return why
     command_timing = COMMAND in chars.types or (CHARACTER in chars.types and AMBUSH in chars.keywords)
     if not command_timing:
         why = _own_empty(engine, player, "main", "playing a character or spell card")
@@ -172,7 +182,7 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
         return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
     ability = text_ability(card_def(engine, oid))
-    spec = target_spec(ability.effects) if ability is not None and COMMAND in chars.types else None
+    spec = target_spec(ability.effects) if ability is not None and CHARACTER not in chars.types else None
     if spec is not None and not target_options(engine, player, spec):
         return "VOP-GAME-TARGET", "it has no proper target"
     return None
@@ -186,6 +196,9 @@ def why_not_activate(engine: Engine, player: int, oid: int, ability_id: str) -> 
     ability = next((a for a in card.abilities if a.id == ability_id and a.kind == "activated"), None)
     if ability is None or ability.id not in view(st, oid).chars.abilities:
         return "VOP-GAME-ACTIVATE", f"the card has no activated effect {ability_id!r}"
+    why = why_prohibited(engine, player, "activate")
+    if why:
+        return why
     # VOP-I-21 / VOP-I-22: one use per source (per card, whatever the effect: Part 4 #23) per interference.
     if any(p.source == oid and p.holder == CHAIN for p in st.pending.values()):
         if board.keyword_number(st, oid, "uses") > 1:
@@ -215,7 +228,7 @@ def why_not_attack(engine: Engine, player: int, oid: int) -> Why:
         return "VOP-GAME-ATTACK", "only your character on the field can attack"
     if board.is_tapped(st, oid):
         return "VOP-GAME-ATTACK", "a tapped character cannot attack"
-    return None
+    return why_prohibited(engine, player, "attack")
 
 
 def attack_to_defend(engine: Engine, player: int) -> Pending | None:
@@ -233,6 +246,9 @@ def why_not_defend(engine: Engine, player: int, oid: int) -> Why:
             return ("VOP-I-19", "defense is only possible as a direct interrupt to the attack; something else "
                     "has been stacked on it (VOP-I-20: also when playing a character with 奇襲 and 速攻)")
         return "VOP-I-19", "defense is an interrupt to an attack against you; there is none"
+    why = why_prohibited(engine, player, "defend")
+    if why:
+        return why
     if oid in st.zone(zone(player, HAND)):
         chars = view(st, oid).chars
         if CHARACTER not in chars.types or AMBUSH not in chars.keywords or HASTE not in chars.keywords:
@@ -309,7 +325,7 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
         case "play":
             card = card_def(engine, oid)
             ability = text_ability(card)
-            spec = target_spec(ability.effects) if ability is not None and COMMAND in card.types else None
+            spec = target_spec(ability.effects) if ability is not None and CHARACTER not in card.types else None
             x = None
             if X_COST in card.keywords:
                 # COST(X): X is declared as the card is played, then paid in untapped nodes (VoP play procedure
@@ -407,12 +423,13 @@ def resolve_entry(engine: Engine, eid: int) -> Body:
                 fizzle(engine, pend.effect, "the card is no longer being played")
                 return False
             types = board.types(st, src)
-            if CHARACTER in types or SPELL_CARD in types:
+            ability = text_ability(card_def(engine, src))
+            # A spell card whose text is a "spell" ability (発動期間 瞬間/持続, pool 1.5) resolves like a command card.
+            if CHARACTER in types or (SPELL_CARD in types and ability is None):
                 new = enter_field(engine, src, pend.controller)
                 if engine.profile.rules.played_turn_marked:  # rules 1.3: 「プレイされて場に出たターン」 is known
                     engine.emit(ev.StatusSet(new, PLAYED_TURN, st.turn))
             else:
-                ability = text_ability(card_def(engine, src))
                 if ability is not None:
                     yield from carry_out(engine, pend, ability)
                 if src in engine.state.objects:
@@ -450,8 +467,9 @@ def carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
 
 
 def _hp(engine: Engine, oid: int) -> int:
+    """The toughness damage is judged against: with the battle modifiers in force (README, Changes in 1.5)."""
     hp = view(engine.state, oid).chars.toughness
-    return hp if hp is not None else 1 << 30
+    return hp + board.battle_bonus(engine.state, oid, board.BATTLE_TOUGHNESS) if hp is not None else 1 << 30
 
 
 def process_critical(engine: Engine) -> None:

@@ -28,6 +28,11 @@ AMBUSH, HASTE = "ambush", "haste"  # 奇襲, 速攻
 PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED = (
     "play", "enter", "set_node", "draw", "haki", "resolved", "set_under", "negated")
 
+# Continuous effects of pool 1.5 (durations.py): 戦闘修正's two halves; a prohibition (value: what it forbids,
+# amount: the card); an ability of a card delayed to the end of the turn (amount: the card, value: the ability).
+BATTLE_POWER, BATTLE_TOUGHNESS, PROHIBIT, DELAYED = "battle_power", "battle_toughness", "prohibit", "delayed"
+HAKI_WHEN_DAMAGED = "haki_when_damaged"  # keyword: (自動γ) ダメージを受けた場合、破棄される
+
 LIFE: Final = 20  # [assumed] a player loses once they have taken this much damage (VOP-GAME-LIFE)
 
 
@@ -66,6 +71,22 @@ def to_discard(engine: Engine, oids: Iterable[int], cause: str) -> None:
     kit.put_into_owners(engine, oids, DISCARD, cause)
 
 
+def battle_bonus(state: GameState, oid: int, kind: str) -> int:
+    """What the battle modifiers in force add to a character's attack (BATTLE_POWER) or toughness."""
+    if not state.modifiers:
+        return 0
+    return sum(m.amount for m in state.modifiers.values() if m.kind == kind and m.target == oid)
+
+
+def prohibition(state: GameState, player: int, what: str) -> str | None:
+    """The name of the card whose prohibition in force forbids ``player`` to do ``what`` (VOP-GAME-PROHIBIT)."""
+    ref = player_target(player)
+    for m in sorted(state.modifiers.values(), key=lambda m: m.effect):
+        if m.kind == PROHIBIT and m.target == ref and m.value == what:
+            return state.cards[m.amount].printed.name if m.amount in state.cards else "an effect"
+    return None
+
+
 def draw(engine: Engine, player: int, count: int = 1) -> None:
     """Draw one card at a time; trying to draw from an empty deck is remembered: it loses (VOP-GAME-LIFE)."""
     kit.draw(engine, player, count, mark_empty=True)
@@ -83,6 +104,8 @@ def damage(engine: Engine, hits: list[tuple[int, int]]) -> None:
             events.append(ev.PlayerStat(p, "damage", st.stat(p, "damage") + amount))
         elif on_field(st, target):
             events.append(ev.StatusSet(target, "damage", st.objects[target].status.get("damage", 0) + amount))
+            if HAKI_WHEN_DAMAGED in view(st, target).chars.keywords:  # granted 自動γ: 破棄 arises (VOP-I-16)
+                events.append(ev.StatusSet(target, "haki", 1))
     if events:
         engine.emit(*events)
 

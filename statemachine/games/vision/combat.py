@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import Pending
+from projections.state import GameState, Pending
 from statemachine.engine import Engine
 from statemachine.games.vision import board
 from statemachine.games.vision.board import CHAIN, enter_field, fizzle
 
 BLOCKED_BY = "blocked_by"
+
+
+def battle_attack(state: GameState, oid: int) -> int:
+    """The damage a character deals in battle: its attack with the battle modifiers (戦闘修正) in force."""
+    return max(0, view(state, oid).power + board.battle_bonus(state, oid, board.BATTLE_POWER))
 
 
 def resolve_defense(engine: Engine, pend: Pending) -> None:
@@ -40,11 +45,11 @@ def resolve_attack(engine: Engine, pend: Pending) -> None:
     if attacker is None or not board.on_field(st, attacker):
         fizzle(engine, pend.effect, "the attacking character left the field")
         return
-    atk = view(st, attacker).power
+    atk = battle_attack(st, attacker)
     defender = st.objects[attacker].status.get(BLOCKED_BY)
     if defender:
         if board.on_field(st, defender):
-            board.damage(engine, [(defender, atk), (attacker, view(st, defender).power)])
+            board.damage(engine, [(defender, atk), (attacker, battle_attack(st, defender))])
         if attacker in engine.state.objects:
             engine.emit(ev.StatusSet(attacker, BLOCKED_BY, 0))
     else:

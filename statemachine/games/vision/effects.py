@@ -56,6 +56,7 @@ class NodesParams(Struct, frozen=True, forbid_unknown_fields=True):
 class TargetParams(Struct, frozen=True, forbid_unknown_fields=True):
     what: TargetKind = "character"
     whose: Literal["any", "you", "opponent"] = "any"  # whose field (or which player) it must be
+    race: str = ""  # 「「種族:R」を持つキャラクター」: a character of that race (its subtypes; pool 1.5)
 
 
 class AmountParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -84,7 +85,8 @@ def target_options(engine: Engine, controller: int, spec: TargetParams, itself: 
         players = range(1 - controller, 2 - controller)
     out: list[int] = []
     if spec.what in ("character", "character_or_player"):
-        out += [o for p in players for o in board.characters(st, p)]
+        out += [o for p in players for o in board.characters(st, p)
+                if not spec.race or spec.race in view(st, o).chars.subtypes]
     if spec.what in ("player", "character_or_player"):
         out += [board.player_target(p) for p in players]
     if spec.what == "attacking_character":

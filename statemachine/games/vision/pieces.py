@@ -20,6 +20,7 @@ from statemachine.engine import Engine
 from statemachine.games.vision import board
 from statemachine.games.vision.actions import PLAYED_TURN
 from statemachine.games.vision.board import FIELD, HAND, NODE, zone
+from statemachine.games.vision.durations import delayed_instances
 from statemachine.games.vision.effects import VOP
 from statemachine.triggers import Instance, matches_filter
 from statemachine.vocabulary import KEYWORD, NoParams, Procedure
@@ -121,7 +122,8 @@ def played_this_turn(ctx: EffectContext, _: NoParams) -> bool:
 
 def fire_turn_end(engine: Engine) -> None:
     """自動γ 「…ターンの終了時」 (VOP-GAME-TURN-END): ``turn_ends`` abilities of the cards on the field arise as the
-    end phase begins, the turn player's first (VOP-I-15); the holder is the subject. A card that left the field
+    end phase begins, the turn player's first (VOP-I-15); the holder is the subject. Effects delayed to the
+    end of the turn (``at_end_of_turn``) arise with them. A card that left the field
     before then has nothing to arise from, nor one whose conditions do not hold then."""
     st = engine.state
     found: list[Instance] = []
@@ -142,6 +144,7 @@ def fire_turn_end(engine: Engine) -> None:
             continue  # 「プレイされて場に出たターンの終了時」: nothing arises for a card not played this turn
         if matches_filter(holder, t.filter, engine.index.tests):
             found.append(Instance(lst, holder.controller, holder, holder, st.seq, ev.AFTER))
+    found += delayed_instances(engine)  # 「ターン終了時に、…」 (pool 1.5): after the cards' own, oldest first
     if found:
         engine.policy.triggered(engine, found)
 

@@ -17,7 +17,7 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.decks import DeckRule
 from statemachine.engine import Engine
-from statemachine.games.vision import actions, board, computed, rule_ids  # noqa: F401 - computed registers its steps
+from statemachine.games.vision import actions, board, computed, distribute, rule_ids  # noqa: F401 - steps register
 from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.effects import VOP
@@ -73,8 +73,9 @@ class Vision(RulesProfile):
         "choose": "`[option, ...]`: answer a request",
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value")}
-    option_kinds: ClassVar[dict[str, str]] = {"x": "value"}
-    request_words: ClassVar[dict[str, str]] = {"x": "a value for X"}
+    option_kinds: ClassVar[dict[str, str]] = {"x": "value", distribute.DISTRIBUTE: "value"}
+    request_words: ClassVar[dict[str, str]] = {"x": "a value for X",
+                                               distribute.DISTRIBUTE: "how much of the damage a character takes"}
 
     @staticmethod
     def next_to_resolve(state: GameState) -> int | None:

@@ -41,4 +41,5 @@ KINDS: dict[str, TriggerKind] = {
     "kesshi": TriggerKind("kesshi", ev.AFTER, _kesshi),
     "discarded": TriggerKind("discarded", ev.BEFORE, _discarded),
     "turn_ends": TriggerKind("turn_ends", ev.AFTER, _fired),  # 自動γ 「ターンの終了時」 (VOP-GAME-TURN-END)
+    "delayed": TriggerKind("delayed", ev.AFTER, _fired),  # 「ターン終了時に、…」: named by at_end_of_turn (pool 1.5)
 }
