@@ -296,6 +296,17 @@ class AmountComputed(_Event, frozen=True, tag=51):
     looked_back: tuple[int, ...] = ()
 
 
+class DamageDealt(_Event, frozen=True, tag=53):
+    """``source`` dealt ``amount`` damage to ``to`` (an object, or a player as ``-1 - player``), after prevention
+    (CR 120.3): what "whenever ~ deals damage to a player" triggers and "dealt damage this turn" read. Its
+    results (damage marked, life lost) are other events."""
+
+    source: int
+    to: int
+    amount: int
+    combat: bool = False
+
+
 class SecretAmountComputed(AmountComputed, frozen=True, tag=52):
     """An ``AmountComputed`` whose value read something some players may not see — a characteristic of a card in
     another player's hand, in a deck or face down, or a filtered count of such cards: ``hidden_from`` names them.
@@ -345,6 +356,7 @@ Event = (
     | Chosen
     | AmountComputed
     | SecretAmountComputed
+    | DamageDealt
 )
 
 EVENT_TYPES: Final[tuple[type[_Event], ...]] = tuple(Event.__args__)
@@ -424,6 +436,7 @@ __all__ = [
     "ContinuousEffectEnded",
     "ContinuousEffectStarted",
     "CostPaid",
+    "DamageDealt",
     "EffectFizzled",
     "EffectPending",
     "EffectResolved",

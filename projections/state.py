@@ -414,8 +414,8 @@ def _chosen(state: GameState, seq: int, event: ev.Chosen) -> None:
 
 
 def _fact(state: GameState, seq: int, event: ev.Event) -> None:
-    """Payments, attacks, state-based actions and computed amounts are facts (triggers and judges see them);
-    their effects are other events. A fork's branch point changes nothing in the game either."""
+    """Payments, attacks, damage dealt, state-based actions and computed amounts are facts (triggers and judges
+    see them); their effects are other events. A fork's branch point changes nothing in the game either."""
 
 
 def _priority_given(state: GameState, seq: int, event: ev.PriorityGiven) -> None:
@@ -559,6 +559,7 @@ FOLDS: Final[dict[type[Any], Callable[[GameState, int, Any], None]]] = {
     ev.StateBasedAction: _fact,
     ev.AmountComputed: _fact,
     ev.SecretAmountComputed: _fact,
+    ev.DamageDealt: _fact,
     ev.PlayerLost: _player_lost,
     ev.GameEnded: _game_ended,
     ev.GameStarted: _game_started,

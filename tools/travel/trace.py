@@ -319,6 +319,10 @@ def _choice_line(st: GameState, event: ev.Event, mem: Memory | None) -> str | No
         case ev.Chosen():
             text = f"{player_name(st, event.player)} chose {_names(st, mem, event.objects) or 'nothing'}"
             return text + (f" for {effect_name(st, mem, event.effect)}" if event.effect is not None else "")
+        case ev.DamageDealt():
+            to = target_name(st, mem, event.to)
+            kind = "combat damage" if event.combat else "damage"
+            return f"{obj_name(st, mem, event.source)} deals {event.amount} {kind} to {to}"
         case _:
             return None
 
@@ -467,6 +471,8 @@ def concerns(st: GameState, event: ev.Event, mem: Memory | None = None) -> set[i
             return of_zone(event.zone)
         case ev.ContinuousEffectStarted():
             return of_obj(event.source) | ({-1 - event.target} if event.target < 0 else of_obj(event.target))
+        case ev.DamageDealt():
+            return of_obj(event.source) | ({-1 - event.to} if event.to < 0 else of_obj(event.to))
         case ev.AmountComputed():
             return of_effect(event.effect) if event.effect is not None else None
         case ev.StateBasedAction():

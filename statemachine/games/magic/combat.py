@@ -10,10 +10,11 @@ from projections.characteristics import view
 from projections.state import GameState
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.games.magic import board
+from statemachine.games.magic import board, lifegain
 from statemachine.games.magic.board import LIFE
-from statemachine.games.magic.damage import DEATHTOUCH, combat_damage_prevented, protected
+from statemachine.games.magic.damage import DEATHTOUCH, combat_damage_prevented, prevented, protected, recording
 from statemachine.games.magic.statics import CANT_ATTACK, CANT_BLOCK, flagged
+from statemachine.replacements import Shields
 from statemachine.vocabulary import Procedure
 
 
@@ -164,7 +165,7 @@ def combat_damage(engine: Engine, strike: str = "all") -> None:
     if strike == "first":
         events += [ev.StatusSet(o, STRUCK, 1) for o in in_combat(st) if _deals(st, o, "first")]
     if events:
-        engine.emit(*events)
+        lifegain.emit(engine, *events)
 
 
 def _combat_events(engine: Engine, hits: list[tuple[int, int, int]]) -> list[ev.Event]:
@@ -176,21 +177,29 @@ def _combat_events(engine: Engine, hits: list[tuple[int, int, int]]) -> list[ev.
     damage: dict[int, int] = {}
     life: dict[int, int] = {}
     touched: list[int] = []
+    shields = Shields(st)
+    dealt: list[ev.Event] = []
     for source, ref, n in hits:
         src = view(st, source)
         player = board.ref_player(ref)
+        if player is None and protected(view(st, ref), src):
+            continue
+        left = prevented(shields, st, source, src, ref, n)  # CR 615
+        if n and not left:
+            continue
+        n = left
+        if n:
+            dealt.append(ev.DamageDealt(source, ref, n, True))
         if player is not None:
             life[player] = life.get(player, 0) - n
-        elif protected(view(st, ref), src):
-            continue
         else:
             damage[ref] = damage.get(ref, 0) + n
             if DEATHTOUCH in src.chars.keywords and ref not in touched:
                 touched.append(ref)
         if "lifelink" in src.chars.keywords:
             life[src.controller] = life.get(src.controller, 0) + n
-    events: list[ev.Event] = [ev.StatusSet(o, "damage", st.objects[o].status.get("damage", 0) + n)
-                              for o, n in damage.items()]
+    events: list[ev.Event] = shields.events() + (dealt if recording(engine) else [])
+    events += [ev.StatusSet(o, "damage", st.objects[o].status.get("damage", 0) + n) for o, n in damage.items()]
     events += [ev.StatusSet(o, DEATHTOUCH, 1) for o in touched]
     events += [ev.PlayerStat(p, LIFE, board.life(st, p) + d) for p, d in life.items() if d]
     return events

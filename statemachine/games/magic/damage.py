@@ -12,8 +12,9 @@ from eventsource import events as ev
 from projections.characteristics import ObjectView, current_or_last_known, view
 from projections.state import GameState
 from statemachine.engine import Engine
-from statemachine.games.magic import board
+from statemachine.games.magic import board, lifegain
 from statemachine.games.magic.board import LIFE
+from statemachine.replacements import Shields
 
 PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"  # a player-wide flag ("Prevent all combat damage this turn")
 DEATHTOUCH = "deathtouch"  # status: a deathtouch source dealt it damage since the last cleanup (704.5h)
@@ -32,6 +33,18 @@ def combat_damage_prevented(state: GameState) -> bool:
     return any(m.kind == "set_flag" and m.value == PREVENT_COMBAT_DAMAGE for m in state.modifiers.values())
 
 
+def recording(engine: Engine) -> bool:
+    """Rules 1.4 (CR 120.3): damage is recorded as ``DamageDealt`` with its source, for triggers and conditions."""
+    return bool(getattr(engine.profile.rules, "damage_recorded", False))
+
+
+def prevented(shields: Shields, st: GameState, source: int, src: ObjectView | None, to: int, amount: int) -> int:
+    """What is left of ``amount`` damage from ``source`` to ``to`` after the prevention shields on it (CR 615)."""
+    if not amount or not st.modifiers:
+        return amount
+    return shields.prevent(to, amount, source, lambda: src.chars.colors if src is not None else ())
+
+
 def damage_events(engine: Engine, source: int, hits: list[tuple[int, int]], *, combat: bool = False
                   ) -> tuple[list[ev.Event], int]:
     """The events of ``source`` dealing each (object or player ref, amount) at once, prevention applied, and
@@ -40,6 +53,7 @@ def damage_events(engine: Engine, source: int, hits: list[tuple[int, int]], *, c
     src = current_or_last_known(st, source) if source >= 0 else None
     if combat and combat_damage_prevented(st):
         return [], 0
+    shields = Shields(st)
     marked: dict[int, int] = {}
     lost: dict[int, int] = {}
     for ref, amount in hits:
@@ -47,12 +61,19 @@ def damage_events(engine: Engine, source: int, hits: list[tuple[int, int]], *, c
             continue
         player = board.ref_player(ref)
         if player is not None:
-            lost[player] = lost.get(player, 0) + amount
+            amount = prevented(shields, st, source, src, ref, amount)
+            if amount:
+                lost[player] = lost.get(player, 0) + amount
         elif ref in st.objects and board.on_battlefield(st, ref):
             if protected(view(st, ref), src):
                 continue  # CR 702.16e: prevented
-            marked[ref] = marked.get(ref, 0) + amount
-    out: list[ev.Event] = []
+            amount = prevented(shields, st, source, src, ref, amount)
+            if amount:
+                marked[ref] = marked.get(ref, 0) + amount
+    out: list[ev.Event] = shields.events()
+    if recording(engine):
+        out += [ev.DamageDealt(source, o, n, combat) for o, n in marked.items()]
+        out += [ev.DamageDealt(source, board.player_ref(p), n, combat) for p, n in sorted(lost.items())]
     for oid, n in marked.items():
         out.append(ev.StatusSet(oid, "damage", st.objects[oid].status.get("damage", 0) + n))
         if src is not None and DEATHTOUCH in src.chars.keywords:
@@ -69,7 +90,7 @@ def deal(engine: Engine, source: int, hits: list[tuple[int, int]], *, combat: bo
     """Deal the damage; returns how much was dealt (after prevention)."""
     events, dealt = damage_events(engine, source, hits, combat=combat)
     if events:
-        engine.emit(*events)
+        lifegain.emit(engine, *events)
     return dealt
 
 

@@ -19,7 +19,7 @@ from statemachine.amounts import Amount, evaluate
 from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
-from statemachine.games.magic import board, damage, mana, targets
+from statemachine.games.magic import board, damage, lifegain, mana, targets
 from statemachine.games.magic.board import GRAVEYARD, HAND, LIFE, STACK, zone
 from statemachine.games.magic.sba import cant_lose
 from statemachine.games.magic.vocab import MTG
@@ -99,8 +99,8 @@ def drain(ctx: EffectContext, p: AmountParams) -> Procedure:
     if player == ctx.controller:
         return  # loses N and gains N: no change
     n = evaluate(ctx, p.amount)
-    ctx.engine.emit(lose_life(ctx, player, n),
-                    ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + n))
+    lifegain.emit(ctx.engine, lose_life(ctx, player, n),
+                  ev.PlayerStat(ctx.controller, LIFE, board.life(ctx.state, ctx.controller) + n))
     return
     yield
 
@@ -128,7 +128,7 @@ def gain_life(ctx: EffectContext, p: GainParams) -> Procedure:
         return
     n = evaluate(ctx, p.amount)
     if n > 0:
-        ctx.engine.emit(ev.PlayerStat(player, LIFE, board.life(ctx.state, player) + n))
+        lifegain.emit(ctx.engine, ev.PlayerStat(player, LIFE, board.life(ctx.state, player) + n))
     return
     yield
 

@@ -2,7 +2,8 @@
 
 "Dies" and "leaves the battlefield" look back at the state just before the move (the creature as it last
 existed on the battlefield); "enters" and "is discarded" read the state just after. "At the beginning of"
-a step is matched by the turn itself as the step begins (``turn.step_triggers``), not by an event.
+a step is matched by the turn itself as the step begins (``turn.step_triggers``), not by an event; so is gaining
+life (``lifegain``). "Deals damage" reads the ``DamageDealt`` events of rules 1.4.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from eventsource import events as ev
+from projections.characteristics import ObjectView
 from statemachine.games.magic.board import BATTLEFIELD, DISCARD, GRAVEYARD, HAND, kind_of
+from statemachine.games.magic.lifegain import GAINS_LIFE
 from statemachine.triggers import TriggerKind
 
 
@@ -44,6 +47,22 @@ def _never(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
 
+def _deals_damage(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    return [e.source] if isinstance(e, ev.DamageDealt) and e.source >= 0 else []  # CR 120.3 (rules 1.4)
+
+
+def _damaged(e: ev.Event, holder: ObjectView, _: ObjectView, flt: dict[str, Any]) -> bool:
+    """The filter of "whenever ~ deals [combat] damage to [a player / an opponent / a creature]"."""
+    assert isinstance(e, ev.DamageDealt)
+    if flt.get("combat") and not e.combat:
+        return False
+    to = flt.get("to", "any")
+    if e.to >= 0:
+        return to in ("any", "creature")
+    player = -1 - e.to
+    return to in ("any", "player") or (to == "opponent" and player != holder.controller)
+
+
 KINDS: dict[str, TriggerKind] = {
     "enters": TriggerKind("enters", ev.AFTER, _enters),
     "dies": TriggerKind("dies", ev.BEFORE, _dies),
@@ -51,4 +70,6 @@ KINDS: dict[str, TriggerKind] = {
     "discarded": TriggerKind("discarded", ev.AFTER, _discarded),
     "step_begins": TriggerKind("step_begins", ev.AFTER, _never),
     "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
+    "deals_damage": TriggerKind("deals_damage", ev.AFTER, _deals_damage, _damaged),
+    GAINS_LIFE: TriggerKind(GAINS_LIFE, ev.AFTER, _never),  # matched as life is gained (``lifegain.emit``)
 }

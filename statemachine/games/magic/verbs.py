@@ -18,7 +18,7 @@ from statemachine.board import to_owners
 from statemachine.cards import EffectDef
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
-from statemachine.games.magic import board, damage
+from statemachine.games.magic import board, damage, lifegain
 from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, zone
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
@@ -84,7 +84,8 @@ def deal_damage(ctx: EffectContext, p: DamageParams) -> Procedure:
         n = evaluate(ctx, p.amount)
         dealt = damage.deal(ctx.engine, ctx.source, [(r, n) for r in refs])
         if p.gain_life and dealt:
-            ctx.engine.emit(ev.PlayerStat(ctx.controller, board.LIFE, board.life(ctx.state, ctx.controller) + dealt))
+            lifegain.emit(ctx.engine, ev.PlayerStat(ctx.controller, board.LIFE,
+                                                    board.life(ctx.state, ctx.controller) + dealt))
     return
     yield
 

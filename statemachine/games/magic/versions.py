@@ -32,6 +32,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # From 1.2 the decks of a game started from deck lists must follow the game's construction rule
     # (MTG-DECK, ``statemachine.decks``); before it, every deck was taken as given.
     decks_checked: bool = False
+    # CR 120.3 (rules 1.4): damage is recorded as a ``DamageDealt`` event naming its source, so "whenever ~ deals
+    # damage" triggers can see it. Before, damage was only its results (damage marked, life lost).
+    damage_recorded: bool = False
 
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):

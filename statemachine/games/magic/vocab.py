@@ -51,6 +51,9 @@ MTG.declare(ZONE, {
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
                "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
 MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it waits for")
+MTG.filter_key("to", Literal["any", "player", "opponent", "creature"],
+               "trigger 'deals_damage': what the damage is dealt to (\"an opponent\": a player other than you)")
+MTG.filter_key("combat", bool, "trigger 'deals_damage': combat damage only")
 
 # Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
 # fractional number, the effect will state whether to round up or down" (CR 107.1a), so a card must say it;
