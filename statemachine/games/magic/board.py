@@ -12,6 +12,7 @@ from eventsource import events as ev
 from projections.characteristics import view
 from projections.state import GameState, Pending
 from statemachine import board as kit
+from statemachine import replacements
 from statemachine.board import (
     DREW_FROM_EMPTY,
     is_tapped,
@@ -62,8 +63,15 @@ def creatures(state: GameState, controller: int | None = None) -> list[int]:
 
 
 def to_graveyards(engine: Engine, oids: Iterable[int], cause: str) -> list[ev.ZoneChanged]:
-    """Events that put the objects still in the game into their owners' graveyards at the same time."""
-    return kit.to_owners(engine, oids, GRAVEYARD, cause)
+    """Events that put the objects still in the game into their owners' graveyards at the same time. A permanent
+    an effect says goes elsewhere instead ("if it would die this turn, exile it instead", CR 614.1a) goes there."""
+    st = engine.state
+    if not any(m.kind == replacements.INSTEAD for m in st.modifiers.values()):
+        return kit.to_owners(engine, oids, GRAVEYARD, cause)
+    moving = kit.with_under(st, [o for o in oids if o in st.objects])
+    where = [(replacements.instead(st, o, GRAVEYARD) if on_battlefield(st, o) else None) or GRAVEYARD
+             for o in moving]
+    return move_all(engine, [(o, kit.owner_zone(st, o, w)) for o, w in zip(moving, where, strict=True)], cause)
 
 
 def draw(engine: Engine, player: int, count: int = 1) -> int:

@@ -20,6 +20,7 @@ PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"  # a player-wide flag ("Prevent 
 DEATHTOUCH = "deathtouch"  # status: a deathtouch source dealt it damage since the last cleanup (704.5h)
 REGENERATION = "regeneration"  # status: regeneration shields until the cleanup (701.15)
 PROTECTION = "protection_from_"
+CANT_REGENERATE = "cant_regenerate"  # a continuous effect: "it can't be regenerated this turn" (CR 701.15c)
 
 
 def protected(seen: ObjectView, source: ObjectView | None) -> bool:
@@ -107,7 +108,8 @@ def destroy_events(engine: Engine, oids: list[int], cause: str, *, regenerate: b
         if "indestructible" in seen.chars.keywords:
             continue
         shields = seen.status.get(REGENERATION, 0)
-        if regenerate and shields:
+        if regenerate and shields and not any(m.kind == CANT_REGENERATE and m.target == oid
+                                              for m in st.modifiers.values()):
             saved += [ev.StatusSet(oid, REGENERATION, shields - 1), ev.StatusSet(oid, "tapped", 1),
                       ev.StatusSet(oid, "damage", 0), ev.StatusSet(oid, DEATHTOUCH, 0)]
             saved += [ev.StatusSet(oid, k, 0) for k in ("attacking", "blocking", "blocked") if seen.status.get(k)]

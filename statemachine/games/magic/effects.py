@@ -299,25 +299,35 @@ def mill(ctx: EffectContext, p: MillParams) -> Procedure:
 class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
     target: int = 0
+    on: Literal["target", "each_opponent"] = "target"  # who discards: the target player, or each opponent
+    at_random: bool = False  # "discards a card at random" (CR 701.8a): chosen by the game's seed, not the player
 
     def target_refs(self) -> list[tuple[str, int]]:
-        return [(".target", self.target)]
+        return [(".target", self.target)] if self.on == "target" else []
 
 
 @MTG.effect("discard", DiscardParams)
 def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
-    """Target player discards N cards of their choice (as many as they have, if fewer)."""
-    ref = target(ctx, p.target)
-    player = board.ref_player(ref) if ref is not None else None
-    if player is None:
-        return
-    for k in range(p.count):  # one card at a time, each chosen among the cards left
-        hand = ctx.state.zone(zone(player, HAND))
-        if not hand:
-            return
-        answer = yield Request(player, "discard", f"discard a card ({k + 1} of {p.count})", tuple(hand),
-                               effect=ctx.effect, rule="MTG-GAME-DISCARD")
-        ctx.engine.emit(*board.to_graveyards(ctx.engine, [int(answer[0])], board.DISCARD))
+    """Target player (or each opponent: "that player" of a trigger on damage to an opponent, two players only)
+    discards N cards of their choice, or at random (as many as they have, if fewer)."""
+    if p.on == "target":
+        ref = target(ctx, p.target)
+        player = board.ref_player(ref) if ref is not None else None
+        who = [] if player is None else [player]
+    else:
+        who = [q for q in range(len(ctx.state.players)) if q != ctx.controller and not ctx.state.players[q].lost]
+    for player in who:
+        for k in range(p.count):  # one card at a time, each chosen among the cards left
+            hand = ctx.state.zone(zone(player, HAND))
+            if not hand:
+                break
+            if p.at_random:
+                card = hand[ctx.engine.random_below(len(hand), "discard at random")]
+            else:
+                answer = yield Request(player, "discard", f"discard a card ({k + 1} of {p.count})", tuple(hand),
+                                       effect=ctx.effect, rule="MTG-GAME-DISCARD")
+                card = int(answer[0])
+            ctx.engine.emit(*board.to_graveyards(ctx.engine, [card], board.DISCARD))
 
 
 class ManaParams(Struct, frozen=True, forbid_unknown_fields=True):
