@@ -34,7 +34,7 @@ from statemachine.scenario.expect import EXPECTATIONS, check_file
 from statemachine.scenario.model import Failure, Refusal, Result, Scenario, ScenarioError, SetupRefused, Step
 from statemachine.scenario.setup import Board, player_ref
 
-EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "target", "top", "below")
+EVENT_OBJECT_FIELDS = ("source", "obj", "old", "new", "attacker", "subject", "target", "top", "below", "to")
 
 
 def load(path: str | Path) -> Scenario:

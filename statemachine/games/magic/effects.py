@@ -22,6 +22,7 @@ from statemachine.decisions import Request
 from statemachine.games.magic import board, damage, lifegain, mana, targets
 from statemachine.games.magic.board import GRAVEYARD, HAND, LIFE, STACK, zone
 from statemachine.games.magic.sba import cant_lose
+from statemachine.games.magic.select import players
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import NoParams, Procedure
 
@@ -252,7 +253,8 @@ def counter_unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
 
 class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: Amount = 1
-    who: Literal["you", "active", "target"] = "you"  # "active": the player whose turn it is; "target": targeted
+    # "active": the player whose turn it is; "target": targeted; "each_player": each, from you in turn order
+    who: Literal["you", "active", "target", "each_player"] = "you"
     target: int = 0
 
     def target_refs(self) -> list[tuple[str, int]]:
@@ -266,6 +268,11 @@ def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
         player = board.ref_player(ref) if ref is not None else None
         if player is None:
             return
+    elif p.who == "each_player":
+        n = evaluate(ctx, p.count, "count")
+        for q in players(ctx, "each_player"):
+            board.draw(ctx.engine, q, n)
+        return
     else:
         player = ctx.state.active if p.who == "active" else ctx.controller
     board.draw(ctx.engine, player, evaluate(ctx, p.count, "count"))
@@ -299,7 +306,7 @@ def mill(ctx: EffectContext, p: MillParams) -> Procedure:
 class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: int = 1
     target: int = 0
-    on: Literal["target", "each_opponent"] = "target"  # who discards: the target player, or each opponent
+    on: Literal["target", "you", "each_opponent", "each_player"] = "target"  # who discards
     at_random: bool = False  # "discards a card at random" (CR 701.8a): chosen by the game's seed, not the player
 
     def target_refs(self) -> list[tuple[str, int]]:
@@ -308,14 +315,15 @@ class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @MTG.effect("discard", DiscardParams)
 def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
-    """Target player (or each opponent: "that player" of a trigger on damage to an opponent, two players only)
-    discards N cards of their choice, or at random (as many as they have, if fewer)."""
+    """Target player (or you, each opponent — "that player" of a trigger on damage to an opponent, two players
+    only — or each player, in turn order from you) discards N cards of their choice, or at random (as many as
+    they have, if fewer)."""
     if p.on == "target":
         ref = target(ctx, p.target)
         player = board.ref_player(ref) if ref is not None else None
         who = [] if player is None else [player]
     else:
-        who = [q for q in range(len(ctx.state.players)) if q != ctx.controller and not ctx.state.players[q].lost]
+        who = players(ctx, p.on)
     for player in who:
         for k in range(p.count):  # one card at a time, each chosen among the cards left
             hand = ctx.state.zone(zone(player, HAND))

@@ -106,7 +106,7 @@ class Magic(RulesProfile):
     request_words: ClassVar[dict[str, str]] = {
         "stack_order": "which triggered ability goes on the stack next", "x": "a value for X",
         "mana_color": "a mana color", "pay_mana": "how to pay mana", "discard_cost": "a card to discard as a cost",
-        "sacrifice_cost": "a permanent to sacrifice as a cost"}
+        "sacrifice_cost": "a permanent to sacrifice as a cost", "source": "a source whose damage to prevent"}
 
     @staticmethod
     def next_to_resolve(state: GameState) -> int | None:
