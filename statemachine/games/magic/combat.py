@@ -12,7 +12,14 @@ from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board, lifegain
 from statemachine.games.magic.board import LIFE
-from statemachine.games.magic.damage import DEATHTOUCH, combat_damage_prevented, prevented, protected, recording
+from statemachine.games.magic.damage import (
+    DEATHTOUCH,
+    combat_damage_prevented,
+    dealt_by,
+    prevented,
+    protected,
+    recording,
+)
 from statemachine.games.magic.statics import CANT_ATTACK, CANT_BLOCK, flagged
 from statemachine.replacements import Shields
 from statemachine.vocabulary import Procedure
@@ -178,7 +185,7 @@ def _combat_events(engine: Engine, hits: list[tuple[int, int, int]]) -> list[ev.
     life: dict[int, int] = {}
     touched: list[int] = []
     shields = Shields(st)
-    dealt: list[ev.Event] = []
+    dealt: list[ev.DamageDealt] = []
     for source, ref, n in hits:
         src = view(st, source)
         player = board.ref_player(ref)
@@ -198,7 +205,7 @@ def _combat_events(engine: Engine, hits: list[tuple[int, int, int]]) -> list[ev.
                 touched.append(ref)
         if "lifelink" in src.chars.keywords:
             life[src.controller] = life.get(src.controller, 0) + n
-    events: list[ev.Event] = shields.events() + (dealt if recording(engine) else [])
+    events: list[ev.Event] = shields.events() + (dealt + dealt_by(st, dealt) if recording(engine) else [])
     events += [ev.StatusSet(o, "damage", st.objects[o].status.get("damage", 0) + n) for o, n in damage.items()]
     events += [ev.StatusSet(o, DEATHTOUCH, 1) for o in touched]
     events += [ev.PlayerStat(p, LIFE, board.life(st, p) + d) for p, d in life.items() if d]

@@ -19,6 +19,7 @@ from statemachine.replacements import Shields
 PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"  # a player-wide flag ("Prevent all combat damage this turn")
 DEATHTOUCH = "deathtouch"  # status: a deathtouch source dealt it damage since the last cleanup (704.5h)
 REGENERATION = "regeneration"  # status: regeneration shields until the cleanup (701.15)
+DEALT_BY = "dealt_damage_by_"  # status + source object: it was dealt damage by that source this turn (rules 1.4)
 PROTECTION = "protection_from_"
 CANT_REGENERATE = "cant_regenerate"  # a continuous effect: "it can't be regenerated this turn" (CR 701.15c)
 
@@ -37,6 +38,18 @@ def combat_damage_prevented(state: GameState) -> bool:
 def recording(engine: Engine) -> bool:
     """Rules 1.4 (CR 120.3): damage is recorded as ``DamageDealt`` with its source, for triggers and conditions."""
     return bool(getattr(engine.profile.rules, "damage_recorded", False))
+
+
+def dealt_by(st: GameState, dealt: list[ev.DamageDealt]) -> list[ev.Event]:
+    """What a creature remembers until the cleanup: which sources dealt it damage this turn (CR 120.3; "a creature
+    dealt damage by ~ this turn"), one status per source."""
+    out: list[ev.Event] = []
+    for d in dealt:
+        key = f"{DEALT_BY}{d.source}"
+        if d.to >= 0 and d.source >= 0 and not st.objects[d.to].status.get(key) and (
+                ev.StatusSet(d.to, key, 1) not in out):
+            out.append(ev.StatusSet(d.to, key, 1))
+    return out
 
 
 def prevented(shields: Shields, st: GameState, source: int, src: ObjectView | None, to: int, amount: int) -> int:
@@ -73,8 +86,9 @@ def damage_events(engine: Engine, source: int, hits: list[tuple[int, int]], *, c
                 marked[ref] = marked.get(ref, 0) + amount
     out: list[ev.Event] = shields.events()
     if recording(engine):
-        out += [ev.DamageDealt(source, o, n, combat) for o, n in marked.items()]
-        out += [ev.DamageDealt(source, board.player_ref(p), n, combat) for p, n in sorted(lost.items())]
+        to_objects = [ev.DamageDealt(source, o, n, combat) for o, n in marked.items()]
+        out += to_objects + [ev.DamageDealt(source, board.player_ref(p), n, combat) for p, n in sorted(lost.items())]
+        out += dealt_by(st, to_objects)
     for oid, n in marked.items():
         out.append(ev.StatusSet(oid, "damage", st.objects[oid].status.get("damage", 0) + n))
         if src is not None and DEATHTOUCH in src.chars.keywords:

@@ -27,6 +27,12 @@ def _dies(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
 
+def _dealt_damage_by_holder(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[str, Any]) -> bool:
+    """"Whenever a creature dealt damage by ~ this turn dies": the creature as it last existed remembers the
+    sources that dealt it damage this turn (``damage.DEALT_BY``, rules 1.4)."""
+    return not flt.get("dealt_damage_by_this") or bool(subject.status.get(f"dealt_damage_by_{holder.obj}"))
+
+
 def _leaves(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return [e.old] if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLEFIELD else []
 
@@ -65,7 +71,7 @@ def _damaged(e: ev.Event, holder: ObjectView, _: ObjectView, flt: dict[str, Any]
 
 KINDS: dict[str, TriggerKind] = {
     "enters": TriggerKind("enters", ev.AFTER, _enters),
-    "dies": TriggerKind("dies", ev.BEFORE, _dies),
+    "dies": TriggerKind("dies", ev.BEFORE, _dies, _dealt_damage_by_holder),
     "leaves": TriggerKind("leaves", ev.BEFORE, _leaves),
     "discarded": TriggerKind("discarded", ev.AFTER, _discarded),
     "step_begins": TriggerKind("step_begins", ev.AFTER, _never),

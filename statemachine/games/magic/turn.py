@@ -23,7 +23,7 @@ from statemachine.games.magic.combat import (
     first_strike_step,
     in_combat,
 )
-from statemachine.games.magic.damage import DEATHTOUCH, REGENERATION
+from statemachine.games.magic.damage import DEALT_BY, DEATHTOUCH, REGENERATION
 from statemachine.games.magic.statics import DOESNT_UNTAP, flagged
 from statemachine.profile import StepDef
 from statemachine.triggers import Instance
@@ -115,6 +115,8 @@ def cleanup(engine: Engine) -> Procedure:
         engine.emit(*board.to_graveyards(engine, [int(answer[0])], board.DISCARD))
     events: list[ev.Event] = [ev.StatusSet(o, key, 0) for o in board.permanents(st)
                               for key in ("damage", DEATHTOUCH, REGENERATION) if st.objects[o].status.get(key)]
+    events += [ev.StatusSet(o, key, 0) for o in board.permanents(st)  # "this turn" ends (rules 1.4)
+               for key in sorted(st.objects[o].status) if key.startswith(DEALT_BY) and st.objects[o].status[key]]
     events += [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == "end_of_turn"]
     if events:
         engine.emit(*events)

@@ -54,6 +54,8 @@ MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it
 MTG.filter_key("to", Literal["any", "player", "opponent", "creature"],
                "trigger 'deals_damage': what the damage is dealt to (\"an opponent\": a player other than you)")
 MTG.filter_key("combat", bool, "trigger 'deals_damage': combat damage only")
+MTG.filter_key("dealt_damage_by_this", bool,
+               "trigger 'dies': only a creature dealt damage this turn by the ability's source (rules 1.4)")
 
 # Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
 # fractional number, the effect will state whether to round up or down" (CR 107.1a), so a card must say it;
