@@ -46,6 +46,7 @@ class Filter(Struct, frozen=True, forbid_unknown_fields=True):
     max_power: int | None = None  # "with power N or less"
     max_cost: Amount | None = None  # "with mana value N or less" ({ x = true }: X or less)
     other: bool = False  # "another": not the source itself
+    blocked_by_this: bool | None = None  # "the creature it blocks" (true): the attacker the source is blocking
 
     def problems(self, at: str = "") -> list[tuple[str, str]]:
         """Restrictions no object can meet: a selector that can select nothing."""
@@ -83,7 +84,14 @@ def matches(ctx: EffectContext, f: Filter, seen: ObjectView) -> bool:
         return False
     if f.other and seen.obj == ctx.source:
         return False
+    if f.blocked_by_this is not None and _blocked_by_source(ctx, seen.obj) != f.blocked_by_this:
+        return False
     return f.max_cost is None or (c.cost or 0) <= evaluate(ctx, f.max_cost, "max_cost")
+
+
+def _blocked_by_source(ctx: EffectContext, oid: int) -> bool:
+    src = ctx.state.objects.get(ctx.source)
+    return src is not None and board.on_battlefield(ctx.state, ctx.source) and src.status.get("blocking") == oid
 
 
 def player_ok(ctx: EffectContext, whose: Whose, player: int) -> bool:

@@ -26,6 +26,8 @@ ATTACH_TO = "attach_to"  # status of an aura spell as it resolves: what it will 
 STARTED = "statics"  # status of a permanent whose static abilities' effects have started
 CANT_ATTACK, CANT_BLOCK, CANT_LOSE = "cant_attack", "cant_block", "cant_lose"  # flags (set_flag effects)
 DOESNT_UNTAP = "doesnt_untap"  # flag: "doesn't untap during its controller's untap step" (CR 502.3)
+# flag: "doesn't untap during its controller's next untap step" (CR 502.3): ends with that untap step (rules 1.4)
+DOESNT_UNTAP_NEXT = "doesnt_untap_next"
 
 
 class EachGets(Struct, frozen=True, forbid_unknown_fields=True):
@@ -141,6 +143,14 @@ def attach(ctx: EffectContext, _: NoParams) -> Procedure:
 def flagged(state: GameState, ref: int, flag: str) -> bool:
     """Whether a "set_flag" effect ``flag`` applies to an object or player now."""
     return any(m.kind == "set_flag" and m.value == flag and m.target == ref for m in state.modifiers.values())
+
+
+def skipped_untap_ends(state: GameState, untapping: list[int]) -> list[ev.Event]:
+    """The "next untap step" effects that end with this untap step: those on the permanents that untap in it,
+    and those on objects no longer on the battlefield (their next untap step never comes)."""
+    return [ev.ContinuousEffectEnded(m.effect) for m in sorted(state.modifiers.values(), key=lambda m: m.effect)
+            if m.kind == "set_flag" and m.value == DOESNT_UNTAP_NEXT
+            and (m.target in untapping or m.target not in state.objects or not board.on_battlefield(state, m.target))]
 
 
 def start(engine: Engine) -> None:

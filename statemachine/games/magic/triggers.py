@@ -53,6 +53,11 @@ def _never(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
 
+def _blocks(e: ev.Event, _: dict[str, Any]) -> list[int]:
+    # declared as a blocker (CR 509.1, 509.2a): the blocker is what the event is about
+    return [e.obj] if isinstance(e, ev.StatusSet) and e.key == "blocking" and e.value else []
+
+
 def _deals_damage(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return [e.source] if isinstance(e, ev.DamageDealt) and e.source >= 0 else []  # CR 120.3 (rules 1.4)
 
@@ -76,6 +81,7 @@ KINDS: dict[str, TriggerKind] = {
     "discarded": TriggerKind("discarded", ev.AFTER, _discarded),
     "step_begins": TriggerKind("step_begins", ev.AFTER, _never),
     "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
+    "blocks": TriggerKind("blocks", ev.AFTER, _blocks),
     "deals_damage": TriggerKind("deals_damage", ev.AFTER, _deals_damage, _damaged),
     GAINS_LIFE: TriggerKind(GAINS_LIFE, ev.AFTER, _never),  # matched as life is gained (``lifegain.emit``)
 }

@@ -24,7 +24,7 @@ from statemachine.games.magic.combat import (
     in_combat,
 )
 from statemachine.games.magic.damage import DEALT_BY, DEATHTOUCH, REGENERATION
-from statemachine.games.magic.statics import DOESNT_UNTAP, flagged
+from statemachine.games.magic.statics import DOESNT_UNTAP, DOESNT_UNTAP_NEXT, flagged, skipped_untap_ends
 from statemachine.profile import StepDef
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
@@ -57,7 +57,9 @@ def enter_step(engine: Engine, step: StepDef) -> Procedure:
             # 502.2-3: the active player's permanents untap; they have now been controlled since the turn began.
             mine = board.permanents(st, me)
             changes: list[ev.Event] = [ev.StatusSet(o, "tapped", 0) for o in mine if board.is_tapped(st, o)
-                                       and not flagged(st, o, DOESNT_UNTAP)]  # CR 502.3
+                                       and not flagged(st, o, DOESNT_UNTAP)  # CR 502.3
+                                       and not flagged(st, o, DOESNT_UNTAP_NEXT)]
+            changes += skipped_untap_ends(st, mine)
             changes += [ev.StatusSet(o, "sick", 0) for o in mine if st.objects[o].status.get("sick")]
             if st.stat(me, LANDS_PLAYED):
                 changes.append(ev.PlayerStat(me, LANDS_PLAYED, 0))

@@ -22,6 +22,7 @@ from statemachine.games.magic import board, damage, lifegain
 from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, zone
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
+from statemachine.games.magic.statics import DOESNT_UNTAP_NEXT
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Keyword, NoParams, Procedure
 
@@ -252,6 +253,19 @@ def tap(ctx: EffectContext, p: TapParams) -> Procedure:
     st = ctx.state
     events = [ev.StatusSet(o, "tapped", 0 if p.untap else 1) for o in _permanents(ctx, p)
               if board.is_tapped(st, o) == p.untap]
+    if events:
+        ctx.engine.emit(*events)
+    return
+    yield
+
+
+@MTG.effect("skip_next_untap", Acts)
+def skip_next_untap(ctx: EffectContext, p: Acts) -> Procedure:
+    """What ``on`` names doesn't untap during its controller's next untap step (CR 502.3): an effect that ends
+    with that untap step (``statics.skipped_untap_ends``)."""
+    eid = ctx.state.next_effect
+    events = [ev.ContinuousEffectStarted(eid + k, ctx.source, "set_flag", o, value=DOESNT_UNTAP_NEXT)
+              for k, o in enumerate(_permanents(ctx, p))]
     if events:
         ctx.engine.emit(*events)
     return
