@@ -47,6 +47,7 @@ class Filter(Struct, frozen=True, forbid_unknown_fields=True):
     max_cost: Amount | None = None  # "with mana value N or less" ({ x = true }: X or less)
     other: bool = False  # "another": not the source itself
     blocked_by_this: bool | None = None  # "the creature it blocks" (true): the attacker the source is blocking
+    toughness_below_source_power: bool = False  # "with toughness less than ~'s power" (the source as it is now)
 
     def problems(self, at: str = "") -> list[tuple[str, str]]:
         """Restrictions no object can meet: a selector that can select nothing."""
@@ -85,6 +86,9 @@ def matches(ctx: EffectContext, f: Filter, seen: ObjectView) -> bool:
     if f.other and seen.obj == ctx.source:
         return False
     if f.blocked_by_this is not None and _blocked_by_source(ctx, seen.obj) != f.blocked_by_this:
+        return False
+    if f.toughness_below_source_power and not (
+            ctx.source in ctx.state.objects and (c.toughness or 0) < view(ctx.state, ctx.source).power):
         return False
     return f.max_cost is None or (c.cost or 0) <= evaluate(ctx, f.max_cost, "max_cost")
 

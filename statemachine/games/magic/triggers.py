@@ -83,5 +83,6 @@ KINDS: dict[str, TriggerKind] = {
     "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
     "blocks": TriggerKind("blocks", ev.AFTER, _blocks),
     "deals_damage": TriggerKind("deals_damage", ev.AFTER, _deals_damage, _damaged),
+    "delayed": TriggerKind("delayed", ev.AFTER, _never),  # created by a ``delay`` step (``delayed``, CR 603.7)
     GAINS_LIFE: TriggerKind(GAINS_LIFE, ev.AFTER, _never),  # matched as life is gained (``lifegain.emit``)
 }

@@ -12,7 +12,7 @@ from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.games.magic import board, mana
+from statemachine.games.magic import board, delayed, mana
 from statemachine.games.magic.board import BATTLEFIELD, HAND, HAND_SIZE, LANDS_PLAYED, zone
 from statemachine.games.magic.combat import (
     STRUCK,
@@ -100,6 +100,7 @@ def step_triggers(engine: Engine, step: str) -> None:
         if t.whose == "opponent" and holder.controller == st.active:
             continue
         found.append(Instance(lst, holder.controller, holder, holder, st.seq, ev.AFTER))
+    found += delayed.step_begins(engine, step)
     if found:
         engine.policy.triggered(engine, found)
 
