@@ -304,7 +304,7 @@ def mill(ctx: EffectContext, p: MillParams) -> Procedure:
 
 
 class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
-    count: int = 1
+    count: Amount = 1  # "discards X cards at random" (1.4: computed as it resolves)
     target: int = 0
     on: Literal["target", "you", "each_opponent", "each_player"] = "target"  # who discards
     at_random: bool = False  # "discards a card at random" (CR 701.8a): chosen by the game's seed, not the player
@@ -324,15 +324,16 @@ def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
         who = [] if player is None else [player]
     else:
         who = players(ctx, p.on)
+    n = evaluate(ctx, p.count, "count") if who else 0
     for player in who:
-        for k in range(p.count):  # one card at a time, each chosen among the cards left
+        for k in range(n):  # one card at a time, each chosen among the cards left
             hand = ctx.state.zone(zone(player, HAND))
             if not hand:
                 break
             if p.at_random:
                 card = hand[ctx.engine.random_below(len(hand), "discard at random")]
             else:
-                answer = yield Request(player, "discard", f"discard a card ({k + 1} of {p.count})", tuple(hand),
+                answer = yield Request(player, "discard", f"discard a card ({k + 1} of {n})", tuple(hand),
                                        effect=ctx.effect, rule="MTG-GAME-DISCARD")
                 card = int(answer[0])
             ctx.engine.emit(*board.to_graveyards(ctx.engine, [card], board.DISCARD))
