@@ -6,6 +6,7 @@ that lasts until the cleanup (514.2); the damage and zone-change code asks what 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from msgspec import field
@@ -77,15 +78,20 @@ class InsteadParams(Acts, frozen=True, forbid_unknown_fields=True):
     to: Literal["exile"] = "exile"  # "exile it instead"
 
 
+def _start_on_each(ctx: EffectContext, p: Acts, make: Callable[[int, int], ev.ContinuousEffectStarted]) -> None:
+    """Start one effect (``make(effect id, object)``) on each permanent ``on`` names."""
+    eid = ctx.state.next_effect
+    events = [make(eid + k, o) for k, o in enumerate(o for o in acted_on(ctx, p)
+                                                     if o >= 0 and board.on_battlefield(ctx.state, o))]
+    if events:
+        ctx.engine.emit(*events)
+
+
 @MTG.effect("instead", InsteadParams)
 def instead(ctx: EffectContext, p: InsteadParams) -> Procedure:
     """"If [it] would die this turn, exile it instead" (CR 614.1a): a replacement effect on what ``on`` names
     until the cleanup; ``board.to_graveyards`` sends it to exile."""
-    found = [o for o in acted_on(ctx, p) if o >= 0 and board.on_battlefield(ctx.state, o)]
-    eid = ctx.state.next_effect
-    events = [replacements.replacement(eid + k, ctx.source, o, p.would, p.to) for k, o in enumerate(found)]
-    if events:
-        ctx.engine.emit(*events)
+    _start_on_each(ctx, p, lambda eid, o: replacements.replacement(eid, ctx.source, o, p.would, p.to))
     return
     yield
 
@@ -94,12 +100,7 @@ def instead(ctx: EffectContext, p: InsteadParams) -> Procedure:
 def no_regeneration(ctx: EffectContext, p: Acts) -> Procedure:
     """"It can't be regenerated this turn" (CR 701.15c): a regeneration shield no longer replaces its destruction
     until the cleanup."""
-    found = [o for o in acted_on(ctx, p) if o >= 0 and board.on_battlefield(ctx.state, o)]
-    eid = ctx.state.next_effect
-    events = [ev.ContinuousEffectStarted(eid + k, ctx.source, CANT_REGENERATE, o, until="end_of_turn")
-              for k, o in enumerate(found)]
-    if events:
-        ctx.engine.emit(*events)
+    _start_on_each(ctx, p, lambda eid, o: ev.ContinuousEffectStarted(eid, ctx.source, CANT_REGENERATE, o,
+                                                                     until="end_of_turn"))
     return
     yield
-
