@@ -36,8 +36,8 @@ KERNEL: tuple[frozenset[str], ...] = (
     frozenset({"loader", "rederive", "forks"}),  # card files into a checked pool; a log's opening derived from
     # its inputs; a what-if fork's first records
     frozenset({"engine"}),  # the loop: decide -> procedure -> emit -> fold -> triggers -> policy -> commit
-    frozenset({"flow", "policy", "context", "board", "bots", "cloning"}),  # what a game builds on; seeded
-    # players; search clones of an engine
+    frozenset({"flow", "policy", "context", "board", "bots", "cloning", "replacements"}),  # what a game builds
+    # on (replacement and prevention effects among them); seeded players; search clones of an engine
     frozenset({"profile"}),  # one game, as the kernel sees it
     frozenset({"games"}),  # the registry and every game folder
     frozenset({"scenario", "demo"}),  # what runs games: scenario files, the sample games

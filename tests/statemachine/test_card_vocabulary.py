@@ -83,7 +83,7 @@ def test_an_unknown_shadowverse_selector_is_refused_at_load(to: str, effect: str
 
 @pytest.mark.parametrize(("game", "effect", "params", "field", "listed"), [
     ("duel_masters", "destroy_all", {"whose": "enemy"}, "whose", "all, opponent, you"),
-    ("magic", "draw", {"who": "them"}, "who", "active, target, you"),
+    ("magic", "draw", {"who": "them"}, "who", "active, each_player, target, you"),
     ("vision", "target", {"what": "creature"}, "what", "character, character_or_player"),
     ("shadowverse", "buff", {"until": "forever"}, "until", "end_of_turn, overflow, start_of_turn"),
 ])
