@@ -418,6 +418,18 @@ def evaluate(ctx: Effect, amount: Amount, param: str = "amount", *, targets: Seq
     return value
 
 
+def peek(ctx: Effect, amount: Amount) -> int:
+    """The value of ``amount`` now, recording nothing: for a condition, whose outcome is recorded as what it
+    decided (a trigger judged, SV-O-05), or one read while the rules only look at the game (a static ability's
+    condition, asked whenever a keyword is read), where no event may be emitted."""
+    if isinstance(amount, int):
+        return amount
+    rules = ctx.engine.profile.vocabulary.amounts
+    assert rules is not None, "checked when the card pool loaded"
+    value = _value(_Reading(ctx, rules, None), amount)
+    return 0 if rules.negative_is_zero and value < 0 else value
+
+
 def _value(r: _Reading, e: Amount) -> int:
     if isinstance(e, int):
         return e

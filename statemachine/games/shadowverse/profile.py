@@ -31,6 +31,7 @@ from statemachine.games.shadowverse.effects import SV
 from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
 from statemachine.games.shadowverse.queue import QUEUE, OrderedQueue, describe_key
+from statemachine.games.shadowverse.statics import check_statics
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Options, Rules
 from statemachine.loader import CardFileError
@@ -95,7 +96,7 @@ class Shadowverse(RulesProfile):
                        key=lambda p: p.key)
         return queue[0].effect if queue else None
     policy = OrderedQueue
-    pool_checks = (check_alternates,)
+    pool_checks = (check_alternates, check_statics)
     decisions: ClassVar[dict[str, str]] = {
         "play": "`[card]`: play a card from your hand, paying PP; its targets are asked next",
         "evolve": "`[follower]`: evolve a follower, spending an evolution point",

@@ -255,6 +255,19 @@ def gain_keyword(ctx: EffectContext, p: KeywordParams) -> Procedure:
     yield
 
 
+class StaticKeywordParams(Struct, frozen=True, forbid_unknown_fields=True):
+    keyword: Keyword
+
+
+@SV.effect("has_keyword", StaticKeywordParams, asks=False)
+def has_keyword(ctx: EffectContext, p: StaticKeywordParams) -> Procedure:
+    """Static (SV-GAME-STATIC): while this is on the field and the ability's conditions hold, it has the keyword
+    (「復讐状態なら、疾走を持つ」). Read by the rules as they read keywords (``statics.keywords``); allowed only
+    in an ability of kind ``static``, which never resolves, so this step is never carried out."""
+    raise AssertionError(f"the static step has_keyword ({p.keyword}) is read, never resolved (checked at load)")
+    yield
+
+
 class FlagParams(Struct, frozen=True, forbid_unknown_fields=True):
     flag: str
     to: Selector = "target"

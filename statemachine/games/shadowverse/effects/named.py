@@ -282,8 +282,7 @@ def summon_self(ctx: EffectContext, _: NoParams) -> Procedure:
     p = st.objects[me].owner
     if len(board.field(st, p)) >= board.FIELD_LIMIT:
         return
-    moved = board.move(ctx.engine, me, board.zone(p, FIELD), board.SUMMON)
-    ctx.engine.emit(moved, ev.StatusSet(moved.new, "sick", 1), ev.PlayerStat(p, "entered", st.stat(p, "entered") + 1))
+    board.come_into_play(ctx.engine, me, p)
     return
     yield
 
