@@ -12,7 +12,7 @@ static ability with a step the rules never read.
 from __future__ import annotations
 
 from projections.characteristics import view
-from statemachine.cards import CardPool
+from statemachine.cards import AbilityDef, CardPool
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
@@ -36,7 +36,7 @@ def keywords(engine: Engine, oid: int) -> tuple[str, ...]:
         return own
     extra: list[str] = []
     for ability in card.abilities:
-        if ability.kind != STATIC or ability.id not in seen.chars.abilities:
+        if not always_on(ability) or ability.id not in seen.chars.abilities:
             continue
         ctx = EffectContext(engine, controller=seen.controller, source=oid, source_card=seen.card,
                             ability=ability.id)
@@ -45,14 +45,22 @@ def keywords(engine: Engine, oid: int) -> tuple[str, ...]:
     return own + tuple(dict.fromkeys(k for k in extra if k not in own))
 
 
+def always_on(ability: AbilityDef) -> bool:
+    """A static ability with no trigger: in force while its card is on the field (a static ability with a
+    trigger is one a card gives its leader, ``grant_leader``)."""
+    return ability.kind == STATIC and ability.trigger is None
+
+
 def check_statics(pool: CardPool) -> None:
-    """A static step belongs to a static ability, and a static ability holds static steps only (checked at
-    load, naming card, ability and path): elsewhere neither would ever be read."""
+    """A static step belongs to a static ability with no trigger, and such an ability holds static steps only
+    (checked at load, naming card, ability and path): elsewhere neither would ever be read."""
     for card in pool.cards.values():
         for n, ability in enumerate(card.abilities):
             for k, step in enumerate(ability.effects):
-                if (step.name in STATIC_STEPS) != (ability.kind == STATIC):
-                    why = (f"{step.name!r} is read only in a static ability" if ability.kind != STATIC else
-                           f"a static ability holds only {', '.join(STATIC_STEPS)}, not {step.name!r}")
+                if (step.name in STATIC_STEPS) != always_on(ability):
+                    why = (f"{step.name!r} is read only in a static ability with no trigger"
+                           if not always_on(ability) else
+                           f"a static ability with no trigger holds only {', '.join(STATIC_STEPS)}, not "
+                           f"{step.name!r}")
                     raise CardFileError(pool.name, why, card.id, f"$.abilities[{n}].effects[{k}].name",
                                         ability.id)

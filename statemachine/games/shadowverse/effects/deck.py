@@ -6,9 +6,13 @@ summoned from the deck comes into play (summoned, not played: no Fanfare of its 
 added to the hand is not revealed (SV-O-121). ``choose`` asks the controller, as the effect resolves, for one
 of what a selector names now (「自分のリーダーか自分のフォロワー1体を選ぶ」 in a turn-end effect, ルシフェル:
 unlike a Fanfare's or spell's target, SV-O-35, nobody chose it at play); the selector ``chosen`` then names it.
+``add_copy`` makes a copy of a card a player played last, or of the card chosen at play, into the deck or hand.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
 
 from msgspec import Struct, field
 
@@ -17,7 +21,7 @@ from statemachine.amounts import Amount, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import DECK, HAND
-from statemachine.games.shadowverse.effects.targets import CHOSEN, SV, ordered, random_pick
+from statemachine.games.shadowverse.effects.targets import CHOSEN, SV, declared, ordered, random_pick
 from statemachine.vocabulary import Procedure, Selector
 
 CardType = str  # "follower", "spell", "amulet"
@@ -37,32 +41,29 @@ class DeckParams(Struct, frozen=True, forbid_unknown_fields=True):
         return out
 
 
-def _deck_picks(ctx: EffectContext, p: DeckParams, purpose: str, room: int) -> list[int]:
-    """Cards of the deck drawn one at a time at random (SV-O-06), each among those the filter still allows."""
+def _deck_picks(ctx: EffectContext, p: DeckParams, purpose: str, room: int) -> Iterator[int]:
+    """Cards of the deck drawn one at a time at random (SV-O-06), each among those the filter still allows once
+    the one before has been dealt with (put into play, into the hand)."""
     st = ctx.state
     want = room if p.until_full else min(room, evaluate(ctx, p.count, "count"))
-    picked: list[int] = []
     costs: set[int] = set()
-    while len(picked) < want:
-        options = [o for o in st.zone(board.zone(ctx.controller, DECK)) if o not in picked
-                   and any(t in view(st, o).chars.types for t in p.types)
+    for _ in range(want):
+        options = [o for o in st.zone(board.zone(ctx.controller, DECK))
+                   if any(t in view(st, o).chars.types for t in p.types)
                    and not (p.different_costs and (view(st, o).chars.cost or 0) in costs)]
         pick = random_pick(ctx, options, purpose)
         if pick is None:
-            break
-        picked.append(pick)
+            return
         costs.add(view(st, pick).chars.cost or 0)
-    return picked
+        yield pick
 
 
 @SV.effect("summon_from_deck", DeckParams, asks=False)
 def summon_from_deck(ctx: EffectContext, p: DeckParams) -> Procedure:
-    """「デッキから…ランダムに出す」: cards of the deck drawn at random at resolution, each among those the filter
-    still allows (different costs), put onto the field one at a time while it has room; they come into play."""
+    """「デッキから…ランダムに出す」: cards of the deck drawn at random at resolution, one at a time, each among those
+    the filter still allows (different costs), put onto the field while it has room; they come into play."""
     room = board.FIELD_LIMIT - len(board.field(ctx.state, ctx.controller))
     for pick in _deck_picks(ctx, p, "summon from deck", room):
-        if len(board.field(ctx.state, ctx.controller)) >= board.FIELD_LIMIT:
-            break
         board.come_into_play(ctx.engine, pick, ctx.controller)
     return
     yield
@@ -93,3 +94,27 @@ def choose(ctx: EffectContext, p: ChooseParams) -> Procedure:
         return
     answer = yield ctx.request(ctx.controller, "target", p.prompt, tuple(options))
     ctx.bound[CHOSEN] = [int(answer[0])]
+
+
+class CopyParams(Struct, frozen=True, forbid_unknown_fields=True):
+    of: Literal["last_played", "target"]  # the card a player played last (as played), or the card chosen at play
+    whose: Literal["you", "opponent"] = "opponent"  # with last_played: whose last card
+    to: Literal["deck", "hand"] = "deck"  # where the copy goes (yours)
+
+
+@SV.effect("add_copy", CopyParams, asks=False)
+def add_copy(ctx: EffectContext, p: CopyParams) -> Procedure:
+    """「…のコピーを自分のデッキに加える」: a copy of a card — the one a player played last, as it was played
+    (SV-O-63/64: an Accelerate or Crystallize card is the card it was played as), or the one chosen at play —
+    made into your deck or hand. Nothing played yet, nothing chosen: nothing is made."""
+    st = ctx.state
+    if p.of == "last_played":
+        cid = st.stat(ctx.controller if p.whose == "you" else ctx.opponent, "last_played")
+        definition = st.cards[cid].definition if cid and cid in st.cards else None
+    else:
+        chosen = [t for t in declared(ctx) if t in st.objects]
+        definition = st.facts(chosen[0]).definition if chosen else None
+    if definition is not None:
+        board.create(ctx.engine, definition, ctx.controller, DECK if p.to == "deck" else HAND)
+    return
+    yield
