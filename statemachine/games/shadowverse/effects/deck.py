@@ -24,7 +24,7 @@ from statemachine.games.shadowverse.board import DECK, HAND
 from statemachine.games.shadowverse.effects.targets import CHOSEN, SV, declared, ordered, random_pick
 from statemachine.vocabulary import Procedure, Selector
 
-CardType = str  # "follower", "spell", "amulet"
+CardType = Literal["follower", "spell", "amulet"]
 
 
 class DeckParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -34,11 +34,9 @@ class DeckParams(Struct, frozen=True, forbid_unknown_fields=True):
     different_costs: bool = False  # 「コストの異なる」: no two of the same cost
 
     def problems(self) -> list[tuple[str, str]]:
-        out = [(".types", f"unknown card type {t!r} (known: amulet, follower, spell)")
-               for t in self.types if t not in ("follower", "spell", "amulet")]
         if self.until_full and self.count != 1:
-            out.append((".count", "say count or until_full, not both"))
-        return out
+            return [(".count", "say count or until_full, not both")]
+        return []
 
 
 def _deck_picks(ctx: EffectContext, p: DeckParams, purpose: str, room: int) -> Iterator[int]:
