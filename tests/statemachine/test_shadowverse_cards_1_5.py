@@ -45,6 +45,13 @@ def test_a_static_ability_with_a_step_no_rule_reads_is_refused() -> None:
     assert (err.ability, err.field) == ("s", "$.abilities[0].effects[0].name")
 
 
+def test_static_stats_that_give_nothing_are_refused_at_parse() -> None:
+    with pytest.raises(CardFileError) as err:
+        pool_of({"id": "s", "label": "x", "kind": "static", "conditions": [{"name": "overflow"}],
+                 "effects": [{"name": "has_stats", "params": {}}]})
+    assert err.value.field == "$.abilities[0].effects[0].params" and "gives nothing" in str(err.value)
+
+
 def test_a_name_read_before_a_let_counts_it_is_refused() -> None:
     err = refused({"id": "f", "label": "x", "trigger": FANFARE, "effects": [
         {"name": "buff", "params": {"attack": {"named": "x"}}},

@@ -32,7 +32,7 @@ from statemachine.games.shadowverse.effects.turns import check_named
 from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
 from statemachine.games.shadowverse.queue import QUEUE, OrderedQueue, describe_key
-from statemachine.games.shadowverse.statics import check_statics
+from statemachine.games.shadowverse.statics import check_statics, reconcile
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Options, Rules
 from statemachine.loader import CardFileError
@@ -266,6 +266,7 @@ class Shadowverse(RulesProfile):
             winner = None if len(losers) == 2 else 1 - losers[0]
             engine.emit(*[ev.PlayerLost(p, "leader defeated") for p in losers], ev.GameEnded(winner, "leader defeated"))
             return
+        reconcile(engine)  # SV-GAME-STATIC: static stats start and end before anything is judged at 0 defense
         objects, cards = st.objects, st.cards
         modified: set[int] = set()
         read_at = -1  # the sequence number ``modified`` was read at: a destruction may end effects
