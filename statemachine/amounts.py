@@ -13,6 +13,7 @@ before) or one expression, a TOML table with exactly one form key:
     amount = { half = { count = { zone = "deck", whose = "target" } }, round = "down" }
     amount = { max = [0, { minus = [{ highest = { of = "power", zone = "field", whose = "opponent" } }, 2] }] }
     amount = { status_of = { of = "source", status = "spellboost" } }  # a counter kept on one object
+    amount = { named = "x" }                                        # a value an earlier step of the effect named
 
 The forms are listed in ``FORMS`` (the vocabulary reference reads it); what each game allows — its zones, its
 characteristics, whether it has X, how it rounds a half — is its ``AmountRules``, set on the game's
@@ -86,6 +87,7 @@ class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     count: Count | None = None
     highest: Highest | None = None
     status_of: StatusOf | None = None
+    named: str | None = None
     stat: str | None = None
     stat_of: StatOf | None = None
     x: bool | None = None
@@ -101,6 +103,7 @@ Amount = int | Expr
 """An effect parameter that is a number in card data: a literal or an ``Expr``."""
 
 REFERENCES = ("source", "subject", "target")
+NAMED = "named"  # ctx.bound: the values earlier steps of the effect named (``named``)
 WHOSE = ("you", "opponent", "any", "target")
 ROUNDING = ("up", "down")
 
@@ -127,6 +130,8 @@ FORMS: dict[str, Form] = {f.name: f for f in (
          "the greatest of that characteristic among the objects count would count now; 0 if there are none"),
     Form("status_of", "{ of = a reference, status = a counter: AmountRules.statuses }",
          "that counter kept on the object (how often it was spellboosted), now or in its look-back state"),
+    Form("named", "a name an earlier step of the same effect gave a value (games with such a step: AmountRules.named)",
+         "that value: X counted once and read twice (「+X/+X…Xが3以上なら」), as the step that named it took it"),
     Form("stat", "a counter of the game: AmountRules.stats", "that counter of the effect's controller now"),
     Form("stat_of", "{ stat, whose = you/opponent/any/target }",
          "that counter of those players now, summed (any: every player's, the total)"),
@@ -222,6 +227,8 @@ class AmountRules(Struct, frozen=True):
     # resolution (Magic's "sacrificed": the creature sacrificed to pay the spell's cost).
     references: dict[str, Callable[[Any], int | None]] = msgspec.field(default_factory=dict)
     # Counters kept on an object that ``status_of`` may read (Shadowverse: "spellboost").
+    # The step that names a value ``named`` reads (Shadowverse: "let"), kept in ``ctx.bound[NAMED]``; "": none.
+    named: str = ""
     statuses: tuple[str, ...] = ()
     # "toughness" of an object view (Shadowverse and Vision subtract damage); None: the printed toughness.
     toughness: Callable[[ObjectView], int] | None = None
@@ -297,6 +304,9 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
             if value["status"] not in statuses:
                 raise AmountError(f"{here}.status", f"{value['status']!r} is not a counter cards may read "
                                                     f"(known: {', '.join(statuses) or 'none'})")
+        case "named":
+            if not isinstance(value, str) or not value:
+                raise AmountError(here, "named takes the name an earlier step gave a value")
         case "stat":
             _check_stat(value, rules, here)
         case "stat_of":
@@ -331,10 +341,12 @@ def _allowed(rules: AmountRules | None) -> list[str]:
     if rules is None:
         return list(_FORM_KEYS)
     out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat", "stat_of",
-                                               "status_of")]
+                                               "status_of", "named")]
     out += list(rules.characteristics)
     if rules.statuses:
         out.append("status_of")
+    if rules.named:
+        out.append("named")
     if rules.has_x:
         out.append("x")
     if rules.stats:
@@ -418,6 +430,18 @@ def evaluate(ctx: Effect, amount: Amount, param: str = "amount", *, targets: Seq
     return value
 
 
+def peek(ctx: Effect, amount: Amount) -> int:
+    """The value of ``amount`` now, recording nothing: for a condition, whose outcome is recorded as what it
+    decided (a trigger judged, SV-O-05), or one read while the rules only look at the game (a static ability's
+    condition, asked whenever a keyword is read), where no event may be emitted."""
+    if isinstance(amount, int):
+        return amount
+    rules = ctx.engine.profile.vocabulary.amounts
+    assert rules is not None, "checked when the card pool loaded"
+    value = _value(_Reading(ctx, rules, None), amount)
+    return 0 if rules.negative_is_zero and value < 0 else value
+
+
 def _value(r: _Reading, e: Amount) -> int:
     if isinstance(e, int):
         return e
@@ -442,6 +466,8 @@ def _value(r: _Reading, e: Amount) -> int:
     if e.status_of is not None:
         seen = _object(r, e.status_of.of)
         return seen.status.get(e.status_of.status, 0) if seen is not None else 0
+    if e.named is not None:
+        return int(r.ctx.bound.get(NAMED, {}).get(e.named, 0))  # checked at load: an earlier step names it
     if e.stat is not None:
         return _stat(r, r.ctx.controller, e.stat)
     if e.stat_of is not None:
@@ -594,6 +620,8 @@ def describe(e: Amount) -> str:
         return f"highest {h.of} in {describe(Expr(count=among))}"
     if e.status_of is not None:
         return f"{e.status_of.status} of {e.status_of.of}"
+    if e.named is not None:
+        return e.named
     if e.count is not None:
         c = e.count
         filters = [f"{k}={'|'.join(v) if isinstance(v, tuple) else v}" for k, v in (
@@ -612,5 +640,5 @@ def describe(e: Amount) -> str:
     return "?"
 
 
-__all__ = ["FORMS", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "StatOf", "StatusOf",
+__all__ = ["FORMS", "NAMED", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "StatOf", "StatusOf",
            "amount_fields", "check_amount", "describe", "evaluate"]

@@ -9,7 +9,7 @@ from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.games.shadowverse import board
+from statemachine.games.shadowverse import board, statics
 from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, LIMBO, PLAY, leader
 from statemachine.games.shadowverse.fire import fire, granted_instances, healed
 from statemachine.games.shadowverse.invariants import FIELD_MARKS
@@ -263,7 +263,7 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
     obj = st.objects[attacker]
     if obj.status.get("attacked"):
         return "it has already attacked this turn"
-    kw = view(st, attacker).chars.keywords
+    kw = statics.keywords(engine, attacker)  # its own, granted, and static while a condition holds
     storm = "storm" in kw
     rush = storm or "rush" in kw or bool(obj.status.get("evolved"))
     if obj.status.get("sick") and not (storm or (rush and target is not None)):
@@ -273,7 +273,9 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
         wards = ward_followers(engine, 1 - player)
     if target is not None and target not in enemies:
         return "only an enemy follower or the enemy leader can be attacked"
-    if target is not None and "attacks_only_ward" in kw and not board.has(st, target, "ward"):
+    if target is None and "cant_attack_leader" in kw:
+        return "this follower cannot attack the enemy leader now (相手のリーダーを攻撃できない)"
+    if target is not None and "attacks_only_ward" in kw and target not in wards:
         return "this follower cannot attack a follower without Ward (守護を持たないフォロワーを攻撃不能)"
     if wards and target not in wards:
         return "a follower with Ward must be attacked first"
@@ -282,7 +284,7 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
 
 def ward_followers(engine: Engine, player: int) -> list[int]:
     st = engine.state
-    return [o for o in board.followers(st, player) if "ward" in view(st, o).chars.keywords]
+    return [o for o in board.followers(st, player) if "ward" in statics.keywords(engine, o)]
 
 
 def attack_targets(engine: Engine, player: int, attacker: int) -> list[int | None]:

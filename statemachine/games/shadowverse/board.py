@@ -367,12 +367,18 @@ def create(engine: Engine, definition: str, player: int, where: str, *, pos: int
         if len(st.zone(z)) >= FIELD_LIMIT:
             engine.emit(move(engine, oid, zone(player, BANISHED), NO_ROOM))
             return -1
-        moved = move(engine, oid, z, cause)
-        engine.emit(moved, ev.StatusSet(moved.new, "sick", 1),
-                    ev.PlayerStat(player, "entered", st.stat(player, "entered") + 1))
-        return moved.new
+        return come_into_play(engine, oid, player, cause)
     engine.emit(ev.ObjectCreated(oid, cid, card.id, player, z, pos, card.printed()))
     return oid
+
+
+def come_into_play(engine: Engine, oid: int, player: int, cause: str = SUMMON) -> int:
+    """``oid`` moves onto ``player``'s field, summoned (not played): it comes into play and cannot attack this
+    turn. Returns the object on the field."""
+    moved = move(engine, oid, zone(player, FIELD), cause)
+    engine.emit(moved, ev.StatusSet(moved.new, "sick", 1),
+                ev.PlayerStat(player, "entered", engine.state.stat(player, "entered") + 1))
+    return moved.new
 
 
 # The kernel's board toolkit (statemachine.board), named here so Shadowverse's rules read board.move(...).

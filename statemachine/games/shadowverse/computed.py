@@ -29,4 +29,5 @@ SV.amounts = AmountRules(
     targets=declared,
     toughness=board.defense_read,
     statuses=("spellboost",),  # how often a card was boosted (SV-GAME-SPELLBOOST: 「スペルブースト ダメージ+1」)
+    named="let",  # X counted once and read twice (ノア: 「+X/+X…Xが3以上なら進化」), effects.turns
 )

@@ -28,9 +28,11 @@ from statemachine.games.shadowverse.actions import (
 )
 from statemachine.games.shadowverse.board import DECK, EXTRA_TURNS, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
+from statemachine.games.shadowverse.effects.turns import check_named
 from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
 from statemachine.games.shadowverse.queue import QUEUE, OrderedQueue, describe_key
+from statemachine.games.shadowverse.statics import check_statics, reconcile
 from statemachine.games.shadowverse.triggers import KINDS
 from statemachine.games.shadowverse.versions import RELEASES, Options, Rules
 from statemachine.loader import CardFileError
@@ -95,7 +97,7 @@ class Shadowverse(RulesProfile):
                        key=lambda p: p.key)
         return queue[0].effect if queue else None
     policy = OrderedQueue
-    pool_checks = (check_alternates,)
+    pool_checks = (check_alternates, check_statics, check_named)
     decisions: ClassVar[dict[str, str]] = {
         "play": "`[card]`: play a card from your hand, paying PP; its targets are asked next",
         "evolve": "`[follower]`: evolve a follower, spending an evolution point",
@@ -264,6 +266,7 @@ class Shadowverse(RulesProfile):
             winner = None if len(losers) == 2 else 1 - losers[0]
             engine.emit(*[ev.PlayerLost(p, "leader defeated") for p in losers], ev.GameEnded(winner, "leader defeated"))
             return
+        reconcile(engine)  # SV-GAME-STATIC: static stats start and end before anything is judged at 0 defense
         objects, cards = st.objects, st.cards
         modified: set[int] = set()
         read_at = -1  # the sequence number ``modified`` was read at: a destruction may end effects

@@ -46,7 +46,7 @@ STOP = "stop"  # ``EffectContext.bound`` key: a step ended the effect here (its 
 BUNDLED = "bundled="  # captured: how many instances of a bundling ability one simultaneous group made (SV-O-100)
 GRANTED = "/"  # a granted ability's id is "<granting card>/<ability>" (SV-O-14, SV-O-31)
 
-Capture = Callable[[EffectContext, dict[str, Any]], str]
+Capture = Callable[[EffectContext, dict[str, Any]], str | None]  # None: nothing judged now
 CAPTURES: dict[str, Capture] = {}  # effect step name -> what it judges at trigger time (SV-O-05)
 
 
@@ -177,8 +177,8 @@ class OrderedQueue(ResolutionPolicy):
                 judge = CAPTURES.get(step.name)
                 if not from_card and step.name in LEGACY_BUNDLED:
                     captured.append(f"{i}:{count}")
-                elif judge is not None:
-                    captured.append(f"{i}:{judge(ctx, step.params)}")
+                elif judge is not None and (value := judge(ctx, step.params)) is not None:
+                    captured.append(f"{i}:{value}")  # None: the step judges nothing now
             played = inst.holder.card in self.declared  # play() declares for the card being played
             rows.append((sort_key(engine, inst, group, n, granted, played=played), inst, tuple(captured)))
         rows = _direct_summons_at_random(engine, rows)

@@ -255,6 +255,37 @@ def gain_keyword(ctx: EffectContext, p: KeywordParams) -> Procedure:
     yield
 
 
+class StaticKeywordParams(Struct, frozen=True, forbid_unknown_fields=True):
+    keyword: Keyword
+
+
+@SV.effect("has_keyword", StaticKeywordParams, asks=False)
+def has_keyword(ctx: EffectContext, p: StaticKeywordParams) -> Procedure:
+    """Static (SV-GAME-STATIC): while this is on the field and the ability's conditions hold, it has the keyword
+    (「復讐状態なら、疾走を持つ」). Read by the rules as they read keywords (``statics.keywords``); allowed only
+    in an ability of kind ``static``, which never resolves, so this step is never carried out."""
+    raise AssertionError(f"the static step has_keyword ({p.keyword}) is read, never resolved (checked at load)")
+    yield
+
+
+class StaticStatsParams(Struct, frozen=True, forbid_unknown_fields=True):
+    signed: ClassVar[tuple[str, ...]] = ("attack", "defense")  # 「-1/-0」 while a condition holds
+    attack: int = 0
+    defense: int = 0
+
+    def problems(self) -> list[tuple[str, str]]:
+        return [] if self.attack or self.defense else [("", "gives nothing: say attack or defense")]
+
+
+@SV.effect("has_stats", StaticStatsParams, asks=False)
+def has_stats(ctx: EffectContext, p: StaticStatsParams) -> Procedure:
+    """Static (SV-GAME-STATIC): while this is on the field and the ability's conditions hold, it has +attack/
+    +defense (「覚醒 +2/+0」): started and ended by the state check (``statics.reconcile``); allowed only in an
+    ability of kind ``static``, which never resolves, so this step is never carried out."""
+    raise AssertionError(f"the static step has_stats ({p.attack}/{p.defense}) is read, never resolved")
+    yield
+
+
 class FlagParams(Struct, frozen=True, forbid_unknown_fields=True):
     flag: str
     to: Selector = "target"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from statemachine.amounts import Amount, peek
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import CEMETERY
@@ -13,6 +14,20 @@ from statemachine.vocabulary import NoParams
 
 class CountParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: NonNegative = 1
+
+
+class AtLeastParams(Struct, frozen=True, forbid_unknown_fields=True):
+    of: Amount  # a computed amount: a count, a player's counter (``statemachine.amounts``)
+    count: NonNegative = 1
+
+
+@SV.condition("at_least", AtLeastParams)
+def c_at_least(ctx: EffectContext, p: AtLeastParams) -> bool:
+    """An amount is at least N: 連携 N (the cards played this turn before this one: ``played_turn`` less 1, for
+    it counts the card played), 「相手の場にフォロワーが2体以上いるなら」 (a count). Judged when the effect
+    triggers (SV-O-05), or whenever the rules read a static ability's condition; read without an event, for
+    the outcome is what is recorded."""
+    return peek(ctx, p.of) >= p.count
 
 
 @SV.condition("vengeance")

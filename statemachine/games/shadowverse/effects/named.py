@@ -15,7 +15,7 @@ from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.actions import board_onto, evolve_group
 from statemachine.games.shadowverse.board import CEMETERY, DECK, FIELD, HAND, leader
-from statemachine.games.shadowverse.effects.basic import AmountParams, DrawParams, modify
+from statemachine.games.shadowverse.effects.basic import AmountParams, DrawParams, ToParams, cards, modify
 from statemachine.games.shadowverse.effects.discard import discard
 from statemachine.games.shadowverse.effects.targets import SV, captured, declared, ordered, random_pick, step_index
 from statemachine.games.shadowverse.queue import STOP, captures
@@ -28,6 +28,16 @@ def evolve_others(ctx: EffectContext, _: NoParams) -> Procedure:
     st = ctx.state
     evolve_group(ctx.engine, [o for o in board.followers(st, ctx.controller)
                               if o != ctx.source and not st.objects[o].status.get("evolved")])
+    return
+    yield
+
+
+@SV.effect("evolve", ToParams)
+def evolve(ctx: EffectContext, p: ToParams) -> Procedure:
+    """Evolve the unevolved followers a selector names (「進化する」), at once: one simultaneous group (SV-O-100)."""
+    st = ctx.state
+    evolve_group(ctx.engine, [o for o in cards(ctx, p.to) if o in board.followers(st, st.objects[o].controller)
+                              and not st.objects[o].status.get("evolved")])
     return
     yield
 
@@ -282,8 +292,7 @@ def summon_self(ctx: EffectContext, _: NoParams) -> Procedure:
     p = st.objects[me].owner
     if len(board.field(st, p)) >= board.FIELD_LIMIT:
         return
-    moved = board.move(ctx.engine, me, board.zone(p, FIELD), board.SUMMON)
-    ctx.engine.emit(moved, ev.StatusSet(moved.new, "sick", 1), ev.PlayerStat(p, "entered", st.stat(p, "entered") + 1))
+    board.come_into_play(ctx.engine, me, p)
     return
     yield
 

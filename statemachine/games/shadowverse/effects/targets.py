@@ -44,6 +44,7 @@ SV.declare(KEYWORD, {
     "spellboost_cost_<number>": "スペルブースト コスト-N: costs N less per boost, never below 0 (SV-GAME-SPELLBOOST)",
     "enhance_<number>": "エンハンス N: with N PP or more, played for N PP, 'enhanced' (SV-GAME-ENHANCE)",
     "attacks_only_ward": "守護を持たないフォロワーを攻撃不能: attacks the leader or Ward only (SV-GAME-ATTACK)",
+    "cant_attack_leader": "相手のリーダーを攻撃できない: it may attack followers only (SV-GAME-ATTACK)",
 })
 SV.declare(SELECTOR, {
     "self": "the source, if it is on the field",
@@ -65,7 +66,10 @@ SV.declare(SELECTOR, {
     "others": "every follower and amulet but the source, in the basic order (「他のフォロワーとアミュレットすべて」)",
     "own_amulets": "your amulets, left to right",
     "enemy_amulets": "the opponent's amulets, left to right",
+    "own_all": "your leader and your followers, left to right (「自分のリーダーか自分のフォロワー」)",
+    "chosen": "what the step choose chose as this effect resolved (a leader too), if it is still there",
 })
+CHOSEN = "chosen"  # ctx.bound: what ``choose`` chose
 Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it is on the field
 PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower", "enemy"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played "
@@ -140,6 +144,10 @@ def ordered(ctx: EffectContext, selector: str) -> list[int]:
             return [o for o in everything(False, True, (0, 1)) if o != ctx.source]
         case "others":
             return [o for o in everything(False, True, (0, 1), amulets=True) if o != ctx.source]
+        case "own_all":
+            return everything(True, True, (me,))
+        case "chosen":
+            return [t for t in ctx.bound.get(CHOSEN, ()) if board.is_leader(t) or board.on_field(st, t)]
         case "own_amulets":
             return amulets(me)
         case "enemy_amulets":

@@ -1,20 +1,24 @@
-"""Play points and turns: gaining a play point orb (PP最大値+N) and taking an extra turn (追加のターン); and
-``if``, a condition on one sentence of a text.
+"""Play points and turns: gaining a play point orb (PP最大値+N) and taking an extra turn (追加のターン); ``if``, a
+condition on one sentence of a text; and ``let``, a value counted once that later steps read (``named``).
 
 Both are general pieces a card composes: 《竜の託宣》 gains an empty orb, 《次元の超越》 takes an extra turn."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterator
+from typing import Annotated, Literal
 
 from msgspec import Meta, Struct, field
 
 from eventsource import events as ev
+from statemachine.amounts import NAMED, Amount, evaluate, peek
+from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse.board import EXTRA_TURNS
 from statemachine.games.shadowverse.effects.targets import SV, captured, step_effects
 from statemachine.games.shadowverse.fire import fire
 from statemachine.games.shadowverse.queue import captures
+from statemachine.loader import CardFileError
 from statemachine.vocabulary import NoParams, Procedure
 
 MAX_PP = 10  # SV-O-55: maximum PP never exceeds 10
@@ -62,6 +66,9 @@ class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
     condition_params: dict[str, object] = field(default_factory=dict)
     otherwise: str = field(default="", name="else")  # carried out when it does not hold (「そうでないなら」)
     else_params: dict[str, object] = field(default_factory=dict)
+    # When the condition is judged: when the ability triggers (SV-O-05), or as the step runs, for a count that
+    # decides additional processing (SV-O-08: 「Xが3以上なら進化」, X counted at resolution).
+    at: Literal["trigger", "resolution"] = "trigger"
 
     def nested(self) -> list[tuple[str, str, dict[str, object]]]:
         """The effects it carries, checked at load like any other (``statemachine.loader``)."""
@@ -70,9 +77,11 @@ class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @captures("if")
-def _judged(ctx: EffectContext, params: dict[str, object]) -> str:
+def _judged(ctx: EffectContext, params: dict[str, object]) -> str | None:
     """SV-O-05: the condition of 「…なら」 is judged when the effect triggers (「プレイするとき既に覚醒状態なら」)."""
     p: IfParams = SV.effects["if"].parse(params)
+    if p.at == "resolution":
+        return None  # judged as the step runs (SV-O-08)
     return "yes" if SV.check(ctx, p.condition, p.condition_params) else "no"
 
 
@@ -83,8 +92,80 @@ def if_(ctx: EffectContext, p: IfParams) -> Procedure:
     n = ctx.bound.get("ifs_run", 0)
     ctx.bound["ifs_run"] = n + 1
     steps = [i for i, s in enumerate(step_effects(ctx)) if s.name == "if"]
-    held = n < len(steps) and captured(ctx, steps[n]) == "yes"
+    if p.at == "resolution":
+        held = SV.check(ctx, p.condition, p.condition_params)
+    else:
+        held = n < len(steps) and captured(ctx, steps[n]) == "yes"
     if held:
         yield from SV.run_effect(ctx, p.then, p.params)
     elif p.otherwise:
         yield from SV.run_effect(ctx, p.otherwise, p.else_params)
+
+
+# -- a value counted once ---------------------------------------------------------------------------------------
+
+
+class LetParams(Struct, frozen=True, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(min_length=1)]  # what later steps call it: the amount { named = "<name>" }
+    amount: Amount
+
+
+@captures("let")
+def _counted_at_trigger(ctx: EffectContext, params: dict[str, object]) -> str:
+    """The count as it is when the effect triggers, recorded (SV-O-S03 shows it); used under the option
+    ``count_timing = "trigger"`` (SV-O-08), else counted again at resolution."""
+    p: LetParams = SV.effects["let"].parse(params)
+    return str(peek(ctx, p.amount))
+
+
+@SV.effect("let", LetParams, asks=False)
+def let(ctx: EffectContext, p: LetParams) -> Procedure:
+    """Count once what later steps read as ``{ named = "<name>" }`` (「+X/+Xする。Xが3以上なら…」): at the
+    resolution stage (SV-O-08), or when the effect triggered under the option ``count_timing = "trigger"``."""
+    n = ctx.bound.get("lets_run", 0)
+    ctx.bound["lets_run"] = n + 1
+    lets = [i for i, s in enumerate(step_effects(ctx)) if s.name == "let"]
+    taken = captured(ctx, lets[n]) if n < len(lets) else None
+    at_trigger = ctx.engine.options.count_timing == "trigger" and taken
+    value = int(taken) if at_trigger and taken else evaluate(ctx, p.amount, p.name)
+    ctx.bound.setdefault(NAMED, {})[p.name] = value
+    return
+    yield
+
+
+def _names_read(raw: object) -> Iterator[str]:
+    """Every ``{ named = ... }`` in a step's parameters."""
+    if isinstance(raw, dict):
+        if isinstance(raw.get("named"), str):
+            yield raw["named"]
+        for value in raw.values():
+            yield from _names_read(value)
+    elif isinstance(raw, list):
+        for value in raw:
+            yield from _names_read(value)
+
+
+def check_named(pool: CardPool) -> None:
+    """An amount ``{ named = "x" }`` reads a value an earlier ``let`` of the same ability counted: refused at load,
+    naming card, ability and path, where nothing named it yet — in a condition judged when the ability triggers,
+    or before the ``let`` (it would read nothing)."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            base = f"$.abilities[{n}]"
+            for k, cond in enumerate(ability.conditions):
+                for name in _names_read(cond.params):
+                    raise CardFileError(pool.name, f"named {name!r} is read when the ability triggers, before any "
+                                        "step counts it", card.id, f"{base}.conditions[{k}]", ability.id)
+            named: set[str] = set()
+            for k, step in enumerate(ability.effects):
+                params = dict(step.params)
+                if step.name == "if" and params.get("at", "trigger") == "trigger":
+                    for name in _names_read(params.pop("condition_params", {})):
+                        raise CardFileError(pool.name, f"named {name!r} is read when the ability triggers (say "
+                                            "at = \"resolution\")", card.id, f"{base}.effects[{k}]", ability.id)
+                for name in _names_read(params):
+                    if name not in named:
+                        raise CardFileError(pool.name, f"named {name!r}: no earlier let step of the ability "
+                                            "counts it", card.id, f"{base}.effects[{k}]", ability.id)
+                if step.name == "let":
+                    named.add(str(params["name"]))
