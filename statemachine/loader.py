@@ -259,6 +259,11 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
             if ref not in abilities:
                 raise error(f"{what} {name!r} names ability {ref!r}, which this card does not have "
                             f"({_known(abilities)})", f"{path}.{params_at}{at}")
+    judged = getattr(parsed, "judged", None)
+    if callable(judged):  # a condition the step judges (``if``): checked as a card's own conditions are
+        for fld, inner, inner_params in judged():
+            _check_entry(vocab, f"{path}.{params_at}", vocab.conditions, inner, inner_params, "condition", error,
+                         fld, f"{fld}_params", targets, abilities)
     nested = getattr(parsed, "nested", None)
     if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way
         for fld, inner, inner_params in nested():

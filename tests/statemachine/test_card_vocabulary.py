@@ -111,6 +111,16 @@ def test_an_effect_carried_by_another_is_checked_too() -> None:
     assert err.field == "$.abilities[0].effects[0].params.params.to"
 
 
+@pytest.mark.parametrize("game", ["shadowverse", "vision"])
+def test_a_condition_an_if_step_judges_is_checked_at_load(game: str) -> None:
+    """Its parameters as the condition takes them: once a damaged card loaded and failed when played."""
+    condition = {"shadowverse": "overflow", "vision": "hand_fewer_than_opponent"}[game]
+    err = refused(game, card(game, effects=[{"name": "if", "params": {
+        "condition": condition, "condition_params": {"zone": "discard"}, "then": "draw", "params": {}}}]))
+    assert err.field.startswith("$.abilities[0].effects[0].params.condition_params"), err.field
+    assert f"condition {condition!r}" in str(err)
+
+
 @pytest.mark.parametrize(("game", "good", "bad"), [
     ("shadowverse", ["countdown_3", "accelerate_some_spell"], "countdown_x"),
     ("vision", ["node:2", "uses:3"], "node:two"),

@@ -75,6 +75,10 @@ class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
     otherwise: str = field(default="", name="else")  # carried out when it does not hold (「できない場合、…」)
     else_params: dict[str, object] = field(default_factory=dict)
 
+    def judged(self) -> list[tuple[str, str, dict[str, object]]]:
+        """The condition it judges, checked at load as a card's own conditions are (``statemachine.loader``)."""
+        return [("condition", self.condition, self.condition_params)]
+
     def nested(self) -> list[tuple[str, str, dict[str, object]]]:
         """The effects it carries, checked at load like any other (``statemachine.loader``)."""
         return [("then", self.then, self.params)] + ([("else", self.otherwise, self.else_params)]

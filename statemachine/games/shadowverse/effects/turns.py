@@ -70,6 +70,10 @@ class IfParams(Struct, frozen=True, forbid_unknown_fields=True):
     # decides additional processing (SV-O-08: 「Xが3以上なら進化」, X counted at resolution).
     at: Literal["trigger", "resolution"] = "trigger"
 
+    def judged(self) -> list[tuple[str, str, dict[str, object]]]:
+        """The condition it judges, checked at load as a card's own conditions are (``statemachine.loader``)."""
+        return [("condition", self.condition, self.condition_params)]
+
     def nested(self) -> list[tuple[str, str, dict[str, object]]]:
         """The effects it carries, checked at load like any other (``statemachine.loader``)."""
         return [("then", self.then, self.params)] + ([("else", self.otherwise, self.else_params)]
