@@ -35,6 +35,7 @@ from tools.serve.app import create_app
 from tools.serve.bots import answer
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service
+from tools.serve.shards import Shards
 
 GAMES = sorted(PROFILES)
 
@@ -45,8 +46,10 @@ def server(tmp_path: Path) -> Any:
     key = tmp_path / "server.key"
     assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
     open_store(db, write=True).close()  # (the store first: its file then takes the lobby's table too)
-    service = Service(lambda: open_store(db, write=True), Lobby(db), signing.load_private(key))
-    with TestClient(create_app(service)) as client:
+    lobby, signer = Lobby(db), signing.load_private(key)
+    shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
+    service = shards.services[0]
+    with TestClient(create_app(shards)) as client:
         client.key = key  # type: ignore[attr-defined]
         client.service, client.db = service, db  # type: ignore[attr-defined]
         yield client

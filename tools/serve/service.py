@@ -69,6 +69,7 @@ class Service:
         # Per match, one fold for every viewer's catch-up (without it, one fold from the start per seat per
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
+        self._specs: dict[str, MatchSpec] = {}  # (a match's spec never changes: read from the lobby once)
 
     @property
     def store(self) -> EventStore:
@@ -116,6 +117,12 @@ class Service:
             self._engines[match_id] = engine
         return credential
 
+    def spec(self, match_id: str) -> MatchSpec:
+        spec = self._specs.get(match_id)
+        if spec is None:
+            spec = self._specs[match_id] = self.lobby.get(match_id).spec
+        return spec
+
     def started(self, match_id: str) -> bool:
         return self.store.head(match_id) > 0
 
@@ -160,7 +167,7 @@ class Service:
         cached = self._engines.get(match_id)
         if cached is not None and cached.state.seq == head:
             return cached
-        spec = self.lobby.get(match_id).spec
+        spec = self.spec(match_id)
         engine = Engine.load(load_profile(spec.game, spec.rules or None), self.store, match_id, signer=self.signer)
         self._engines[match_id] = engine
         return engine
