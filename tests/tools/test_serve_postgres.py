@@ -29,11 +29,11 @@ from tools.serve.bots import Played, run
 
 
 def wait_for_decisions(url: str, count: int, alive: threading.Thread, limit: float = 30) -> None:
-    """Until ``count`` decisions were applied, by any worker (the submissions table they share)."""
+    """Until ``count`` decisions were applied, by any worker (the receipts every append keeps, in its transaction)."""
     deadline = time.monotonic() + limit
     with psycopg.connect(url, autocommit=True) as conn:
         while True:
-            row = conn.execute("SELECT count(*) FROM kifu_submissions").fetchone()
+            row = conn.execute("SELECT count(*) FROM kifu_receipts").fetchone()
             if row and row[0] >= count:
                 return
             assert alive.is_alive(), f"the bots stopped before {count} decisions"

@@ -175,13 +175,14 @@ class Service:
     def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
         """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
         now = self.engine(match_id, head).state.seq
-        if head < now and self.lobby.was_applied(match_id, seat, head, body):
+        if head < now and self.store.receipt(match_id, head) == _receipt(seat, body):
             return Outcome(now, False)
         return None
 
     def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any], body: str = "") -> Outcome:
         """Judge and append seat ``seat``'s decision, made against record ``head``; ``body`` (the submission as
-        sent) is remembered so that a retry of it is acknowledged and not applied twice."""
+        sent) is kept as the append's receipt, in its transaction, so that a retry of it is acknowledged and not
+        applied twice — also after a crash: the decision and its receipt are stored together or not at all."""
         engine = self.engine(match_id, head)
         decision = Decision(seat, action, tuple(args))
         now = engine.state.seq
@@ -192,13 +193,12 @@ class Service:
             who = "nobody" if legal.player is None else f"seat {legal.player}"
             raise Refused(f"it is not seat {seat}'s to decide now ({who} decides)", "KIFU-TURN")
         try:
-            engine.decide(decision)
+            engine.decide(decision, _receipt(seat, body))
         except IllegalDecision as refused:
             raise Refused(refused.reason, refused.rule) from None
         except ConcurrencyConflict:
             self._engines.pop(match_id, None)
             raise Stale("another worker appended to this match first; decide again at its new head") from None
-        self.lobby.applied(match_id, seat, head, body)
         return Outcome(engine.state.seq, True)
 
     # -- what a seat receives -----------------------------------------------------------------------------
@@ -277,6 +277,11 @@ class Service:
 
     def log_records(self, match_id: str) -> list[Record]:
         return list(self.store.read(match_id))
+
+
+def _receipt(seat: int, body: str) -> bytes:
+    """What a decision's append keeps of its submission: the seat and the submission as sent."""
+    return f"{seat} {body}".encode()
 
 
 def _pick(req: Request, nm: Any) -> dict[str, Any]:
