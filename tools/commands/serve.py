@@ -59,8 +59,9 @@ def serve(db: str, key: str | None, host: str, port: int, workers: int) -> None:
 
 @click.command("bots")
 @click.option("--server", "servers", required=True, multiple=True, metavar="URL",
-              help="The server: http://127.0.0.1:8000 (again for each worker a seat may use: the seats of a match "
-                   "start on different ones and move to the next when a connection drops).")
+              help="The server: http://127.0.0.1:8000 (again for each other server or worker: the matches are "
+                   "spread over them, a match's two seats start on different ones and move to the next when a "
+                   "connection drops).")
 @click.option("--game", default="duel_masters", show_default=True)
 @click.option("--matches", type=click.IntRange(1, 10_000), default=1, show_default=True)
 @click.option("--concurrency", type=click.IntRange(1, 1_000), default=1, show_default=True)
