@@ -23,6 +23,7 @@ import asyncio
 import importlib
 import json
 import os
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -43,7 +44,9 @@ from tools.serve.shards import Shards
 
 STATIC: Final = Path(__file__).with_name("static")
 MAX_MESSAGE: Final = 16 * 1024  # bytes of one client message
-MAX_WATCHERS: Final = 64  # connections to one match
+MAX_SPECTATORS: Final = 64  # connections of spectators to one match, in one worker
+MAX_SEAT_CONNECTIONS: Final = 8  # connections of one seat (a client reconnecting leaves one behind until it drops)
+FIRST_MESSAGE_WITHIN: Final = 10.0  # seconds a new connection has to say who it is (a flood of idle sockets ends)
 POLICY_VIOLATION: Final = 1008  # WebSocket close codes (RFC 6455)
 TOO_BIG: Final = 1009
 TRY_AGAIN_LATER: Final = 1013
@@ -55,17 +58,27 @@ class Hub:
 
     def __init__(self) -> None:
         self.watchers: dict[str, set[asyncio.Queue[int]]] = {}
+        self.connected: Counter[tuple[str, int]] = Counter()  # connections per match and viewer
 
-    def watch(self, match_id: str) -> asyncio.Queue[int]:
-        queues = self.watchers.setdefault(match_id, set())
-        if len(queues) >= MAX_WATCHERS:
-            raise BadInput(f"match {match_id} has {MAX_WATCHERS} connections already")
+    def watch(self, match_id: str, viewer: int) -> asyncio.Queue[int]:
+        """A queue telling of the match's appends; refused when the viewer has its most connections already (a
+        flood of spectators never keeps a seat out)."""
+        most = MAX_SPECTATORS if viewer == SPECTATOR else MAX_SEAT_CONNECTIONS
+        if self.connected[match_id, viewer] >= most:
+            who = "spectators" if viewer == SPECTATOR else f"seat {viewer}"
+            raise BadInput(f"match {match_id} has {most} connections of {who} already")
+        self.connected[match_id, viewer] += 1
         q: asyncio.Queue[int] = asyncio.Queue(maxsize=64)
-        queues.add(q)
+        self.watchers.setdefault(match_id, set()).add(q)
         return q
 
-    def leave(self, match_id: str, q: asyncio.Queue[int]) -> None:
+    def leave(self, match_id: str, viewer: int, q: asyncio.Queue[int]) -> None:
         self.watchers.get(match_id, set()).discard(q)
+        self.connected[match_id, viewer] -= 1
+        if not self.connected[match_id, viewer]:
+            del self.connected[match_id, viewer]
+        if not self.watchers.get(match_id, True):
+            del self.watchers[match_id]
 
     def appended(self, match_id: str, head: int) -> None:
         for q in list(self.watchers.get(match_id, ())):
@@ -191,10 +204,13 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
     async def play(ws: WebSocket, match_id: str) -> None:
         await ws.accept()
         try:
-            first = await _receive(ws)
+            first = await asyncio.wait_for(_receive(ws), FIRST_MESSAGE_WITHIN)
             viewer, since, delay = await shards.lobby_call(lambda lobby: _authenticate(lobby, match_id, first))
         except _Oversized:
             await ws.close(code=TOO_BIG)
+            return
+        except TimeoutError:
+            await ws.close(code=POLICY_VIOLATION, reason=f"no credential within {FIRST_MESSAGE_WITHIN:.0f} s")
             return
         except StoreUnavailable:
             await ws.close(code=TRY_AGAIN_LATER, reason="the store is unavailable: connect again")
@@ -206,7 +222,7 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
         except WebSocketDisconnect:
             return
         try:
-            queue = hub.watch(match_id)
+            queue = hub.watch(match_id, viewer)
         except BadInput as exc:
             await ws.close(code=TRY_AGAIN_LATER, reason=str(exc)[:120])
             return
@@ -261,7 +277,7 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
             await ws.close(code=POLICY_VIOLATION, reason=str(exc)[:120])
         finally:
             pusher.cancel()
-            hub.leave(match_id, queue)
+            hub.leave(match_id, viewer, queue)
 
     return api
 
