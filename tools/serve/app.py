@@ -367,17 +367,10 @@ async def _bad_input(request: Request, exc: Exception) -> Response:
 def from_environment() -> ASGIApp:
     """The app ``kifu serve`` runs in each of its uvicorn workers (a factory: each worker process opens its own
     connections), configured by the command through ``KIFU_SERVE_DB`` and ``KIFU_SERVE_KEY``."""
-    from tools.logs.stores import open_store, scheme_of, sqlite_path
+    from tools.logs.stores import open_store, scheme_of
 
     db, key = os.environ["KIFU_SERVE_DB"], os.environ.get("KIFU_SERVE_KEY")
     signer = signing.load_private(key) if key else None
     lobby = Lobby(db)
-    postgres = scheme_of(db) in ("postgresql", "postgres")
-    if postgres:
-        shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
-    else:  # one SQLite store every thread shares: their appends ready together share one flush (group commit)
-        from eventsource.groupcommit import GroupCommitSQLiteStore
-
-        shared = GroupCommitSQLiteStore(sqlite_path(db))
-        shards = Shards(lambda: Service(lambda: shared, lobby, signer))
-    return create_app(shards, db if postgres else None)
+    shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
+    return create_app(shards, db if scheme_of(db) in ("postgresql", "postgres") else None)
