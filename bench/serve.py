@@ -37,14 +37,16 @@ PRINTED = re.compile(r"(\d+) decisions in ([\d.]+) s: (\d+)/s; submission to ack
                      r"p99 ([\d.]+) ms")
 
 
-NOTES = """What bounds these figures: in each worker one thread (``tools.web.Worker``) does all of its matches'
-store and rules work, one call at a time: judging a decision and its commit (the ack), then for each watcher the
-records it may see (one fold of the match for every viewer) and its board with the legal decisions named. The
-bots' client (one Python process) shares the machine's two cores with the server, its workers and PostgreSQL, and
-so does everyone else's work on this machine: the figures are of a loaded machine and vary run to run. A run
-cut at the limit counts the decisions acknowledged within it. The in-process rate is the store alone (synthetic
-14-event decisions, no rules, no signing, no views, no network): the ceiling a server on this store could
-approach."""
+NOTES = """What bounds these figures: in each worker a match's decisions run one at a time on the thread its id picks
+(four per worker, each with its own store connection; the lobby has a thread of its own), but the threads share
+one interpreter: judging a decision and its commit (the ack), then for each watcher the records it may see and
+its board with the legal decisions named, are CPU bound and take turns; what overlaps is the wait on the store.
+With two workers the seats of a match are served by different ones, and each worker loads the match again from
+its snapshots and records after the other appended (about 11 ms at a 1,000-record Shadowverse game). The bots'
+client (one Python process) shares the machine's two cores with the server, its workers and PostgreSQL, and so
+does everyone else's work on this machine: the figures are of a loaded machine and vary run to run. A run cut at
+the limit counts the decisions acknowledged within it. The in-process rate is the store alone (synthetic 14-event
+decisions, no rules, no signing, no views, no network), measured on the same loaded machine just before."""
 
 
 @dataclass

@@ -90,7 +90,8 @@ class BranchLog(EventStore):
         return last.seq, last.hash
 
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,  # (a search's branch keeps none)
     ) -> None:
         self._check(game, expected)
         self._own.extend(records)

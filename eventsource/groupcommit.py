@@ -27,7 +27,7 @@ from pathlib import Path
 from eventsource.errors import ConcurrencyConflict, KifuError
 from eventsource.records import NewEvent, RawRecord
 from eventsource.signing import Signature, Signer
-from eventsource.sqlite import SQLiteStore
+from eventsource.sqlite import RECEIPT, SQLiteStore
 
 _INSERT = "INSERT INTO events(game, seq, decision, cause, v, body, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _SIGN = "INSERT INTO signatures(game, seq, head, key, ends, sig) VALUES (?, ?, ?, ?, ?, ?)"
@@ -43,6 +43,7 @@ class _Append:
     expected: int
     records: Sequence[RawRecord]
     signatures: Sequence[Signature] = ()
+    receipt: bytes | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -91,18 +92,19 @@ class GroupCommitSQLiteStore(SQLiteStore):
 
     def append(
         self, game: str, batch: Sequence[NewEvent], expected: int | None = None, *,
-        signer: Signer | None = None, end: bool = False,
+        signer: Signer | None = None, end: bool = False, receipt: bytes | None = None,
     ) -> list[RawRecord]:
         if self._closed:
             raise StoreClosed(f"{self.path}: the store is closed")
-        return super().append(game, batch, expected, signer=signer, end=end)
+        return super().append(game, batch, expected, signer=signer, end=end, receipt=receipt)
 
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,
     ) -> None:
         if self._closed:
             raise StoreClosed(f"{self.path}: the store is closed")
-        item = _Append(game, expected, records, signatures)
+        item = _Append(game, expected, records, signatures, receipt)
         self._queue.put(item)
         while not item.done.wait(1.0):
             if not self._writer.is_alive():
@@ -165,6 +167,8 @@ class GroupCommitSQLiteStore(SQLiteStore):
         self._db.executemany(_INSERT, [(gid, r.seq, r.decision, r.cause, r.v, r.body, r.hash) for r in item.records])
         if item.signatures:
             self._db.executemany(_SIGN, [(gid, x.seq, x.head, x.key, int(x.end), x.sig) for x in item.signatures])
+        if item.receipt is not None:
+            self._db.execute(RECEIPT, (gid, item.expected, item.receipt))
 
     def close(self) -> None:
         if not self._closed:

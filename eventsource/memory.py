@@ -16,13 +16,15 @@ class MemoryStore(EventStore):
         self._logs: dict[str, list[RawRecord]] = {}
         self._snapshots: dict[str, list[tuple[int, bytes]]] = {}
         self._signatures: dict[str, dict[int, Signature]] = {}
+        self._receipts: dict[tuple[str, int], bytes] = {}
 
     def _head(self, game: str) -> tuple[int, bytes]:
         log = self._logs.get(game)
         return (log[-1].seq, log[-1].hash) if log else (0, GENESIS)
 
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,
     ) -> None:
         log = self._logs.get(game, [])
         actual = log[-1].seq if log else 0
@@ -34,6 +36,11 @@ class MemoryStore(EventStore):
             signed = self._signatures.setdefault(game, {})
             for s in signatures:
                 signed[s.seq] = s
+        if receipt is not None:
+            self._receipts[game, expected] = receipt
+
+    def receipt(self, game: str, after: int) -> bytes | None:
+        return self._receipts.get((game, after))
 
     def signatures(self, game: str) -> list[Signature]:
         signed = self._signatures.get(game, {})

@@ -54,6 +54,12 @@ CREATE TABLE IF NOT EXISTS kifu_snapshots (
     state BYTEA NOT NULL,
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS kifu_receipts (
+    game    BIGINT NOT NULL REFERENCES kifu_games(id),
+    after   BIGINT NOT NULL,
+    receipt BYTEA NOT NULL,
+    PRIMARY KEY (game, after)
+);
 CREATE TABLE IF NOT EXISTS kifu_signatures (
     game BIGINT NOT NULL REFERENCES kifu_games(id),
     seq  BIGINT NOT NULL,
@@ -65,7 +71,7 @@ CREATE TABLE IF NOT EXISTS kifu_signatures (
 );
 """
 
-TABLES: Final = ("kifu_games", "kifu_events", "kifu_snapshots", "kifu_signatures")
+TABLES: Final = ("kifu_games", "kifu_events", "kifu_snapshots", "kifu_signatures", "kifu_receipts")
 PAGE: Final = 10_000  # rows per round trip when streaming a log
 _LAST: Final = 2**62  # "no upper bound" for a ranged read
 # Serialises the first-time creation of the tables by concurrent processes (CREATE TABLE IF NOT EXISTS can
@@ -160,7 +166,8 @@ class PostgresStore(EventStore):
             return self._head_of(self._game_id(game))
 
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,
     ) -> None:
         if self.read_only:
             raise ReadOnlyStore(f"{_redact(self.url)} is open read-only; nothing was appended")
@@ -189,6 +196,9 @@ class PostgresStore(EventStore):
                                 "VALUES (%s, %s, %s, %s, %s, %s)",
                                 [(gid, x.seq, x.head, x.key, x.end, x.sig) for x in signatures],
                             )
+                    if receipt is not None:
+                        db.execute("INSERT INTO kifu_receipts(game, after, receipt) VALUES (%s, %s, %s)",
+                                   (gid, expected, receipt))
                     # Delivered to every listener when (and only if) the append commits: how the workers of
                     # ``kifu serve`` learn that another appended to a match they serve.
                     db.execute("SELECT pg_notify(%s, %s)", (APPENDED, f"{records[-1].seq} {game}"))
@@ -239,6 +249,15 @@ class PostgresStore(EventStore):
                 "ORDER BY seq DESC LIMIT 1) h ON true ORDER BY g.name COLLATE \"C\""
             ).fetchall()
         return [GameInfo(name, int(seq), bytes(h)) for name, seq, h in rows]
+
+    def receipt(self, game: str, after: int) -> bytes | None:
+        with self._errors():
+            gid = self._game_id(game)
+            if gid is None or (self.read_only and not self._exists("kifu_receipts")):
+                return None  # (a store older than receipts, opened read-only)
+            row = self._db.execute("SELECT receipt FROM kifu_receipts WHERE game = %s AND after = %s",
+                                   (gid, after)).fetchone()
+        return None if row is None else bytes(row[0])
 
     def signatures(self, game: str) -> list[Signature]:
         with self._errors():

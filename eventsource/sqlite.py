@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS snapshots (
     state BLOB NOT NULL,
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS receipts (
+    game    INTEGER NOT NULL,
+    after   INTEGER NOT NULL,
+    receipt BLOB NOT NULL,
+    PRIMARY KEY (game, after)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS signatures (
     game INTEGER NOT NULL,
     seq  INTEGER NOT NULL,
@@ -56,6 +62,8 @@ CREATE TABLE IF NOT EXISTS signatures (
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
 """
+
+RECEIPT = "INSERT INTO receipts(game, after, receipt) VALUES (?, ?, ?)"
 
 # A record whose columns do not all hold the type kifu writes (the first one found, for a game).
 _MISTYPED = """
@@ -72,8 +80,9 @@ _COLUMNS = {
     "events": ["game", "seq", "decision", "cause", "v", "body", "hash"],
     "snapshots": ["game", "seq", "state"],
     "signatures": ["game", "seq", "head", "key", "ends", "sig"],
+    "receipts": ["game", "after", "receipt"],
 }
-_OPTIONAL = frozenset({"snapshots", "signatures"})  # created if missing (a cache; added after 1.0)
+_OPTIONAL = frozenset({"snapshots", "signatures", "receipts"})  # created if missing (added after 1.0)
 
 
 class SQLiteStore(EventStore):
@@ -230,7 +239,8 @@ class SQLiteStore(EventStore):
             self._check_types(gid, game)
 
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,
     ) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
@@ -248,6 +258,8 @@ class SQLiteStore(EventStore):
                     "INSERT INTO signatures(game, seq, head, key, ends, sig) VALUES (?, ?, ?, ?, ?, ?)",
                     [(gid, x.seq, x.head, x.key, int(x.end), x.sig) for x in signatures],
                 )
+            if receipt is not None:
+                db.execute(RECEIPT, (gid, expected, receipt))
         except BaseException:
             db.execute("ROLLBACK")
             self._ids.pop(game, None)  # the game row may have been rolled back with the rest
@@ -359,6 +371,13 @@ class SQLiteStore(EventStore):
                 raise CorruptLog(f"game {game!r}: the signature over record {seq!r} is damaged (a wrong type)")
             out.append(Signature(game, seq, head, key, bool(ends), sig))
         return out
+
+    def receipt(self, game: str, after: int) -> bytes | None:
+        gid = self._game_id(game)
+        if gid is None or not self._has_table("receipts"):  # (a store older than receipts, opened read-only)
+            return None
+        row = self._db.execute("SELECT receipt FROM receipts WHERE game = ? AND after = ?", (gid, after)).fetchone()
+        return None if row is None else bytes(row[0])
 
     def _has_table(self, table: str) -> bool:
         row = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()

@@ -49,10 +49,16 @@ class EventStore(ABC):
 
     @abstractmethod
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,
     ) -> None:
-        """Store ``records`` and ``signatures`` (over heads among them) atomically if the game still ends at
-        ``expected``, else raise a conflict."""
+        """Store ``records`` and ``signatures`` (over heads among them), and ``receipt`` (see ``append``),
+        atomically if the game still ends at ``expected``, else raise a conflict."""
+
+    def receipt(self, game: str, after: int) -> bytes | None:
+        """The receipt appended with the batch that followed record ``after`` (None: none was given, or this
+        store keeps none)."""
+        return None
 
     @abstractmethod
     def signatures(self, game: str) -> list[Signature]:
@@ -93,12 +99,14 @@ class EventStore(ABC):
 
     def append(
         self, game: str, batch: Sequence[NewEvent], expected: int | None = None, *,
-        signer: Signer | None = None, end: bool = False,
+        signer: Signer | None = None, end: bool = False, receipt: bytes | None = None,
     ) -> list[RawRecord]:
         """Append ``batch`` after sequence ``expected`` (the current end when None) in one transaction.
 
         With ``signer``, the head the batch ends in is signed (as the game's end when ``end``) in the same
-        transaction."""
+        transaction. With ``receipt``, the appender's own note of what it appended (a server's copy of the
+        submission it judged) is kept for ``receipt(game, expected)`` in that transaction too: a client retrying
+        after a crash finds its submission either applied and noted, or neither."""
         if not batch:
             return []
         last, prev = self._head(game)
@@ -113,7 +121,7 @@ class EventStore(ABC):
         signed = () if signer is None else (signer.sign(game, last_record.seq, last_record.hash, end=end),)
         # The backend re-checks ``expected`` inside its transaction; the log is append-only, so if the head
         # is still ``expected`` there, ``prev`` is still its hash.
-        self._write(game, expected, records, signed)
+        self._write(game, expected, records, signed, receipt)
         return records
 
     def append_raw(

@@ -442,14 +442,15 @@ class Engine:
             return waiting
         return self.profile.actions(self)
 
-    def decide(self, decision: Decision) -> list[Record]:
-        """Run one decision. Its events are appended in one transaction, or none at all. A refusal names the
-        ids of the decision as its player knows them (``statemachine.naming``).
+    def decide(self, decision: Decision, receipt: bytes | None = None) -> list[Record]:
+        """Run one decision. Its events are appended in one transaction, or none at all (with ``receipt``, kept
+        in that transaction: ``EventStore.append``). A refusal names the ids of the decision as its player knows
+        them (``statemachine.naming``).
 
         Returns the records appended; none on a ``BranchLog`` (a search clone's log), which seals them when
         they are read."""
         try:
-            return self._decide(decision)
+            return self._decide(decision, receipt)
         except IllegalDecision as refused:
             refused.name(self.names(decision.player).decision(decision))
             raise
@@ -458,7 +459,7 @@ class Engine:
         """Names for the ids of the state now, as ``viewer`` (None: everyone's cards) may know them."""
         return Names(self.state, viewer=viewer, game=self.profile, pool=self.profile.pool)
 
-    def _decide(self, decision: Decision) -> list[Record]:
+    def _decide(self, decision: Decision, receipt: bytes | None = None) -> list[Record]:
         if self.state.ended:
             raise IllegalDecision(decision, "KIFU-END", "the game is over")
         if not 0 <= decision.player < len(self.state.players):
@@ -498,7 +499,7 @@ class Engine:
             # that made an impossible one raises ImpossibleBoard, and the decision appends nothing.
             enforce(self.state, self.checks)
             if self._expect is None:
-                return self._commit(start)
+                return self._commit(start, receipt)
             self.batch.clear()
             return []
         except BaseException:
@@ -646,12 +647,13 @@ class Engine:
             return None
         return self.flow.next(self)
 
-    def _commit(self, expected: int) -> list[Record]:
+    def _commit(self, expected: int, receipt: bytes | None = None) -> list[Record]:
         if self.signer is None and isinstance(self.store, BranchLog):
             self.store.keep(self.game, self.batch, expected)
             self.batch = []
             return []
-        raws = self.store.append(self.game, self.batch, expected=expected, signer=self.signer, end=self.state.ended)
+        raws = self.store.append(self.game, self.batch, expected=expected, signer=self.signer, end=self.state.ended,
+                                 receipt=receipt)
         every = self.store.snapshot_every
         if raws and every and raws[-1].seq // every > expected // every:
             # A snapshot of the state just committed, keyed to its head, every ``every`` records or so: time

@@ -19,7 +19,7 @@ from eventsource.groupcommit import GroupCommitSQLiteStore
 from eventsource.integrity import Verified, verify
 from eventsource.memory import MemoryStore
 from eventsource.postgres import PostgresStore
-from eventsource.records import GENESIS, NewEvent, RawRecord, record_hash
+from eventsource.records import GENESIS, NewEvent, RawRecord, record_hash, seal
 from eventsource.signing import Signer
 from eventsource.sqlite import SQLiteStore
 from eventsource.store import EventStore, GameInfo
@@ -159,6 +159,22 @@ def test_a_stale_expected_raises_a_clear_conflict_and_appends_nothing(store: Eve
     assert "nothing was appended" in str(caught.value)
     assert everything(store, "g") == before
     assert store.games() == [GameInfo("g", 3, before[-1].hash)]
+
+
+def test_a_receipt_is_kept_with_its_append_and_a_refused_append_keeps_none(store: EventStore) -> None:
+    """An appender's receipt (kifu serve's copy of the submission it judged) is stored in the append's own
+    transaction: a committed append has it, a conflicting one — refused before or inside the transaction —
+    leaves none of its own."""
+    store.append("g", passes(2), receipt=b"0 first")
+    assert store.receipt("g", 0) == b"0 first" and store.receipt("g", 2) is None
+    with pytest.raises(ConcurrencyConflict):
+        store.append("g", passes(1), expected=0, receipt=b"1 late")
+    sealed = seal("g", 3, next(store.read_raw("g", 2)).hash, passes(1))  # a writer that read head 2
+    store.append("g", batch(ev.PriorityGiven(0)), receipt=b"0 won")  # another moves the head first
+    with pytest.raises(ConcurrencyConflict):
+        store._write("g", 2, sealed, (), b"1 lost")
+    assert store.receipt("g", 0) == b"0 first" and store.receipt("g", 2) == b"0 won"
+    assert store.receipt("g", 3) is None and store.receipt("other", 0) is None
 
 
 def test_a_conflict_on_a_new_game_does_not_create_it(store: EventStore) -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from eventsource import events as ev
 from eventsource import exchange, signing
@@ -31,10 +33,12 @@ from statemachine.scenario.run import load as load_scenario
 from statemachine.scenario.setup import Board
 from tools.cli import main
 from tools.logs.stores import open_store
+from tools.serve import app as serve_app
 from tools.serve.app import create_app
 from tools.serve.bots import answer
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service
+from tools.serve.shards import Shards
 
 GAMES = sorted(PROFILES)
 
@@ -45,8 +49,10 @@ def server(tmp_path: Path) -> Any:
     key = tmp_path / "server.key"
     assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
     open_store(db, write=True).close()  # (the store first: its file then takes the lobby's table too)
-    service = Service(lambda: open_store(db, write=True), Lobby(db), signing.load_private(key))
-    with TestClient(create_app(service)) as client:
+    lobby, signer = Lobby(db), signing.load_private(key)
+    shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
+    service = shards.services[0]
+    with TestClient(create_app(shards)) as client:
         client.key = key  # type: ignore[attr-defined]
         client.service, client.db = service, db  # type: ignore[attr-defined]
         yield client
@@ -240,3 +246,33 @@ def test_a_request_for_several_options_is_answered_with_a_pick(server: TestClien
     shields = [r.event for r in store.read(match.id, head + 1)
                if isinstance(r.event, ev.ZoneChanged) and r.event.src == "1.shields"]
     assert len(shields) == 2
+
+
+def test_a_flood_of_connections_is_refused_with_a_close_code_and_the_seats_play_on(
+        server: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connections that never say who they are are closed (1008) after a while; spectators past the match's bound
+    are closed with "try again later" (1013); the seats still connect and a decision is acknowledged."""
+    monkeypatch.setattr(serve_app, "FIRST_MESSAGE_WITHIN", 0.2)
+    match, _, creds = start(server, "shadowverse")
+    with server.websocket_connect(f"/ws/matches/{match}") as idle, pytest.raises(WebSocketDisconnect) as closed:
+        idle.receive_json()
+    assert closed.value.code == serve_app.POLICY_VIOLATION and "no credential" in closed.value.reason
+    with contextlib.ExitStack() as stack:
+        for _ in range(serve_app.MAX_SPECTATORS):
+            watcher = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
+            watcher.send_json({"spectate": True, "since": 0})
+            assert watcher.receive_json()["type"] == "hello"
+        with server.websocket_connect(f"/ws/matches/{match}") as one_too_many:
+            one_too_many.send_json({"spectate": True, "since": 0})
+            with pytest.raises(WebSocketDisconnect) as refused:
+                one_too_many.receive_json()
+        assert refused.value.code == serve_app.TRY_AGAIN_LATER
+        assert "64 connections of spectators" in refused.value.reason
+        ws0 = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
+        ws1 = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
+        ws0.send_json({"credential": creds[0], "since": 0})
+        ws1.send_json({"credential": creds[1], "since": 0})
+        s0, s1 = until(ws0, "state"), until(ws1, "state")
+        mover, state = (ws0, s0) if s0["legal"] else (ws1, s1)
+        mover.send_json({"decide": {"head": state["head"], "choice": 0}})
+        assert until(mover, "ack")["applied"]

@@ -22,7 +22,7 @@ KILL_AT = (20, 60)  # kill -9 once this many decisions were applied in all
 
 def applied(db: Path) -> int:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10) as con:
-        return int(con.execute("SELECT count(*) FROM kifu_submissions").fetchone()[0])
+        return int(con.execute("SELECT count(*) FROM receipts").fetchone()[0])
 
 
 def test_a_killed_server_restarts_and_its_clients_finish_losing_nothing_acknowledged(tmp_path: Path) -> None:

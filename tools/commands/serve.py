@@ -51,13 +51,17 @@ def serve(db: str, key: str | None, host: str, port: int, workers: int) -> None:
                f"{'s' if workers > 1 else ''}; the API: /openapi.json)")
     uvicorn.run("tools.serve.app:from_environment", factory=True, workers=workers, host=host, port=port,
                 log_level="warning", access_log=False, ws_max_size=64 * 1024, limit_concurrency=1024,
+                # (compressing every board sent took a quarter of the event loop's time under load; a client far
+                # away can still compress at its proxy)
+                ws_per_message_deflate=False,
                 timeout_graceful_shutdown=5)
 
 
 @click.command("bots")
 @click.option("--server", "servers", required=True, multiple=True, metavar="URL",
-              help="The server: http://127.0.0.1:8000 (again for each worker a seat may use: the seats of a match "
-                   "start on different ones and move to the next when a connection drops).")
+              help="The server: http://127.0.0.1:8000 (again for each other server or worker: the matches are "
+                   "spread over them, a match's two seats start on different ones and move to the next when a "
+                   "connection drops).")
 @click.option("--game", default="duel_masters", show_default=True)
 @click.option("--matches", type=click.IntRange(1, 10_000), default=1, show_default=True)
 @click.option("--concurrency", type=click.IntRange(1, 1_000), default=1, show_default=True)

@@ -83,7 +83,8 @@ class ReadOnlySQLiteStore(SQLiteStore):
             raise BadInput(f"{path} is a SQLite database but not a kifu store (no games and events tables)")
 
     def _write(
-        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = ()
+        self, game: str, expected: int, records: Sequence[RawRecord], signatures: Sequence[Signature] = (),
+        receipt: bytes | None = None,
     ) -> None:
         raise BadInput(f"{self.path} is open read-only; nothing was appended")
 

@@ -23,10 +23,11 @@ import asyncio
 import importlib
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import Counter
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, Final
 
 import msgspec
 from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -39,12 +40,13 @@ from statemachine.games import PROFILES
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import SPECTATOR, Refused, Service, Stale
-from tools.web import Worker
+from tools.serve.shards import Shards
 
-T = TypeVar("T")
 STATIC: Final = Path(__file__).with_name("static")
 MAX_MESSAGE: Final = 16 * 1024  # bytes of one client message
-MAX_WATCHERS: Final = 64  # connections to one match
+MAX_SPECTATORS: Final = 64  # connections of spectators to one match, in one worker
+MAX_SEAT_CONNECTIONS: Final = 8  # connections of one seat (a client reconnecting leaves one behind until it drops)
+FIRST_MESSAGE_WITHIN: Final = 10.0  # seconds a new connection has to say who it is (a flood of idle sockets ends)
 POLICY_VIOLATION: Final = 1008  # WebSocket close codes (RFC 6455)
 TOO_BIG: Final = 1009
 TRY_AGAIN_LATER: Final = 1013
@@ -56,17 +58,27 @@ class Hub:
 
     def __init__(self) -> None:
         self.watchers: dict[str, set[asyncio.Queue[int]]] = {}
+        self.connected: Counter[tuple[str, int]] = Counter()  # connections per match and viewer
 
-    def watch(self, match_id: str) -> asyncio.Queue[int]:
-        queues = self.watchers.setdefault(match_id, set())
-        if len(queues) >= MAX_WATCHERS:
-            raise BadInput(f"match {match_id} has {MAX_WATCHERS} connections already")
+    def watch(self, match_id: str, viewer: int) -> asyncio.Queue[int]:
+        """A queue telling of the match's appends; refused when the viewer has its most connections already (a
+        flood of spectators never keeps a seat out)."""
+        most = MAX_SPECTATORS if viewer == SPECTATOR else MAX_SEAT_CONNECTIONS
+        if self.connected[match_id, viewer] >= most:
+            who = "spectators" if viewer == SPECTATOR else f"seat {viewer}"
+            raise BadInput(f"match {match_id} has {most} connections of {who} already")
+        self.connected[match_id, viewer] += 1
         q: asyncio.Queue[int] = asyncio.Queue(maxsize=64)
-        queues.add(q)
+        self.watchers.setdefault(match_id, set()).add(q)
         return q
 
-    def leave(self, match_id: str, q: asyncio.Queue[int]) -> None:
+    def leave(self, match_id: str, viewer: int, q: asyncio.Queue[int]) -> None:
         self.watchers.get(match_id, set()).discard(q)
+        self.connected[match_id, viewer] -= 1
+        if not self.connected[match_id, viewer]:
+            del self.connected[match_id, viewer]
+        if not self.watchers.get(match_id, True):
+            del self.watchers[match_id]
 
     def appended(self, match_id: str, head: int) -> None:
         for q in list(self.watchers.get(match_id, ())):
@@ -88,11 +100,11 @@ def _tell(q: asyncio.Queue[int], head: int) -> None:
 SYNC: Final = -1  # told to a watcher whose client asked for the state again: sent even if the head is the same
 
 
-def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
-    """The app over ``service``; with ``listen_to`` (the PostgreSQL URL every worker shares), the records other
-    workers append reach this worker's watchers through LISTEN/NOTIFY."""
-    worker = Worker("kifu-serve")
+def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
+    """The app over ``shards`` (a service per thread, each match on one); with ``listen_to`` (the PostgreSQL URL
+    every worker shares), the records other workers append reach this worker's watchers through LISTEN/NOTIFY."""
     hub = Hub()
+    call = shards.call
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -102,11 +114,11 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
         from tools.serve.notify import listen
 
         def appended(match_id: str, head: int) -> None:
-            service.heard(match_id, head)
+            shards.heard(match_id, head)
             hub.appended(match_id, head)
 
         def hearing(on: bool) -> None:
-            service.listening(on)
+            shards.listening(on)
             if on:
                 hub.everything()
 
@@ -119,13 +131,6 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
     api = FastAPI(title="kifu serve", version="1", docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Matches, seats and play on kifu's rules, recorded as signed evidence.")
 
-    async def call(fn: Callable[..., T], *args: Any) -> T:
-        """``fn`` on the worker thread; a store gone away (PostgreSQL restarting) is opened again next time."""
-        try:
-            return await worker.call(fn, *args)
-        except StoreUnavailable:
-            await worker.call(service.lost)
-            raise
     for kind in BAD_INPUT_ERRORS:
         if issubclass(kind, Exception):
             api.add_exception_handler(kind, _bad_input)
@@ -152,7 +157,8 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
         except msgspec.ValidationError as exc:
             raise BadInput(f"a match is game, players, decks, and optionally rules, options, spectator_delay: "
                            f"{exc}") from None
-        match = await call(service.create, parsed)
+        validator = shards.services[0]  # (creating touches the lobby and the rules' deck checks, not the store)
+        match = await shards.lobby_call(lambda _: validator.create(parsed))
         return {"match": match.id, "commitment": match.commitment}
 
     @api.post("/api/matches/{match_id}/seats/{seat}", summary="Join a seat with a 32-byte nonce: its credential")
@@ -161,15 +167,15 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
             nonce = bytes.fromhex(body.get("nonce", ""))
         except ValueError:
             raise BadInput("nonce: 64 hex digits (32 random bytes of the seat's own)") from None
-        credential = await call(service.join, match_id, seat, nonce)
-        head = await call(service.head, match_id)
+        credential = await call(match_id, Service.join, match_id, seat, nonce)
+        head = await call(match_id, Service.head, match_id)
         if head:
             hub.appended(match_id, head)
         return {"match": match_id, "seat": seat, "credential": credential}
 
     @api.get("/api/matches/{match_id}", summary="The match; once it ended, the revealed seed shares")
     async def get(match_id: str) -> dict[str, Any]:
-        def read() -> dict[str, Any]:
+        def read(service: Service) -> dict[str, Any]:
             m = service.lobby.get(match_id)
             out: dict[str, Any] = {"match": m.id, "game": m.spec.game, "players": m.spec.players,
                                    "commitment": m.commitment, "joined": list(m.joined)}
@@ -179,11 +185,11 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
                 if st.ended:
                     out["seed_shares"] = service.lobby.reveal(match_id)
             return out
-        return await call(read)
+        return await call(match_id, read)
 
     @api.get("/api/matches/{match_id}/log", summary="The signed log as JSON lines (kifu audit --key reads it)")
     async def log(match_id: str, request: Request) -> Response:
-        def read() -> bytes:
+        def read(service: Service) -> bytes:
             st = service.engine(match_id).state
             bearer = request.headers.get("authorization", "")
             seat = service.lobby.seat_of(match_id, bearer[7:]) if bearer.lower().startswith("bearer ") else None
@@ -192,16 +198,19 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
             raws = list(service.store.read_raw(match_id))
             sigs = {s.seq: s for s in service.store.signatures(match_id)}
             return b"".join(exchange.to_line(r, sigs.get(r.seq)) + b"\n" for r in raws)
-        return Response(await call(read), media_type="application/x-ndjson")
+        return Response(await call(match_id, read), media_type="application/x-ndjson")
 
     @api.websocket("/ws/matches/{match_id}")
     async def play(ws: WebSocket, match_id: str) -> None:
         await ws.accept()
         try:
-            first = await _receive(ws)
-            viewer, since, delay = await call(_authenticate, service, match_id, first)
+            first = await asyncio.wait_for(_receive(ws), FIRST_MESSAGE_WITHIN)
+            viewer, since, delay = await shards.lobby_call(lambda lobby: _authenticate(lobby, match_id, first))
         except _Oversized:
             await ws.close(code=TOO_BIG)
+            return
+        except TimeoutError:
+            await ws.close(code=POLICY_VIOLATION, reason=f"no credential within {FIRST_MESSAGE_WITHIN:.0f} s")
             return
         except StoreUnavailable:
             await ws.close(code=TRY_AGAIN_LATER, reason="the store is unavailable: connect again")
@@ -213,7 +222,7 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
         except WebSocketDisconnect:
             return
         try:
-            queue = hub.watch(match_id)
+            queue = hub.watch(match_id, viewer)
         except BadInput as exc:
             await ws.close(code=TRY_AGAIN_LATER, reason=str(exc)[:120])
             return
@@ -225,10 +234,10 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
             stated, forced = -1, True  # the head of the last state sent; whether to send it even so
             told = since  # a head the client saw, or this worker was told of: the match is at least there
             while True:
-                head = await call(service.head, match_id, told)
+                head = await call(match_id, Service.head, match_id, told)
                 shown = head - delay if viewer == SPECTATOR else head
                 if shown > sent:
-                    recs = await call(service.records, match_id, viewer, sent, shown)
+                    recs = await call(match_id, Service.records, match_id, viewer, sent, shown)
                     if recs:
                         await ws.send_json({"type": "records", "records": recs})
                     sent = recs[-1]["seq"] if recs and len(recs) >= 500 else shown
@@ -236,7 +245,7 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
                         continue
                 if head and (forced or shown != stated):  # (this worker's append is also notified: once)
                     at = shown if viewer == SPECTATOR else None
-                    await ws.send_json({"type": "state", **await call(service.view, match_id, viewer, at)})
+                    await ws.send_json({"type": "state", **await call(match_id, Service.view, match_id, viewer, at)})
                     stated = shown
                 told = await queue.get()
                 forced = told == SYNC
@@ -257,7 +266,7 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
                 if viewer == SPECTATOR:
                     await ws.send_json({"type": "error", "message": "a spectator cannot decide"})
                     continue
-                await _decide(ws, call, service, hub, match_id, viewer, message)
+                await _decide(ws, shards, hub, match_id, viewer, message)
         except WebSocketDisconnect:
             pass
         except StoreUnavailable:  # (what was not acknowledged the client sends again, to this worker or another)
@@ -268,7 +277,7 @@ def create_app(service: Service, listen_to: str | None = None) -> ASGIApp:
             await ws.close(code=POLICY_VIOLATION, reason=str(exc)[:120])
         finally:
             pusher.cancel()
-            hub.leave(match_id, queue)
+            hub.leave(match_id, viewer, queue)
 
     return api
 
@@ -290,9 +299,9 @@ async def _receive(ws: WebSocket) -> dict[str, Any]:
     return message
 
 
-def _authenticate(service: Service, match_id: str, first: dict[str, Any]) -> tuple[int, int, int]:
+def _authenticate(lobby: Lobby, match_id: str, first: dict[str, Any]) -> tuple[int, int, int]:
     """(viewer, since, delay) for the first message of a connection."""
-    match = service.lobby.get(match_id)
+    match = lobby.get(match_id)
     since = first.get("since", 0)
     if not isinstance(since, int) or since < 0:
         raise BadInput("since: the last record number the client holds (0: none)")
@@ -303,21 +312,20 @@ def _authenticate(service: Service, match_id: str, first: dict[str, Any]) -> tup
     credential = first.get("credential")
     if not isinstance(credential, str) or len(credential) > 200:
         raise BadInput("the first message names the seat's credential (or spectate: true)")
-    seat = service.lobby.seat_of(match_id, credential)
+    seat = lobby.seat_of(match_id, credential)
     if seat is None:
         raise BadInput("this credential is no seat's of this match")
     return seat, since, 0
 
 
-async def _decide(ws: WebSocket, call: Callable[..., Awaitable[Any]], service: Service, hub: Hub, match_id: str,
-                  seat: int, message: dict[str, Any]) -> None:
+async def _decide(ws: WebSocket, shards: Shards, hub: Hub, match_id: str, seat: int, message: dict[str, Any]) -> None:
     body = message.get("decide")
     if not isinstance(body, dict) or not isinstance(body.get("head"), int):
         await ws.send_json({"type": "error", "message": "a decision is {\"decide\": {\"head\": N, \"choice\": I}} "
                                                          "or with pick, or action and args"})
         return
 
-    def run() -> Any:
+    def run(service: Service) -> Any:
         sent = json.dumps(body, sort_keys=True, ensure_ascii=False)
         retry = service.submitted(match_id, seat, body["head"], sent)
         if retry is not None:
@@ -335,7 +343,7 @@ async def _decide(ws: WebSocket, call: Callable[..., Awaitable[Any]], service: S
         return service.decide(match_id, seat, body["head"], action, args, sent)
 
     try:
-        outcome = await call(run)
+        outcome = await shards.call(match_id, run)
     except Refused as refused:
         await ws.send_json({"type": "refused", "reason": refused.reason, "rule": refused.rule})
         return
@@ -363,5 +371,6 @@ def from_environment() -> ASGIApp:
 
     db, key = os.environ["KIFU_SERVE_DB"], os.environ.get("KIFU_SERVE_KEY")
     signer = signing.load_private(key) if key else None
-    service = Service(lambda: open_store(db, write=True), Lobby(db), signer)
-    return create_app(service, db if scheme_of(db) in ("postgresql", "postgres") else None)
+    lobby = Lobby(db)
+    shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
+    return create_app(shards, db if scheme_of(db) in ("postgresql", "postgres") else None)

@@ -2,9 +2,10 @@
 match with the game's sample decks, joins both seats with nonces of its own, and answers every request with a
 seeded random legal decision over WebSocket. The load generator and the example client in one.
 
-Given several servers (workers on one PostgreSQL database), seat ``s`` of a match connects first to server
-``s`` (so the two seats of every match are served by different workers), and after a dropped connection to the
-next one: a seat can reconnect to any worker and catch up there."""
+Given several servers (workers on one PostgreSQL database, on one machine or several), the matches are spread
+over them: match ``i`` is created and joined on server ``i`` (modulo their number), its seat ``s`` connects
+first to server ``i + s`` (so the two seats of a match are served by different workers), and after a dropped
+connection to the next one: a seat can reconnect to any worker and catch up there."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class Played:
     acknowledged: list[tuple[int, int, str, list[Any]]] = field(default_factory=list)  # seat, head, action, args
     reconnects: int = 0
     error: str = ""
+    server: str = ""  # the server the match was created on
 
 
 def ws_url(server: str) -> str:
@@ -47,9 +49,10 @@ def ws_url(server: str) -> str:
 
 async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, seed: int,
                      result: Played | None = None) -> Played:
-    """One match from its creation to its end; what was played is in ``result`` (given: also when cut short)."""
+    """One match from its creation to its end, created on ``servers[0]``; what was played is in ``result``
+    (given: also when cut short)."""
     result = result or Played("")
-    server = servers[0]
+    server = result.server = servers[0]
     module = PROFILES[game][0]
     _, players, decks = importlib.import_module(f"{module}.demo").sample_game(seed)
     created = (await client.post(f"{server}/api/matches", json={
@@ -151,6 +154,12 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
             await asyncio.sleep(RECONNECT_PAUSE)
 
 
+def spread(servers: list[str], i: int) -> list[str]:
+    """The servers in the order match ``i`` uses them: its own first, then the next ones round."""
+    first = i % len(servers)
+    return servers[first:] + servers[:first]
+
+
 async def run(server: str | list[str], game: str, matches: int, concurrency: int, seed: int,
               seconds: float | None = None) -> list[Played]:
     """Play ``matches`` matches, ``concurrency`` at once; with ``seconds``, stop every match still going then
@@ -162,7 +171,7 @@ async def run(server: str | list[str], game: str, matches: int, concurrency: int
         async def one(i: int) -> None:
             async with limit:
                 try:
-                    await play_match(client, servers, game, seed + i, results[i])
+                    await play_match(client, spread(servers, i), game, seed + i, results[i])
                 except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
                     results[i].error = f"{type(exc).__name__}: {exc}"
         tasks = [asyncio.create_task(one(i)) for i in range(matches)]

@@ -35,11 +35,6 @@ CREATE TABLE IF NOT EXISTS kifu_matches (
     nonce0 BLOB, nonce1 BLOB,    -- each seat's share, given when it joins
     cred0 TEXT, cred1 TEXT       -- sha256 of each seat's credential
 );
-CREATE TABLE IF NOT EXISTS kifu_submissions (
-    id TEXT NOT NULL, seat INTEGER NOT NULL, head INTEGER NOT NULL,
-    body TEXT NOT NULL,          -- the decision as submitted (canonical JSON), applied at that head
-    PRIMARY KEY (id, seat, head)
-)
 """
 NONCE_BYTES: Final = 32
 
@@ -173,35 +168,6 @@ class Lobby:
                            row["nonce1"].hex() if row["nonce1"] else None],
                 "seed": seed_of(row["secret"], row["nonce0"], row["nonce1"]) if row["nonce1"] and row["nonce0"]
                 else None}
-
-    def applied(self, match_id: str, seat: int, head: int, body: str) -> None:
-        """Seat ``seat``'s submission ``body`` was applied at ``head`` (a retry of it is acknowledged, not
-        applied again)."""
-        # Written after the decision's own (durable) append, and not waited for to reach the disk: a row lost in a
-        # crash only makes a retry of it answered "stale" (the client syncs), never applied twice (the head has
-        # moved) nor lost (the decision is in the log). Waiting for it cost a second fsync per decision.
-        insert = ("INSERT INTO kifu_submissions VALUES (?, ?, ?, ?) ON CONFLICT (id, seat, head) "
-                  "DO UPDATE SET body = excluded.body")
-        with self.lock:
-            if self.postgres:
-                self._execute("BEGIN; SET LOCAL synchronous_commit = off", ())
-                try:
-                    self._execute(insert, (match_id, seat, head, body))
-                finally:
-                    if not self.db.closed:
-                        self.db.execute("COMMIT")
-            else:
-                self.db.execute("PRAGMA synchronous = NORMAL")
-                try:
-                    self.db.execute(insert, (match_id, seat, head, body))
-                finally:
-                    self.db.execute("PRAGMA synchronous = FULL")
-
-    def was_applied(self, match_id: str, seat: int, head: int, body: str) -> bool:
-        with self.lock:
-            row = self._execute("SELECT body FROM kifu_submissions WHERE id = ? AND seat = ? AND head = ?",
-                                (match_id, seat, head)).fetchone()
-        return row is not None and row[0] == body
 
     def _row(self, match_id: str) -> dict[str, Any]:
         with self.lock:

@@ -69,6 +69,7 @@ class Service:
         # Per match, one fold for every viewer's catch-up (without it, one fold from the start per seat per
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
+        self._specs: dict[str, MatchSpec] = {}  # (a match's spec never changes: read from the lobby once)
 
     @property
     def store(self) -> EventStore:
@@ -116,6 +117,12 @@ class Service:
             self._engines[match_id] = engine
         return credential
 
+    def spec(self, match_id: str) -> MatchSpec:
+        spec = self._specs.get(match_id)
+        if spec is None:
+            spec = self._specs[match_id] = self.lobby.get(match_id).spec
+        return spec
+
     def started(self, match_id: str) -> bool:
         return self.store.head(match_id) > 0
 
@@ -160,7 +167,7 @@ class Service:
         cached = self._engines.get(match_id)
         if cached is not None and cached.state.seq == head:
             return cached
-        spec = self.lobby.get(match_id).spec
+        spec = self.spec(match_id)
         engine = Engine.load(load_profile(spec.game, spec.rules or None), self.store, match_id, signer=self.signer)
         self._engines[match_id] = engine
         return engine
@@ -168,13 +175,14 @@ class Service:
     def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
         """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
         now = self.engine(match_id, head).state.seq
-        if head < now and self.lobby.was_applied(match_id, seat, head, body):
+        if head < now and self.store.receipt(match_id, head) == _receipt(seat, body):
             return Outcome(now, False)
         return None
 
     def decide(self, match_id: str, seat: int, head: int, action: str, args: list[Any], body: str = "") -> Outcome:
         """Judge and append seat ``seat``'s decision, made against record ``head``; ``body`` (the submission as
-        sent) is remembered so that a retry of it is acknowledged and not applied twice."""
+        sent) is kept as the append's receipt, in its transaction, so that a retry of it is acknowledged and not
+        applied twice — also after a crash: the decision and its receipt are stored together or not at all."""
         engine = self.engine(match_id, head)
         decision = Decision(seat, action, tuple(args))
         now = engine.state.seq
@@ -185,13 +193,12 @@ class Service:
             who = "nobody" if legal.player is None else f"seat {legal.player}"
             raise Refused(f"it is not seat {seat}'s to decide now ({who} decides)", "KIFU-TURN")
         try:
-            engine.decide(decision)
+            engine.decide(decision, _receipt(seat, body))
         except IllegalDecision as refused:
             raise Refused(refused.reason, refused.rule) from None
         except ConcurrencyConflict:
             self._engines.pop(match_id, None)
             raise Stale("another worker appended to this match first; decide again at its new head") from None
-        self.lobby.applied(match_id, seat, head, body)
         return Outcome(engine.state.seq, True)
 
     # -- what a seat receives -----------------------------------------------------------------------------
@@ -270,6 +277,11 @@ class Service:
 
     def log_records(self, match_id: str) -> list[Record]:
         return list(self.store.read(match_id))
+
+
+def _receipt(seat: int, body: str) -> bytes:
+    """What a decision's append keeps of its submission: the seat and the submission as sent."""
+    return f"{seat} {body}".encode()
 
 
 def _pick(req: Request, nm: Any) -> dict[str, Any]:

@@ -1,0 +1,87 @@
+"""A decision sent again after a crash (the client never got its acknowledgement) is applied once: the server keeps
+each submission as the receipt of its append, in the append's own transaction, so after any crash the store holds
+the decision and its receipt, or neither."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import secrets
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eventsource.sqlite import SQLiteStore
+from statemachine.games import PROFILES
+from tools.logs.stores import open_store
+from tools.serve.lobby import Lobby, MatchSpec
+from tools.serve.service import Service, Stale
+
+GAME = "shadowverse"
+
+
+def fresh(db: str) -> Service:
+    """A server process started anew on the store: nothing of the last one's memory."""
+    return Service(lambda: open_store(db, write=True), Lobby(db))
+
+
+class Crashed(Exception):
+    """The process died inside the append's transaction."""
+
+
+class DiesAtCommit:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            raise Crashed
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def test_a_retry_after_a_crash_is_applied_once(tmp_path: Path) -> None:
+    db = str(tmp_path / "serve.db")
+    open_store(db, write=True).close()
+    first = fresh(db)
+    _, players, decks = importlib.import_module(f"{PROFILES[GAME][0]}.demo").sample_game(0)
+    match = first.create(MatchSpec(GAME, list(players), [list(d) for d in decks])).id
+    for seat in (0, 1):
+        first.join(match, seat, secrets.token_bytes(32))
+    head = first.head(match)
+    seat = first.legal(match).player
+    assert seat is not None
+    action, args = first.chosen(match, seat, 0)
+    body = json.dumps({"choice": 0, "head": head}, sort_keys=True)
+
+    # The server dies inside the append's transaction: the events and the receipt were written, the commit never
+    # came (closing the connection then rolls the transaction back, as the process's death would).
+    store = first.store
+    assert isinstance(store, SQLiteStore)
+    connection = store._db
+    store._db = DiesAtCommit(connection)  # type: ignore[assignment]
+    with pytest.raises(Crashed):
+        first.decide(match, seat, head, action, args, body)
+    connection.close()
+
+    # Neither the decision nor its receipt: the retry is a new decision, applied.
+    second = fresh(db)
+    assert second.store.head(match) == head and second.store.receipt(match, head) is None
+    assert second.submitted(match, seat, head, body) is None
+    applied = second.decide(match, seat, head, action, args, body)
+    assert applied.applied and applied.head > head
+
+    # The acknowledgement is lost again; the retry reaches a third process: acknowledged, not applied twice.
+    third = fresh(db)
+    again = third.submitted(match, seat, head, body)
+    assert again is not None and not again.applied and again.head == applied.head
+    with pytest.raises(Stale):
+        third.decide(match, seat, head, action, args, body)
+    assert third.store.head(match) == applied.head
+    other = json.dumps({"choice": 1, "head": head}, sort_keys=True)  # not what was applied: stale, not acked
+    assert third.submitted(match, seat, head, other) is None
+    assert third.submitted(match, 1 - seat, head, body) is None

@@ -1,0 +1,62 @@
+"""Per-match serialisation: a worker's matches are spread over a few threads by their id, each thread with a
+:class:`Service` of its own (its own store connection, engines and folds), so that one match's decision never
+waits behind another's commit, fold or board; two decisions of one match still run one at a time, in order. The
+lobby (creating matches, checking credentials) has a thread of its own and never waits behind play.
+
+Threads share the interpreter: rules and views, which are CPU bound, take turns; what overlaps is the time each
+spends waiting on its store (an fsync, a round trip to PostgreSQL). Matches on several workers (processes) run in
+parallel: the store's optimistic concurrency already guards a match two workers append to.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+from eventsource.errors import StoreUnavailable
+from tools.serve.lobby import Lobby
+from tools.serve.service import Service
+from tools.web import Worker
+
+T = TypeVar("T")
+MATCH_THREADS: Final = 4  # threads a worker's matches are spread over
+
+
+class Shards:
+    def __init__(self, make: Callable[[], Service], threads: int = MATCH_THREADS) -> None:
+        """``make`` makes each thread's service (over one lobby they share)."""
+        self.services = [make() for _ in range(threads)]
+        self.workers = [Worker(f"kifu-match-{i}") for i in range(threads)]
+        self.front = Worker("kifu-lobby")
+
+    @property
+    def lobby(self) -> Lobby:
+        return self.services[0].lobby
+
+    def _of(self, match_id: str) -> int:
+        return zlib.crc32(match_id.encode()) % len(self.services)
+
+    def service(self, match_id: str) -> Service:
+        return self.services[self._of(match_id)]
+
+    async def call(self, match_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(service, *args)`` on the thread of ``match_id``; a store gone away (PostgreSQL restarting) is
+        opened again next time."""
+        i = self._of(match_id)
+        try:
+            return await self.workers[i].call(fn, self.services[i], *args)
+        except StoreUnavailable:
+            await self.workers[i].call(self.services[i].lost)
+            raise
+
+    async def lobby_call(self, fn: Callable[[Lobby], T]) -> T:
+        """``fn(lobby)`` on the lobby's thread."""
+        return await self.front.call(fn, self.lobby)
+
+    def heard(self, match_id: str, head: int) -> None:
+        self.service(match_id).heard(match_id, head)
+
+    def listening(self, on: bool) -> None:
+        for service in self.services:
+            service.listening(on)
