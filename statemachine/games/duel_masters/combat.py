@@ -28,6 +28,8 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
     v = view(st, attacker)
     if v.status.get("sick") and "speed_attacker" not in v.chars.keywords:
         return "a creature cannot attack the turn it was put into the battle zone (summoning sickness)"
+    if "cant_attack" in v.chars.keywords:
+        return "this creature cannot attack (攻撃できない)"
     if target is None and "cant_attack_players" in v.chars.keywords:
         return "this creature cannot attack players (相手プレイヤーを攻撃できない)"
     if target is not None:
@@ -74,6 +76,14 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
         # 「ブロックした時」 (DM-GAME-BLOCK): the blocker's abilities resolve before the battle
         yield from engine.policy.settle(engine)  # type: ignore[attr-defined]
         now = current_attacker(engine, attacker)
+        if now is None:
+            after_attack(engine, attacker)
+            return
+    foe = blocked if blocked is not None else target
+    if foe is not None and foe in engine.state.objects and fire_on(engine, "battles", now, foe):
+        # 「バトルする時」 (DM-GAME-BATTLE): both creatures' abilities resolve before the battle
+        yield from engine.policy.settle(engine)  # type: ignore[attr-defined]
+        now = current_attacker(engine, attacker)  # (the attacker may have left meanwhile)
         if now is None:
             after_attack(engine, attacker)
             return

@@ -89,29 +89,33 @@ KINDS: dict[str, TriggerKind] = {
     "turn_ends": TriggerKind("turn_ends", ev.AFTER, _fired),
     # 「ブロックした時」 (DM-GAME-BLOCK, pool 1.4): fired by the block itself (``fire_on``); the blocker is the subject
     "blocks": TriggerKind("blocks", ev.AFTER, _fired),
+    # 「バトルする時」 (DM-GAME-BATTLE, pool 1.4): fired for each creature of an attack's battle before it is fought;
+    # the creature battling is the subject. The battle of an effect (効果バトル) fires none yet.
+    "battles": TriggerKind("battles", ev.AFTER, _fired),
 }
 
 
-def fire_on(engine: Engine, word: str, subject: int) -> bool:
+def fire_on(engine: Engine, word: str, *subjects: int) -> bool:
     """Trigger the abilities of creatures in the battle zone that listen for ``word``, a moment the game fires
-    itself (no event marks it: a block), about ``subject``; whether any triggered. ``subject`` and ``whose`` of
-    each trigger are read as for an event's subject."""
+    itself (no event marks it: a block, a battle about to be fought), about each of ``subjects``, as one group;
+    whether any triggered. ``subject`` and ``whose`` of each trigger are read as for an event's subject."""
     st = engine.state
-    seen = view(st, subject)
     found: list[Instance] = []
-    for lst in engine.index.listeners(word):
-        obj = st.objects.get(lst.obj)
-        t = lst.ability.trigger
-        if obj is None or kind_of(obj.zone) != BATTLE or t is None:
-            continue
-        holder = view(st, lst.obj)
-        mine = holder.controller == seen.controller
-        about = {"self": lst.obj == subject, "other": lst.obj != subject}.get(t.subject, True)
-        whose = {"you": mine, "opponent": not mine}.get(t.whose, True)
-        if lst.ability.id not in holder.chars.abilities or not about or not whose:
-            continue
-        if matches_filter(seen, t.filter, engine.index.tests):
-            found.append(Instance(lst, holder.controller, holder, seen, st.seq, ev.AFTER))
+    for subject in subjects:
+        seen = view(st, subject)
+        for lst in engine.index.listeners(word):
+            obj = st.objects.get(lst.obj)
+            t = lst.ability.trigger
+            if obj is None or kind_of(obj.zone) != BATTLE or t is None:
+                continue
+            holder = view(st, lst.obj)
+            mine = holder.controller == seen.controller
+            about = {"self": lst.obj == subject, "other": lst.obj != subject}.get(t.subject, True)
+            whose = {"you": mine, "opponent": not mine}.get(t.whose, True)
+            if lst.ability.id not in holder.chars.abilities or not about or not whose:
+                continue
+            if matches_filter(seen, t.filter, engine.index.tests):
+                found.append(Instance(lst, holder.controller, holder, seen, st.seq, ev.AFTER))
     if found:
         engine.policy.triggered(engine, found)
     return bool(found)
