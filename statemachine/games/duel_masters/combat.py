@@ -13,6 +13,7 @@ from statemachine.engine import Engine
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.actions import cast_spell, declaration_window, enter_battle
 from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, POWER_WHILE_ATTACKING, SHIELDS, zone
+from statemachine.games.duel_masters.triggers import fire_on
 from statemachine.vocabulary import Answer, Procedure
 
 DIRECT_ATTACK = "direct attack"
@@ -27,6 +28,8 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
     v = view(st, attacker)
     if v.status.get("sick") and "speed_attacker" not in v.chars.keywords:
         return "a creature cannot attack the turn it was put into the battle zone (summoning sickness)"
+    if "cant_attack" in v.chars.keywords:
+        return "this creature cannot attack (攻撃できない)"
     if target is None and "cant_attack_players" in v.chars.keywords:
         return "this creature cannot attack players (相手プレイヤーを攻撃できない)"
     if target is not None:
@@ -69,6 +72,21 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
     if now is None:
         return
     blocked = yield from block(engine, defender, now)
+    if blocked is not None and fire_on(engine, "blocks", blocked):
+        # 「ブロックした時」 (DM-GAME-BLOCK): the blocker's abilities resolve before the battle
+        yield from engine.policy.settle(engine)  # type: ignore[attr-defined]
+        now = current_attacker(engine, attacker)
+        if now is None:
+            after_attack(engine, attacker)
+            return
+    foe = blocked if blocked is not None else target
+    if foe is not None and foe in engine.state.objects and fire_on(engine, "battles", now, foe):
+        # 「バトルする時」 (DM-GAME-BATTLE): both creatures' abilities resolve before the battle
+        yield from engine.policy.settle(engine)  # type: ignore[attr-defined]
+        now = current_attacker(engine, attacker)  # (the attacker may have left meanwhile)
+        if now is None:
+            after_attack(engine, attacker)
+            return
     if blocked is not None:
         battle(engine, now, blocked, attacking=True)
     elif target is not None:
@@ -116,6 +134,20 @@ def battle(engine: Engine, a: int, b: int, *, attacking: bool = False) -> None:
     left = [o for o in slain if o not in losers and o in st.objects and board.kind_of(st.objects[o].zone) == BATTLE]
     if left:
         board.destroy(engine, left)
+    _ended(engine, "end_of_battle", "destroy_after_battle", {a, b})
+
+
+def _ended(engine: Engine, until: str, doom: str, only: set[int] | None = None) -> None:
+    """Marks that last until ``until`` end (those on ``only``, if given); creatures marked ``doom`` that are still in
+    the battle zone are destroyed (「攻撃の後」/「バトルの後、このクリーチャーを破壊する」, ``steps.destroy_after``)."""
+    st = engine.state
+    marks = [m for m in st.modifiers.values() if m.until == until and (only is None or m.target in only)]
+    doomed = [m.target for m in marks if m.value == doom and m.target in st.objects
+              and board.kind_of(st.objects[m.target].zone) == BATTLE]
+    if marks:
+        engine.emit(*[ev.ContinuousEffectEnded(m.effect) for m in marks])
+    if doomed:
+        board.destroy(engine, doomed)
 
 
 def power_attacker(keywords: tuple[str, ...]) -> int:
@@ -187,4 +219,5 @@ def after_attack(engine: Engine, attacker: int) -> None:
         engine.emit(*[ev.ContinuousEffectEnded(m.effect) for m in marks])
     if doomed:
         board.destroy(engine, doomed)
+    _ended(engine, "end_of_battle", "")  # a 「バトルの後」 mark whose battle never came
 

@@ -35,6 +35,7 @@ DM.declare(KEYWORD, {
     "power_attacker_<number>": "パワーアタッカー+N: while it attacks, its power is N higher (DM-GAME-POWER-ATTACKER)",
     "unblockable": "このクリーチャーはブロックされない: it cannot be blocked (DM-GAME-BLOCK)",
     "cant_attack_players": "相手プレイヤーを攻撃できない: it may attack creatures only (DM-GAME-ATTACK)",
+    "cant_attack": "このクリーチャーは攻撃できない: it cannot attack (DM-GAME-ATTACK, pool 1.4)",
     "attacks_if_able": "可能であれば毎ターン攻撃する: the attack step cannot end while it could attack "
                        "(DM-GAME-ATTACK)",
     "charger": "チャージャー: a spell put into its caster's mana zone instead of the graveyard after it is cast "

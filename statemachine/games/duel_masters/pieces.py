@@ -16,6 +16,7 @@ from msgspec import Struct, field
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.amounts import Expr, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, BOUNCE, DECK, GRAVEYARD, HAND, MANA, zone
@@ -37,7 +38,7 @@ class ActParams(Struct, frozen=True, forbid_unknown_fields=True):
     # "chosen": the controller chooses up to ``count`` of them; "all": every one at once; "self": this creature;
     # "subject": the creature the trigger is about (「そのクリーチャー」), if it is still in the battle zone
     what: Literal["chosen", "all", "self", "subject"] = "chosen"
-    count: NonNegative = 1
+    count: NonNegative | Expr = 1  # up to this many (computed when the step is carried out, pool 1.4)
     may: bool = False  # "…してもよい": the controller may choose none
 
 
@@ -55,7 +56,7 @@ def selected(ctx: EffectContext, which: Creatures) -> list[int]:
     return out
 
 
-def _acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
+def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
     """The creatures the step acts on, left in ``ctx.bound['chosen']``."""
     if p.what in ("self", "subject"):
         one = ctx.source_now() if p.what == "self" else ctx.subject
@@ -66,12 +67,15 @@ def _acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
     if p.what == "all":
         ctx.bound["chosen"] = options
         return
-    yield from choose(ctx, ctx.controller, options, f"choose a creature to {verb}", may_=p.may, count=p.count)
+    count = evaluate(ctx, p.count, "count")
+    ctx.bound["chosen"] = []
+    if count > 0:
+        yield from choose(ctx, ctx.controller, options, f"choose a creature to {verb}", may_=p.may, count=count)
 
 
 def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) -> None:
     def step(ctx: EffectContext, p: ActParams) -> Procedure:
-        yield from _acted_on(ctx, p, name.replace("_", " "))
+        yield from acted_on(ctx, p, name.replace("_", " "))
         chosen = [o for o in ctx.bound["chosen"] if o in ctx.state.objects]
         if chosen:
             act(ctx, chosen)
@@ -132,7 +136,9 @@ def mill(ctx: EffectContext, p: MillParams) -> Procedure:
     at the same time."""
     top = list(ctx.state.zone(zone(ctx.controller, DECK)))[: p.count]
     if top:
-        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, GRAVEYARD)) for o in top], MILL))
+        moves = board.move_all(ctx.engine, [(o, zone(ctx.controller, GRAVEYARD)) for o in top], MILL)
+        ctx.engine.emit(*moves)
+        ctx.bound["moved"] = [m.new for m in moves]  # 「それが…なら」 (``if_moved``) reads them
     return
     yield
 
@@ -162,3 +168,21 @@ def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
     if chosen:
         ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.opponent, GRAVEYARD)) for o in chosen],
                                         board.DISCARD))
+
+
+# The rule for one-card verbs (#25, tests/statemachine/test_duel_masters_pieces.py): a step or condition that only
+# one card of the newest pool uses must be a general piece — an action of the game any card may take, its object
+# given by parameters (a selection, types, an amount), never a card's whole text. These are, and why:
+GENERAL_PIECES: dict[str, str] = {
+    "battle": "効果バトル: this creature battles the creatures a selection picks",
+    "cast_free_spell": "casts a spell from the hand for free; which spells is a name filter (名前に《X》とある)",
+    "extra_turn": "追加ターン: a game primitive with no object",
+    "if_moved": "「それが…なら」: types and civilizations of whatever the step before moved",
+    "invade": "侵略: the keyword's action (this card onto the trigger's subject); every 侵略 card uses it",
+    "look_top": "look at the top N, take a card of the given types, the rest to the bottom",
+    "mana_boost": "マナブースト: the top N cards of the deck into the mana zone",
+    "search_deck": "search the deck for cards of the given types, to the hand or mana zone",
+    "untap": "untap over a selection, as tap",
+    "mana_color_at_least": "マナ武装 N of a civilization: a condition with parameters",
+    "was_evolved_before_moving": "DM-LB-19: whether this card was an evolution creature just before it moved",
+}

@@ -18,6 +18,7 @@ from statemachine.games.duel_masters import (
     computed,  # noqa: F401 - registers the steps with computed amounts
     pieces,  # noqa: F401 - registers the general effect pieces
     rule_ids,
+    steps,  # noqa: F401 - registers the general steps of pool 1.4
 )
 from statemachine.games.duel_masters.actions import (
     can_cast,

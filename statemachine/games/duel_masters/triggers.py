@@ -6,13 +6,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsource import events as ev
-from projections.characteristics import ObjectView
+from projections.characteristics import ObjectView, view
 from projections.state import UNDER
 from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, DESTROY, GRAVEYARD, HAND, SUMMON, kind_of
-from statemachine.triggers import TriggerKind
+from statemachine.triggers import Instance, TriggerKind, matches_filter
+
+if TYPE_CHECKING:
+    from statemachine.engine import Engine
 
 
 def _enters(e: ev.Event, _: dict[str, Any]) -> list[int]:
@@ -84,4 +87,35 @@ KINDS: dict[str, TriggerKind] = {
     # 「ターンの終わりに」 (DM-GAME-TURN-END): fired as the end step begins; the subject is the holder itself and
     # ``whose`` names whose turn it is ("you": the holder's controller's).
     "turn_ends": TriggerKind("turn_ends", ev.AFTER, _fired),
+    # 「ブロックした時」 (DM-GAME-BLOCK, pool 1.4): fired by the block itself (``fire_on``); the blocker is the subject
+    "blocks": TriggerKind("blocks", ev.AFTER, _fired),
+    # 「バトルする時」 (DM-GAME-BATTLE, pool 1.4): fired for each creature of an attack's battle before it is fought;
+    # the creature battling is the subject. The battle of an effect (効果バトル) fires none yet.
+    "battles": TriggerKind("battles", ev.AFTER, _fired),
 }
+
+
+def fire_on(engine: Engine, word: str, *subjects: int) -> bool:
+    """Trigger the abilities of creatures in the battle zone that listen for ``word``, a moment the game fires
+    itself (no event marks it: a block, a battle about to be fought), about each of ``subjects``, as one group;
+    whether any triggered. ``subject`` and ``whose`` of each trigger are read as for an event's subject."""
+    st = engine.state
+    found: list[Instance] = []
+    for subject in subjects:
+        seen = view(st, subject)
+        for lst in engine.index.listeners(word):
+            obj = st.objects.get(lst.obj)
+            t = lst.ability.trigger
+            if obj is None or kind_of(obj.zone) != BATTLE or t is None:
+                continue
+            holder = view(st, lst.obj)
+            mine = holder.controller == seen.controller
+            about = {"self": lst.obj == subject, "other": lst.obj != subject}.get(t.subject, True)
+            whose = {"you": mine, "opponent": not mine}.get(t.whose, True)
+            if lst.ability.id not in holder.chars.abilities or not about or not whose:
+                continue
+            if matches_filter(seen, t.filter, engine.index.tests):
+                found.append(Instance(lst, holder.controller, holder, seen, st.seq, ev.AFTER))
+    if found:
+        engine.policy.triggered(engine, found)
+    return bool(found)
