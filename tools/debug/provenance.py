@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import GameState, copy, evolve
+from projections.state import GameState, evolve, fork
 from projections.views import can_see, redact_event
 from statemachine.games import hidden_zones
 from tools.debug.indices import stat_index
@@ -133,12 +133,12 @@ class Lines:
     def entries(self, start: int, stop: int) -> list[dict[str, Any]]:
         """Records ``start..stop`` as entries, folding once from the state before ``start`` (a page of the
         timeline: one ``state_at`` however long the page)."""
-        state = copy(self.log.state_at(start - 1))
+        state = fork(self.log.state_at(start - 1))
         hidden = hidden_zones(state.profile)
         mem = self.log.memory if self.viewer is None else None
         out = []
-        for seq in range(start, stop + 1):
-            rec = self.log.record(seq)
+        for rec in self.log.span(start, stop):
+            seq = rec.seq
             seen = rec.event if self.viewer is None else redact_event(rec.event, self.viewer, state, hidden=hidden)
             if seen is None:
                 line = f"record {seq}: (a record {state.players[self.viewer or 0].name} did not see)"
@@ -180,18 +180,22 @@ def _lower_bound(state: GameState, path: Path) -> int:
 
 def touches(path: Path, event: ev.Event) -> bool:
     """Whether ``event`` may change the value at ``path`` (a cheap test on the event alone, true whenever it can:
-    a window of records none of which touches the value is passed over without folding it)."""
-    match path.kind, event:
-        case "object", ev.StatusSet(obj=oid) | ev.Stacked(top=oid) | ev.Stacked(below=oid):
-            return oid == path.obj or path.field in ("power", "toughness", "under")
-        case "object", ev.ContinuousEffectStarted() | ev.ContinuousEffectEnded() | ev.ZoneChanged():
-            return True  # a modifier starts or ends, or its source leaves
-        case "player", ev.PlayerStat(player=p) | ev.PlayerLost(player=p):
-            return p == path.player
-        case "pending", (ev.Triggered() | ev.EffectPending() | ev.EffectResolving() | ev.EffectResolved()
-                         | ev.EffectFizzled() | ev.Chosen()):
+    a window of records none of which touches the value is passed over without folding it). What each fold
+    changes: ``projections.state.FOLDS``; an object's characteristics: ``projections.characteristics``."""
+    match path.kind, path.field, event:
+        case "object", "status", ev.StatusSet(obj=oid) | ev.Revealed(obj=oid):
+            return oid == path.obj  # (only these folds change an object's statuses)
+        case "object", "under", ev.Stacked() | ev.ZoneChanged():
             return True
-        case "request", ev.ChoiceRequested() | ev.ChoiceMade():
+        case "object", "power" | "toughness", (ev.ContinuousEffectStarted() | ev.ContinuousEffectEnded()
+                                                | ev.ZoneChanged()):
+            return True  # a modifier starts or ends, or its source leaves
+        case "player", _, ev.PlayerStat(player=p) | ev.PlayerLost(player=p):
+            return p == path.player
+        case "pending", _, (ev.Triggered() | ev.EffectPending() | ev.EffectResolving() | ev.EffectResolved()
+                            | ev.EffectFizzled() | ev.Chosen()):
+            return True
+        case "request", _, ev.ChoiceRequested() | ev.ChoiceMade():
             return True
     return isinstance(event, ev.GameStarted)
 
@@ -200,29 +204,31 @@ def origin(log: PointLog, n: int, path: Path) -> int | None:
     """The last record at or before point ``n`` after which ``path`` read as it reads at ``n`` (None: it has read
     so since before the first record).
 
-    An object's zone is where it came to be (every zone change makes a new object), so its origin is that record.
-    Otherwise the log is folded forward over windows of ``SPAN`` records, from the window holding the point back,
-    each window passed over unfolded when none of its records ``touches`` the value."""
+    An object's zone and controller are what it came to be with (every zone change makes a new object, and no
+    fold changes an object's controller), so their origin is that record. A player's counter is looked up in the
+    session's index. Otherwise the log is folded forward over windows of at most ``SPAN`` records ending at
+    snapshot boundaries (so the state a window folds from is a snapshot, not a fold of its own), from the window
+    holding the point back, each window passed over unfolded when none of its records ``touches`` the value."""
     state_n = log.state_at(n)
     want = path.read(state_n)
     low = _lower_bound(state_n, path)
-    if path.kind == "object" and path.field == "zone" and want is not None:
+    if path.kind == "object" and path.field in ("zone", "controller") and want is not None:
         return low
     if path.kind == "player":  # (a counter is set only by PlayerStat records: the index knows which)
         return stat_index(log).last_change(path.player, path.key, n)
     stop = n
     while stop >= low:
-        start = max(low, stop - SPAN + 1)
-        if any(touches(path, log.record(seq).event) for seq in range(start, stop + 1)):
-            state = copy(log.state_at(start - 1))
+        start = max(low, (stop - 1) // SPAN * SPAN + 1)
+        window = log.span(start, stop)
+        if any(touches(path, rec.event) for rec in window):
+            state = fork(log.state_at(start - 1))
             last_change = None
             prev = path.read(state)
-            for seq in range(start, stop + 1):
-                rec = log.record(seq)
+            for rec in window:
                 evolve(state, rec.seq, rec.event, rec.decision)
                 now = path.read(state)
                 if now != prev:
-                    last_change = seq
+                    last_change = rec.seq
                 prev = now
             if last_change is not None:
                 return last_change

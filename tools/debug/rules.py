@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Final
 
 from eventsource import events as ev
@@ -44,8 +45,20 @@ def _detail(event: ev.Event) -> str:
 
 
 def _profile(log: PointLog) -> Any:
+    started = log.started
+    if started is None:
+        return None
+    return _installed(started.profile, started.profile_version)
+
+
+@cache
+def _installed(name: str, version: str) -> Any:
+    """The rules profile of a game at a version (None: not installed here), made once per process (a page of
+    the timeline asks for it once per record)."""
+    from statemachine.games import profile as make_profile
+
     try:
-        return log.profile()
+        return make_profile(name, version)
     except (KifuError, LookupError, ValueError):  # rules not installed here (another game, a generated log)
         return None
 

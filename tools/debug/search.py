@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 from eventsource import events as ev
 from eventsource.records import Record
-from projections.state import GameState, copy, evolve
+from projections.state import GameState, evolve, fork
 from projections.views import redact_event
 from statemachine.games import hidden_zones
 from tools.debug.expressions import Condition, Value, ValueExpr
@@ -25,6 +25,7 @@ from tools.travel.streamed import PointLog
 Unit = Literal["event", "decision", "turn"]
 Direction = Literal["next", "prev"]
 UNITS: Final = ("event", "decision", "turn")
+STEP_SPAN: Final = 16  # records a step reads first (a decision is a few records away; a turn, more: it reads on)
 
 
 def _starts(rec: Record, unit: Unit) -> bool:
@@ -41,21 +42,17 @@ def step(log: PointLog, at: int, unit: Unit, direction: Direction) -> int:
     if unit == "event":
         return min(log.last, at + 1) if direction == "next" else max(0, at - 1)
     if direction == "next":
-        for seq in range(at + 1, log.last + 1):
-            rec = log.record(seq)
+        for rec in log.forward(at + 1, first=STEP_SPAN):
             if _starts(rec, unit):
-                point = seq - 1 if unit == "decision" else seq
+                point = rec.seq - 1 if unit == "decision" else rec.seq
                 if point > at:
                     return point
         return log.last
-    seq = at if unit == "decision" else at - 1
-    while seq >= 1:
-        rec = log.record(seq)
+    for rec in log.backward(at if unit == "decision" else at - 1, first=STEP_SPAN):
         if _starts(rec, unit):
-            point = seq - 1 if unit == "decision" else seq
+            point = rec.seq - 1 if unit == "decision" else rec.seq
             if point < at:
                 return point
-        seq -= 1
     return 0
 
 
@@ -76,11 +73,11 @@ class Progress:
 def _fold_window(log: PointLog, start: int, stop: int, cond: Condition, viewer: int | None
                  ) -> Iterator[Match | Progress]:
     """Matches of ``cond`` at records ``start..stop``, folding from the state after ``start - 1``."""
-    state = copy(log.state_at(start - 1))
+    state = fork(log.state_at(start - 1))
     values = cond.values
     hidden = hidden_zones(state.profile)
-    for seq in range(start, stop + 1):
-        rec = log.record(seq)
+    for rec in log.forward(start, stop):
+        seq = rec.seq
         before = tuple(v.read(state, viewer) for v in values)
         seen = rec.event if viewer is None else redact_event(rec.event, viewer, state, hidden=hidden)
         evolve(state, rec.seq, rec.event, rec.decision)
@@ -126,11 +123,11 @@ def changes(log: PointLog, value: ValueExpr, viewer: int | None = None, start: i
     """``value`` at point ``start`` and at every record after it where it changed (omniscient print), with
     ``Progress`` on the way."""
     end = log.last if stop is None else min(stop, log.last)
-    state: GameState = copy(log.state_at(start))
+    state: GameState = fork(log.state_at(start))
     last = value.read(state, viewer)
     yield start, last
-    for seq in range(start + 1, end + 1):
-        rec = log.record(seq)
+    for rec in log.forward(start + 1, end):
+        seq = rec.seq
         evolve(state, rec.seq, rec.event, rec.decision)
         now = value.read(state, viewer)
         if now != last:

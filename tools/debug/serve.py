@@ -6,6 +6,7 @@ access log is off: it would write the URL of the first request, which carries th
 
 from __future__ import annotations
 
+import gc
 import secrets
 import socket
 import sys
@@ -46,6 +47,7 @@ def serve(session: Session, *, host: str = LOCAL, port: int = 0, open_browser: b
         webbrowser.open(url)
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
                             limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024)
+    gc.freeze()  # (what starting made — modules, the app — is never walked by a full collection: no long pause)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -33,7 +33,7 @@ from eventsource.errors import CorruptLog, KifuError
 from eventsource.integrity import ChainCheck
 from eventsource.records import RawRecord, Record, decode
 from eventsource.store import EventStore, GameInfo
-from projections.state import GameState, copy, evolve
+from projections.state import GameState, evolve, fork
 from projections.timeline import SNAPSHOT_EVERY, pack, unpack, usable
 from tools.errors import BadInput, note_damage
 from tools.logs.stores import is_store_location, open_store, pick_game
@@ -42,7 +42,8 @@ from tools.travel.trace import Memory, render
 
 SPAN: Final = SNAPSHOT_EVERY  # records read at a time when walking away from a point
 KEPT: Final = 4 * SPAN  # records a command keeps read at most; a longer run is folded as it streams
-STATES: Final = 8  # states kept for the command's next question
+STATES: Final = 64  # states kept for the command's next questions (forks: they share the objects they hold alike)
+CHECKPOINT: Final = 32  # a fold keeps the state every this many records on its way (a step back lands near one)
 LONG: Final = 20 * SNAPSHOT_EVERY  # a fold this long without a snapshot is worth a note
 
 
@@ -52,15 +53,11 @@ class _Memory(Memory):
     def __init__(self, log: StoreLog) -> None:
         super().__init__()
         self._log = log
-        self._kinds: dict[int, str] = {}  # (not an array as long as the log: a few records of it are read)
-
-    def note_kind(self, seq: int, kind: str) -> None:
-        self._kinds[seq] = kind
 
     def kind_at(self, seq: int) -> str | None:
-        if seq not in self._kinds and 0 < seq <= self._log.last:
+        if (seq >= len(self.kinds) or not self.kinds[seq]) and 0 < seq <= self._log.last:
             self._log.record(seq)  # (notes it)
-        return self._kinds.get(seq)
+        return super().kind_at(seq)
 
 
 class StoreLog(PointLog):
@@ -166,25 +163,13 @@ class StoreLog(PointLog):
         for raw, _ in self._raws(start, self.last):
             yield raw
 
-    def forward(self, start: int, stop: int | None = None) -> Iterator[Record]:
-        """Records from ``start`` (to ``stop``), read a span at a time."""
-        end = self.last if stop is None else min(stop, self.last)
-        seq = max(1, start)
-        while seq <= end:
-            yield from self._read(seq, min(end, seq + SPAN - 1))
-            seq += SPAN
-
-    def backward(self, start: int) -> Iterator[Record]:
-        """Records from ``start`` down to the first, read a span at a time."""
-        seq = min(start, self.last)
-        while seq >= 1:
-            yield from reversed(self._read(max(1, seq - SPAN + 1), seq))
-            seq -= SPAN
+    def span(self, start: int, stop: int) -> list[Record]:
+        return self._read(start, stop)
 
     # -- time travel ---------------------------------------------------------------------------------------
 
     def state_at(self, n: int) -> GameState:
-        """The state after record ``n`` (0: before anything)."""
+        """The state after record ``n`` (0: before anything). Read only: it is kept for the next questions."""
         n = max(0, min(n, self.last))
         cached = self._states.get(n)
         if cached is not None:
@@ -196,22 +181,35 @@ class StoreLog(PointLog):
         else:
             for rec in self._read(state.seq + 1, n):
                 evolve(state, rec.seq, rec.event, rec.decision)
-        self._states[n] = state
-        while len(self._states) > STATES:
-            self._states.popitem(last=False)
+                if rec.seq % CHECKPOINT == 0 and rec.seq < n:
+                    self._keep(rec.seq, fork(state))
+        self._keep(n, state)
         return state
 
+    def _keep(self, n: int, state: GameState) -> None:
+        self._states[n] = state
+        self._states.move_to_end(n)
+        while len(self._states) > STATES:
+            self._states.popitem(last=False)
+
     def _base(self, n: int) -> GameState:
-        """The state to fold on from: the store's snapshot at or before ``n`` whose key holds, or one kept by this
-        command, or a state already answered (a copy), whichever is nearest."""
-        best = usable(self.store, self.game, n) or GameState()
-        kept = max((s for s in self._kept if best.seq < s <= n), default=None)
-        answered = max((s for s in self._states if best.seq < s <= n and (kept is None or s > kept)), default=None)
-        if answered is not None:
-            return copy(self._states[answered])
+        """The state to fold on from (a fork, never a state kept): the nearest state kept at or before ``n`` when
+        it is a few checkpoints away at most (folding that far costs about what restoring a snapshot does), else the
+        store's snapshot at or before ``n`` whose key holds (kept too: the next question near it starts there),
+        or one kept by this command for a store without them, whichever is nearest."""
+        near = max((s for s in self._states if s <= n), default=None)
+        if near is not None and n - near <= 2 * CHECKPOINT:
+            return fork(self._states[near])
+        best = usable(self.store, self.game, n)
+        if best is not None and best.seq not in self._states:
+            self._keep(best.seq, best)
+        start = best.seq if best is not None else 0
+        kept = max((s for s in self._kept if start < s <= n), default=None)
+        if near is not None and near >= start and (kept is None or near > kept):
+            return fork(self._states[near])
         if kept is not None:
             return unpack(self._kept[kept])
-        return best
+        return fork(best) if best is not None else GameState()
 
     def _stream_fold(self, state: GameState, n: int) -> None:
         """Fold a long run without a stored snapshot, keeping one in memory every SNAPSHOT_EVERY records."""

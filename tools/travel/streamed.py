@@ -25,7 +25,7 @@ from eventsource.memory import MemoryStore
 from eventsource.records import RawRecord, Record, decode
 from eventsource.store import EventStore, GameInfo
 from projections.state import GameState, ProjectionError, copy, evolve
-from projections.timeline import pack
+from projections.timeline import SNAPSHOT_EVERY, pack
 from tools.errors import BadInput
 from tools.logs.folding import Inconsistent, apply
 from tools.logs.sources import LogSource
@@ -87,6 +87,27 @@ class PointLog(ABC):
     def triggered_by(self, n: int) -> list[Record]: ...
     @abstractmethod
     def raws_from(self, start: int) -> Iterator[RawRecord]: ...
+
+    def span(self, start: int, stop: int) -> list[Record]:
+        """Records ``start..stop`` that the log has, in order (a store reads them in one query, not one each)."""
+        found = (self.get(seq) for seq in range(max(1, start), min(self.last, stop) + 1))
+        return [rec for rec in found if rec is not None]
+
+    def forward(self, start: int, stop: int | None = None, first: int = SNAPSHOT_EVERY) -> Iterator[Record]:
+        """Records from ``start`` (to ``stop``), read a span at a time: ``first`` records (a step, which stops
+        within a few records, asks for few), then twice as many each time, up to ``SNAPSHOT_EVERY``."""
+        end = self.last if stop is None else min(stop, self.last)
+        seq, size = max(1, start), first
+        while seq <= end:
+            yield from self.span(seq, min(end, seq + size - 1))
+            seq, size = seq + size, min(2 * size, SNAPSHOT_EVERY)
+
+    def backward(self, start: int, first: int = SNAPSHOT_EVERY) -> Iterator[Record]:
+        """Records from ``start`` down to the first, read a span at a time (as ``forward`` reads them)."""
+        seq, size = min(start, self.last), first
+        while seq >= 1:
+            yield from reversed(self.span(max(1, seq - size + 1), seq))
+            seq, size = seq - size, min(2 * size, SNAPSHOT_EVERY)
 
     def record(self, seq: int) -> Record:
         rec = self.get(seq)
