@@ -36,7 +36,7 @@ from starlette.testclient import TestClient
 from eventsource import events as ev
 from eventsource import exchange
 from eventsource.records import GENESIS, NewEvent, decode, seal
-from projections.state import GameState, copy, evolve
+from projections.state import GameState, copy, evolve, fork
 from tests.tools.games import export, play, sampled_games
 from tools.cli import main
 from tools.debug.app import COOKIE, create_app
@@ -534,3 +534,42 @@ def test_a_counters_origin_on_a_store_is_the_folds(logs: dict[str, Path], tmp_pa
                 assert folded[origin - 1].players[p].stats.get(key) != value
                 checked += 1
     assert checked >= 20
+
+
+def test_a_power_or_toughness_origin_on_a_store_is_the_folds(tmp_path: Path) -> None:
+    """Power and toughness change only where a continuous effect on the object begins or ends: the session finds
+    the beginnings in its index of ContinuousEffectStarted records (read from the store by their tag) and each
+    ending by a search over points. At every point where such an effect ended, and at points sampled between,
+    every object's power and toughness answer the last record after which the fold reads them so; an object no
+    effect touched answers the record it came to be at."""
+    db = tmp_path / "synth.db"
+    made = CliRunner().invoke(main, ["synth", "--db", str(db), "--events", "3000"])
+    assert made.exit_code == 0, made.output
+    folded = [GameState()]
+    with open_at_points(str(db)) as log:
+        for rec in log.forward(1):
+            folded.append(fork(folded[-1]))  # (a copy that shares what the next record leaves alone)
+            evolve(folded[-1], rec.seq, rec.event, rec.decision)
+    ended = [s for s in range(1, len(folded)) if set(folded[s - 1].modifiers) - set(folded[s].modifiers)]
+    rng = random.Random(23)
+    points = sorted(set(rng.sample(ended, min(6, len(ended))) + rng.sample(range(1, len(folded)), 2)))
+    c, touched, untouched = client(Session(Source(str(db), None), str(tmp_path / "forks.db"))), 0, 0
+    from projections.characteristics import view
+    for n in points:
+        targets = {m.target for s in (n - 1, n) for m in folded[s].modifiers.values()} & set(folded[n].objects)
+        others = rng.sample(sorted(set(folded[n].objects) - targets), 2)
+        for oid in rng.sample(sorted(targets), min(3, len(targets))) + others:
+            for fld in ("power", "toughness"):
+                answer = c.post(f"/api/origin?at={n}", json={"kind": "object", "obj": oid, "field": fld}).json()
+                assert "set_by" in answer, (n, oid, fld, answer)
+                value = getattr(view(folded[n], oid).chars, fld)
+                since = folded[n].objects[oid].since
+                origin = answer["set_by"][0]["seq"]
+                assert since <= origin <= n, (n, oid, fld)
+                assert all(getattr(view(folded[s], oid).chars, fld) == value for s in range(origin, n + 1))
+                if origin > since:
+                    assert getattr(view(folded[origin - 1], oid).chars, fld) != value, (n, oid, fld, origin)
+                    touched += 1
+                else:
+                    untouched += 1
+    assert touched >= 8 and untouched >= 8, (touched, untouched)

@@ -41,6 +41,7 @@ def debug(target: str, game: str | None, port: int, no_browser: bool, forks: str
     session = Session(source, forks or str(folder / "forks.db"))
     session.info()  # (opens the log: a log that cannot be read is refused before anything listens)
     session.close()  # (the server reopens it on its own thread)
+    session.warm = True  # (and then fills the indices a value's origin reads, in the background)
     serve(session, port=port, open_browser=not no_browser)
 
 

@@ -13,23 +13,28 @@ other (their hash chain checked); the index only says where to look.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator
-from typing import Final
+from collections.abc import Iterable, Iterator
+from typing import Final, TypeVar
 
 import msgspec
 
 from eventsource import events as ev
-from eventsource.errors import CorruptLog
+from eventsource.errors import CorruptLog, KifuError
 from eventsource.store import EventStore
 from eventsource.upcast import UnknownEventKind, decode_body
+from projections.state import EACH
+from tools.logs.stores import open_store
 from tools.travel.streamed import PointLog
 
 # A PlayerStat body begins so: msgpack's header of a 4-item array (tag, player, key, value), then the tag.
 STAT_PREFIX: Final = ev.encode(ev.PlayerStat(0, "", 0))[:2]
+STARTED_PREFIX: Final = ev.encode(ev.ContinuousEffectStarted(0, 0, "", 0))[:2]
 BLOCK: Final = 4096  # records whose counter records are read at a time
 
+E = TypeVar("E", bound=ev.Event)
 Block = dict[tuple[int, str], list[tuple[int, int]]]  # (player, counter) -> (record, value set), in order
 
 
@@ -45,10 +50,7 @@ class StatIndex:
             log = self._log()
             if log is None:
                 raise RuntimeError("the log of this counter index was closed")
-            block: Block = {}
-            for seq, event in _stat_events(log, b * BLOCK + 1, min(log.last, (b + 1) * BLOCK)):
-                block.setdefault((event.player, event.key), []).append((seq, event.value))
-            self.blocks[b] = block
+            self.blocks[b] = grouped(_events(log, STAT_PREFIX, ev.PlayerStat, *_bounds(b, log.last)))
         return self.blocks[b]
 
     def last_change(self, player: int, key: str, n: int) -> int | None:
@@ -65,32 +67,129 @@ class StatIndex:
         return None if found is None else found[0]
 
 
-def _stat_events(log: PointLog, start: int, stop: int) -> Iterator[tuple[int, ev.PlayerStat]]:
+Started = tuple[int, ev.ContinuousEffectStarted]  # (record, event)
+
+
+class EffectIndex:
+    """Per block of the log: the ``ContinuousEffectStarted`` records in it (the only records that begin a
+    modification of a characteristic) by the object they target, and those that apply to every object a
+    selector names ("each_"), read a block at a time back from the point asked about, and kept."""
+
+    def __init__(self, log: PointLog) -> None:
+        self._log = weakref.ref(log)
+        self.blocks: dict[int, tuple[dict[int, list[Started]], list[Started]]] = {}
+
+    def started(self, obj: int, low: int, n: int) -> Iterator[Started]:
+        """The effects started at records ``low..n`` that target ``obj`` or select objects ("each_"), latest
+        first."""
+        for b in range((n - 1) // BLOCK, (max(1, low) - 1) // BLOCK - 1, -1):
+            if b not in self.blocks:
+                log = self._log()
+                if log is None:
+                    raise RuntimeError("the log of this effect index was closed")
+                self.blocks[b] = by_target(_events(log, STARTED_PREFIX, ev.ContinuousEffectStarted,
+                                                   *_bounds(b, log.last)))
+            targeted, selecting = self.blocks[b]
+            for seq, event in sorted(targeted.get(obj, []) + selecting, key=lambda s: s[0], reverse=True):
+                if low <= seq <= n:
+                    yield seq, event
+
+
+def by_target(events: Iterable[Started]) -> tuple[dict[int, list[Started]], list[Started]]:
+    targeted: dict[int, list[Started]] = {}
+    selecting: list[Started] = []
+    for seq, event in events:
+        if event.kind.startswith(EACH):
+            selecting.append((seq, event))
+        else:
+            targeted.setdefault(event.target, []).append((seq, event))
+    return targeted, selecting
+
+
+def grouped(events: Iterable[tuple[int, ev.PlayerStat]]) -> Block:
+    block: Block = {}
+    for seq, event in events:
+        block.setdefault((event.player, event.key), []).append((seq, event.value))
+    return block
+
+
+def _bounds(b: int, last: int) -> tuple[int, int]:
+    return b * BLOCK + 1, min(last, (b + 1) * BLOCK)
+
+
+def _events(log: PointLog, prefix: bytes, kind: type[E], start: int, stop: int) -> Iterator[tuple[int, E]]:
+    """The records of one kind among ``start..stop``: a store filters them where its rows are, by the first bytes
+    of their bodies (``prefix``); an export read whole has its records in memory."""
     store, game = getattr(log, "store", None), getattr(log, "game", None)
-    if not isinstance(store, EventStore) or game is None:  # an export read whole: its records are in memory
+    if not isinstance(store, EventStore) or game is None:
         for rec in log.span(start, stop):
-            if isinstance(rec.event, ev.PlayerStat):
+            if isinstance(rec.event, kind):
                 yield rec.seq, rec.event
         return
-    for seq, _decision, v, body in store.read_bodies_starting(game, STAT_PREFIX, start, stop):
+    yield from _stored(store, game, prefix, kind, start, stop)
+
+
+def _stored(store: EventStore, game: str, prefix: bytes, kind: type[E], start: int, stop: int
+            ) -> Iterator[tuple[int, E]]:
+    for seq, _decision, v, body in store.read_bodies_starting(game, prefix, start, stop):
         try:
             event = decode_body(v, body)
         except (msgspec.DecodeError, UnknownEventKind) as exc:
             raise CorruptLog(f"its event cannot be read: {exc}", seq=seq) from exc
-        if isinstance(event, ev.PlayerStat):
+        if isinstance(event, kind):
             yield seq, event
 
 
-_INDICES: dict[int, StatIndex] = {}  # id of a log object -> its index, dropped with the object
+def warm(log: PointLog) -> threading.Thread | None:
+    """Fill the log's indices in the background, the newest blocks first, on a connection of its own (a store
+    only: an export is in memory), so that a question about a value set long ago finds its blocks read. A
+    question asked meanwhile reads the blocks it needs itself; a block read twice is read alike. A store that
+    cannot be read is left to the questions, which say why."""
+    store, location, game = getattr(log, "store", None), log.location, log.game
+    if not isinstance(store, EventStore):
+        return None
+    stats, effects, last = stat_index(log), effect_index(log), log.last
+
+    def fill() -> None:
+        try:
+            with open_store(location, write=False) as own:
+                for b in range((last - 1) // BLOCK, -1, -1):
+                    if b not in effects.blocks:
+                        effects.blocks[b] = by_target(_stored(own, game, STARTED_PREFIX,
+                                                              ev.ContinuousEffectStarted, *_bounds(b, last)))
+                    if b not in stats.blocks:
+                        stats.blocks[b] = grouped(_stored(own, game, STAT_PREFIX, ev.PlayerStat, *_bounds(b, last)))
+        except (KifuError, sqlite3.Error, OSError):
+            return
+
+    thread = threading.Thread(target=fill, name="kifu-debug-indices", daemon=True)
+    thread.start()
+    return thread
+
+
+_INDICES: dict[tuple[int, str], StatIndex | EffectIndex] = {}  # (id of a log object, kind) -> its index
 _LOCK: Final = threading.Lock()
 
 
-def stat_index(log: PointLog) -> StatIndex:
-    """The log's counter index, made on first use and kept as long as the log object is (a log that grows is
-    reopened as a new object, so its index is built again)."""
+def _index(log: PointLog, kind: type[StatIndex] | type[EffectIndex]) -> StatIndex | EffectIndex:
+    """The log's index of a kind, made on first use and kept as long as the log object is (a log that grows is
+    reopened as a new object, so its indices are made again)."""
+    key = (id(log), kind.__name__)
     with _LOCK:
-        index = _INDICES.get(id(log))
+        index = _INDICES.get(key)
         if index is None:
-            index = _INDICES[id(log)] = StatIndex(log)
-            weakref.finalize(log, _INDICES.pop, id(log), None)
+            index = _INDICES[key] = kind(log)
+            weakref.finalize(log, _INDICES.pop, key, None)
         return index
+
+
+def stat_index(log: PointLog) -> StatIndex:
+    index = _index(log, StatIndex)
+    assert isinstance(index, StatIndex)
+    return index
+
+
+def effect_index(log: PointLog) -> EffectIndex:
+    index = _index(log, EffectIndex)
+    assert isinstance(index, EffectIndex)
+    return index

@@ -21,10 +21,10 @@ from typing import Any, Final
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import GameState, evolve, fork
+from projections.state import EACH, GameState, Modifier, evolve, fork, selected
 from projections.views import can_see, redact_event
 from statemachine.games import hidden_zones
-from tools.debug.indices import stat_index
+from tools.debug.indices import effect_index, stat_index
 from tools.debug.rules import rule_of
 from tools.errors import BadInput
 from tools.travel.board import request_data
@@ -216,6 +216,8 @@ def origin(log: PointLog, n: int, path: Path) -> int | None:
         return low
     if path.kind == "player":  # (a counter is set only by PlayerStat records: the index knows which)
         return stat_index(log).last_change(path.player, path.key, n)
+    if path.kind == "object" and path.field in ("power", "toughness") and path.obj in state_n.objects:
+        return _characteristic_origin(log, n, path, low)
     stop = n
     while stop >= low:
         start = max(low, (stop - 1) // SPAN * SPAN + 1)
@@ -234,6 +236,51 @@ def origin(log: PointLog, n: int, path: Path) -> int | None:
                 return last_change
         stop = start - 1
     return low if low > 1 and want is not None else None
+
+
+def _characteristic_origin(log: PointLog, n: int, path: Path, low: int) -> int:
+    """``origin`` of an object's power or toughness, which only its continuous effects change (printed values
+    stay; ``projections.characteristics.compute``): so it can change only where such an effect that applies to
+    the object began (a ``ContinuousEffectStarted``, found in the session's index) or ended (the first point
+    after its start where the state no longer holds it: a binary search over points, snapshots first). Of those
+    records, latest first, the first where the value read differs from the value just before is the answer; none:
+    it has read so since the object came to be."""
+    state_n = log.state_at(n)
+    candidates = set()
+    for seq, started in effect_index(log).started(path.obj, low, n):
+        m = Modifier(started.effect, started.source, started.kind, started.target, started.amount, started.value,
+                     started.until, seq)
+        applies = selected(state_n, m, path.obj) if m.kind.startswith(EACH) else m.target == path.obj
+        if not applies or m.kind.removeprefix(EACH) != path.field:
+            continue
+        candidates.add(seq)
+        if m.effect not in state_n.modifiers:  # it ended between its start and the point
+            candidates.add(_first_point_without(log, m.effect, seq, n))
+    for seq in sorted(candidates, reverse=True):
+        if path.read(log.state_at(seq - 1)) != path.read(log.state_at(seq)):
+            return seq
+    return low
+
+
+def _first_point_without(log: PointLog, effect: int, start: int, stop: int) -> int:
+    """The first point after ``start`` (where ``effect`` began) at which the state no longer holds it (it does
+    not at ``stop``); an effect id is never used again, so the points holding it are one run. Searched first over
+    the snapshots' points (each read from its snapshot alone), then record by record within the last span."""
+    low, high = start, stop  # holds at low, not at high
+    while high - low > SPAN:
+        mid = (low + high) // 2
+        if mid // SPAN * SPAN > low:
+            mid = mid // SPAN * SPAN  # (a point a snapshot is taken at, when the store keeps them)
+        if effect in log.state_at(mid).modifiers:
+            low = mid
+        else:
+            high = mid
+    state = fork(log.state_at(low))
+    for rec in log.span(low + 1, high):
+        evolve(state, rec.seq, rec.event, rec.decision)
+        if effect not in state.modifiers:
+            return rec.seq
+    return high
 
 
 def explain(log: PointLog, n: int, path: Path, viewer: int | None = None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from statemachine.engine import Engine
 from statemachine.scenario import Refusal, run_file
 from tools.debug import provenance
 from tools.debug.expressions import Names, QueryError, parse_condition, parse_value
+from tools.debug.indices import warm
 from tools.debug.search import Direction, Match, Progress, Unit, changes, searching, step
 from tools.errors import BadInput
 from tools.logs.stores import open_store
@@ -76,6 +77,8 @@ class Session:
     _logs: dict[str, PointLog] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _tried: dict[str, list[Refusal]] = field(default_factory=dict)  # game -> decisions refused in the page
+    warm: bool = False  # fill the main log's provenance indices in the background when it is opened (the server)
+    warming: threading.Thread | None = None
 
     # -- logs ---------------------------------------------------------------------------------------------
 
@@ -97,6 +100,8 @@ class Session:
                 if game is None or (self._logs.get("") is not None and self._logs[""].game == game):
                     self._logs[key] = self._stack.enter_context(open_at_points(self.source.location,
                                                                                self.source.game))
+                    if self.warm and key == "":
+                        self.warming = warm(self._logs[key])
                 else:
                     if game not in self.branches():
                         raise BadInput(f"no game {game!r}: the games are {', '.join([self.main, *self.branches()])}")
