@@ -37,9 +37,14 @@ TARGET_MB = 200.0
 SAMPLES = 30
 
 
-def _timed(fn: Any, *args: Any) -> float:
-    began = time.perf_counter()
+CPU: dict[str, list[float]] = {}  # kind -> the CPU milliseconds of this thread per answer (the load aside)
+
+
+def _timed(fn: Any, *args: Any, kind: str = "") -> float:
+    began, cpu = time.perf_counter(), time.thread_time()
     fn(*args)
+    if kind:
+        CPU.setdefault(kind, []).append((time.thread_time() - cpu) * 1000)
     return (time.perf_counter() - began) * 1000
 
 
@@ -62,32 +67,32 @@ def child(store: str, samples: int) -> dict[str, Any]:
                                                      "records page", "origin zone", "origin power",
                                                      "origin status", "origin pending", "origin stat")}
     for n in points:
-        times["point"].append(_timed(session.point, n, None, None))
-        times["step event"].append(_timed(session.step, n, "event", "next", None))
-        times["step decision"].append(_timed(session.step, n, "decision", "next", None))
-        times["step turn"].append(_timed(session.step, n, "turn", "prev", None))
-        times["records page"].append(_timed(session.records, n, 100, None, None))
+        times["point"].append(_timed(session.point, n, None, None, kind="point"))
+        times["step event"].append(_timed(session.step, n, "event", "next", None, kind="step event"))
+        times["step decision"].append(_timed(session.step, n, "decision", "next", None, kind="step decision"))
+        times["step turn"].append(_timed(session.step, n, "turn", "prev", None, kind="step turn"))
+        times["records page"].append(_timed(session.records, n, 100, None, None, kind="records page"))
         board = session.point(n, None, None)
         objects = [c["obj"] for z in board["zones"].values() if isinstance(z, list) for c in z]
         if objects:
             obj = rng.choice(objects)
             for fld in ("zone", "power"):
                 times[f"origin {fld}"].append(_timed(session.origin, n, {"kind": "object", "obj": obj, "field": fld},
-                                                     None, None))
+                                                     None, None, kind=f"origin {fld}"))
         statused = [(c["obj"], key) for z in board["zones"].values() if isinstance(z, list) for c in z
                     for key in c.get("status", {})]
         if statused:
             obj, key = rng.choice(statused)
             times["origin status"].append(_timed(session.origin, n, {"kind": "object", "obj": obj, "field": "status",
-                                                                     "key": key}, None, None))
+                                                                     "key": key}, None, None, kind="origin status"))
         if board.get("pending"):
             effect = rng.choice(board["pending"])["effect"]
             times["origin pending"].append(_timed(session.origin, n, {"kind": "pending", "effect": effect}, None,
-                                                  None))
+                                                  None, kind="origin pending"))
         if board["players"] and board["players"][0]["stats"]:
             key = sorted(board["players"][0]["stats"])[0]
             times["origin stat"].append(_timed(session.origin, n, {"kind": "player", "player": 0, "key": key},
-                                               None, None))
+                                               None, None, kind="origin stat"))
     session.close()
     with open_store(store) as st:
         game = st.games()[0].game
@@ -95,8 +100,9 @@ def child(store: str, samples: int) -> dict[str, Any]:
         library = [_timed(timeline.state_at, n) for n in points]
     return {
         "events": last,
-        "answers": {k: {"median_ms": statistics.median(v), "worst_ms": max(v), "n": len(v)} for k, v in times.items()
-                    if v},
+        "answers": {k: {"median_ms": statistics.median(v), "worst_ms": max(v), "n": len(v),
+                        "cpu_median_ms": statistics.median(CPU[k]), "cpu_worst_ms": max(CPU[k])}
+                    for k, v in times.items() if v},
         "library_state_at_ms": statistics.median(library),
         "indices_ms": warm_ms,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -128,10 +134,12 @@ def main() -> None:
     lines = [f"kifu debug on a {result['events']:,}-event SQLite store (server side, {samples} random points; "
              f"library Timeline.state_at median {result['library_state_at_ms']:.1f} ms; load average "
              f"{result['load_average'][0]} before, {result['load_average'][1]} after, on {os.cpu_count()} cores)",
-             f"{'answer':<16} {'median ms':>10} {'worst ms':>10}   target < {TARGET_MS:.0f} ms"]
+             f"{'answer':<16} {'median ms':>10} {'worst ms':>10} {'CPU median':>11} {'CPU worst':>10}   target "
+             f"< {TARGET_MS:.0f} ms (wall; CPU: this thread's own time, the load aside)"]
     for kind, t in result["answers"].items():
         mark = "ok" if t["worst_ms"] < TARGET_MS else "MISSED"
-        lines.append(f"{kind:<16} {t['median_ms']:>10.1f} {t['worst_ms']:>10.1f}   {mark}")
+        lines.append(f"{kind:<16} {t['median_ms']:>10.1f} {t['worst_ms']:>10.1f} {t['cpu_median_ms']:>11.1f} "
+                     f"{t['cpu_worst_ms']:>10.1f}   {mark}")
     lines.append(f"(once) the indices of counters and continuous effects fill in the background in "
                  f"{result['indices_ms']:.0f} ms after the log opens (a question asked meanwhile reads what it needs)")
     mem = "ok" if result["peak_rss_mb"] < TARGET_MB else "MISSED"

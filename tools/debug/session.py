@@ -26,7 +26,9 @@ from typing import Any, Final
 from eventsource import events as ev
 from eventsource.errors import KifuError
 from eventsource.memory import MemoryStore
+from projections.characteristics import view
 from projections.diff import diff_states
+from projections.state import GameState
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.scenario import Refusal, run_file
@@ -149,6 +151,7 @@ class Session:
             after = log.get(n + 1)  # whether the rules wait here or go on by themselves (as kifu at says)
             data = board_data(state, viewer, log.memory if viewer is None else None,
                               next_decision=after.decision if after is not None else None)
+            _with_toughness(data, state)
             lines = provenance.Lines(log, viewer)
             data["record"] = lines.entry(n) if n >= 1 else None
             data["last"] = log.last
@@ -317,6 +320,17 @@ class Session:
             self._stack.close()  # reopen what remains lazily (a store's reader caches its length)
             self._stack = ExitStack()
             self._logs.clear()
+
+
+def _with_toughness(board: dict[str, Any], state: GameState) -> None:
+    """Each card the board shows with its power (a card the viewer sees) shows its toughness too, where it has one,
+    so both can be asked where they came from (the shared board lists power only)."""
+    for cards in board["zones"].values():
+        for card in cards if isinstance(cards, list) else ():
+            if isinstance(card, dict) and "power" in card and card.get("obj") in state.objects:
+                toughness = view(state, card["obj"]).chars.toughness
+                if toughness is not None:
+                    card["toughness"] = toughness
 
 
 def names_of(log: PointLog) -> Names:

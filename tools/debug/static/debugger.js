@@ -164,6 +164,9 @@ function cardBox(c) {
   if (c.power !== null && c.power !== undefined) {
     box.append(el("span", " "), valueSpan(c.power, { kind: "object", obj: c.obj, field: "power" }, "where does this power come from?"));
   }
+  if (c.toughness !== null && c.toughness !== undefined) {
+    box.append(el("span", "/"), valueSpan(c.toughness, { kind: "object", obj: c.obj, field: "toughness" }, "where does this toughness come from?"));
+  }
   for (const [k, v] of Object.entries(c.status || {})) {
     const chip = valueSpan(v === 1 ? k : `${k} ${v}`, { kind: "object", obj: c.obj, field: "status", key: k });
     chip.classList.add("chip");
