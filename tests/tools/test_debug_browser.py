@@ -18,6 +18,10 @@ from typing import Any
 
 import pytest
 
+from eventsource import events as ev
+from eventsource import exchange
+from eventsource.records import decode
+from projections.views import zone_kind
 from tests.tools.games import export
 from tests.tools.test_view_browser import ARGS, CHROMIUM
 
@@ -61,6 +65,10 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def last_of(log: Path) -> int:
+    return sum(1 for _ in exchange.read(log))
+
+
 def open_page(browser: Any, url: str) -> tuple[Any, list[str]]:
     page = browser.new_page(viewport={"width": 1500, "height": 950})
     errors: list[str] = []
@@ -90,6 +98,21 @@ def test_step_inspect_search_and_fork_in_the_page(browser: Any, tmp_path: Path) 
         assert page.locator("#request").inner_text() != ""
         page.click("#next-turn")
         page.wait_for_function(f"parseInt(document.querySelector('#goto').value) > {first_decision}")
+        # breakpoints stop where a plain fold of the log finds the condition: the first and the last record where a
+        # card leaves the battle zone, searched forward from the start and back from the end
+        left = [r.seq for r in map(decode, exchange.read(log))
+                if isinstance(r.event, ev.ZoneChanged) and zone_kind(r.event.src)[1] == "battle"]
+        assert len(left) >= 2
+        page.fill("#condition", "leaves battle")
+        for start, button, want in (("0", "#break-next", left[0]), (str(last_of(log)), "#break-prev", left[-1])):
+            page.fill("#goto", start)
+            page.press("#goto", "Enter")
+            page.click(button)
+            page.wait_for_selector(f"#break-status:has-text('stopped at record {want}')")
+            assert int(page.input_value("#goto")) == want
+        page.fill("#goto", str(first_decision))
+        page.press("#goto", "Enter")
+        page.wait_for_selector(f"#rec-{first_decision}.current")
         # a breakpoint: the next record where an ability triggers
         page.fill("#condition", "event Triggered")
         page.click("#break-next")
