@@ -6,9 +6,11 @@ status), a player's counter, a pending effect, the open request or one of its op
 computed (an ``AmountComputed`` record). Its origin is the last record at or before the point after which the
 value became what it is: found by folding the log forward over windows of ``SPAN`` records, from the window that
 holds the point back towards the record that made the object (an object's values begin when it came to be: each
-zone change makes a new object). So the answer is the fold's own, record by record. A player's counter is looked
-up in the session's index of the records that set counters (``tools.debug.indices``) instead: on a long log its
-last change may lie any distance back, and the index finds it without reading what lies between.
+zone change makes a new object). So the answer is the fold's own, record by record. Two values are looked up in
+the session's indices (``tools.debug.indices``) instead, since on a long log their last change may lie any distance
+back: a player's counter (in the records that set counters) and an object's power or toughness (where the
+continuous effects on it began, and where those that ended did so); an object's zone and controller are what it
+came to be with.
 
 Values a continuous effect changes also name each effect in force on the object and its source; a value read
 from the card as it was just before it left its zone (look-back) is answered from the state just before it left.
