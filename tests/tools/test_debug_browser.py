@@ -21,6 +21,7 @@ import pytest
 from eventsource import events as ev
 from eventsource import exchange
 from eventsource.records import decode
+from projections.state import GameState, evolve
 from projections.views import zone_kind
 from tests.tools.games import export
 from tests.tools.test_view_browser import ARGS, CHROMIUM
@@ -65,6 +66,19 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def look_back_trigger(log: Path) -> tuple[int, int, int]:
+    """The first record that put a trigger in the pool after its source left (checked in the state before its
+    event, as a leave trigger is), the record that moved the source, and the source, by a plain fold of the log."""
+    state = GameState()
+    for rec in map(decode, exchange.read(log)):
+        evolve(state, rec.seq, rec.event, rec.decision)
+        e = rec.event
+        if (isinstance(e, ev.Triggered) and e.checked == ev.BEFORE and e.source not in state.objects
+                and e.source in state.last_known):
+            return rec.seq, state.last_known[e.source].left_at, e.source
+    raise AssertionError("the sample game should hold a look-back trigger")
+
+
 def last_of(log: Path) -> int:
     return sum(1 for _ in exchange.read(log))
 
@@ -98,6 +112,22 @@ def test_step_inspect_search_and_fork_in_the_page(browser: Any, tmp_path: Path) 
         assert page.locator("#request").inner_text() != ""
         page.click("#next-turn")
         page.wait_for_function(f"parseInt(document.querySelector('#goto').value) > {first_decision}")
+        # a look-back trigger: its source left before the trigger was put in the pool; its power, clicked there, leads
+        # to the record that moved it and to the board just before, where the card shows that power
+        trigger, left, source = look_back_trigger(log)
+        page.fill("#goto", str(trigger))
+        page.press("#goto", "Enter")
+        page.wait_for_selector(f"#rec-{trigger}.current")
+        page.click("#pending .source >> nth=0")
+        page.wait_for_selector("#inspector :text('it left its zone at record')")
+        inspector = page.locator("#inspector").inner_text()
+        assert f"it left its zone at record {left}; just before (record {left - 1})" in inspector
+        power = re.search(r"just before \(record \d+\) it was (\d+)", inspector)
+        first_cause = page.locator("#inspector .step >> nth=0").inner_text()
+        assert power is not None and first_cause.startswith(f"record {left}:"), first_cause
+        page.click("#inspector .jump:has-text('show the board just before')")
+        page.wait_for_selector(f"#rec-{left - 1}.current")
+        assert f"#{source} {power.group(1)}" in page.locator("#players").inner_text()
         # breakpoints stop where a plain fold of the log finds the condition: the first and the last record where a
         # card leaves the battle zone, searched forward from the start and back from the end
         left = [r.seq for r in map(decode, exchange.read(log))

@@ -130,8 +130,13 @@ function renderBoard(d) {
   (d.pending || []).forEach((p, i) => {
     const li = el("li", null, p.resolving ? "resolving" : "");
     li.append(valueSpan(`#${p.effect} ${p.label}`, { kind: "pending", effect: p.effect }));
-    li.append(el("span", ` · ${p.holder || "triggered"} · ${p.controller_name}` + (p.source_name ? ` · from ${p.source_name}` : "") +
-      (p.target_names && p.target_names.length ? ` · targets ${p.target_names.join(", ")}` : "") +
+    li.append(el("span", ` · ${p.holder || "triggered"} · ${p.controller_name}` + (p.source_name ? " · from " : "")));
+    if (p.source_name) {  // its source's power: the card now, or as it was just before it left (look-back)
+      const src = valueSpan(p.source_name, { kind: "object", obj: p.source, field: "power" }, "where does its source's power come from?");
+      src.classList.add("source");
+      li.append(src);
+    }
+    li.append(el("span", (p.target_names && p.target_names.length ? ` · targets ${p.target_names.join(", ")}` : "") +
       (p.resolving ? " · RESOLVING" : "")));
     if (p.triggered_by) {
       const why = el("span", " · why?", "jump");
