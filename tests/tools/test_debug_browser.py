@@ -215,6 +215,10 @@ def test_a_failing_scenario_opens_at_its_failing_step(browser: Any, tmp_path: Pa
         assert "FAILED at step 1" in banner.inner_text() and "request" in banner.inner_text()
         assert page.locator("#timeline li.current").count() == 1
         shot(page, "scenario")
+        # saving the file runs it again: mended, every expectation holds
+        scenario.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        page.wait_for_selector("#scenario:has-text('every expectation holds')", timeout=20_000)
+        assert "(run 2)" in banner.inner_text()
         assert errors == [], errors
     finally:
         server.stop()
