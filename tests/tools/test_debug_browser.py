@@ -16,15 +16,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from eventsource import events as ev
 from eventsource import exchange
-from eventsource.records import decode
+from eventsource.records import GENESIS, NewEvent, decode, seal
 from projections.state import GameState, evolve
 from projections.views import zone_kind
-from tests.tools.games import export
+from tests.tools.games import export, play
+from tests.tools.test_debug import _never_seen_by
 from tests.tools.test_view_browser import ARGS, CHROMIUM
 from tools.cli import main
 
@@ -222,3 +224,44 @@ def test_a_failing_scenario_opens_at_its_failing_step(browser: Any, tmp_path: Pa
         assert errors == [], errors
     finally:
         server.stop()
+
+
+def test_a_seat_view_in_the_page_leaks_nothing(browser: Any, tmp_path: Path) -> None:
+    """The differential hidden-information test, in the page: two logs that differ only in a card seat 0 never
+    sees (an opponent's deck card that never moves) read the same as seat 0 — board, pending, request, timeline —
+    while the judge's timeline tells them apart."""
+    raws = play("duel_masters")
+    records = [decode(r) for r in raws]
+    oid = _never_seen_by(records, 0)
+    changed = [NewEvent(msgspec.structs.replace(r.event, definition="another_card", printed=ev.Characteristics(
+                   "別のカード", ("creature",), power=99999)) if isinstance(r.event, ev.ObjectCreated)
+                   and r.event.obj == oid else r.event, r.decision, r.cause) for r in records]
+    created = next(r.seq for r in records if isinstance(r.event, ev.ObjectCreated) and r.event.obj == oid)
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    exchange.write(raws, a)
+    exchange.write(seal(raws[0].game, 1, GENESIS, changed), b)
+    servers = [Server(str(a), "--forks", str(tmp_path / "fa.db")), Server(str(b), "--forks", str(tmp_path / "fb.db"))]
+    try:
+        pages = [open_page(browser, s.url)[0] for s in servers]
+
+        def shown(n: int) -> list[list[str]]:
+            out = []
+            for page in pages:
+                page.fill("#goto", str(n))
+                page.press("#goto", "Enter")
+                page.wait_for_selector(f"#rec-{n}.current")
+                out.append([page.locator(f"#{part}").inner_text() for part in ("players", "pending", "request",
+                                                                                  "timeline")])
+            return out
+
+        judge = shown(created)
+        assert judge[0][3] != judge[1][3] and "別のカード" in judge[1][3]
+        for page in pages:
+            page.select_option("#seat", "0")
+            page.wait_for_function("document.querySelector('#players').innerText.includes('hidden')")
+        for n in (created, len(raws) // 2):
+            as_seat = shown(n)
+            assert as_seat[0] == as_seat[1], n
+    finally:
+        for s in servers:
+            s.stop()
