@@ -363,6 +363,8 @@ def test_kifu_query_lists_changes_and_matches(logs: dict[str, Path]) -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "record 0: turn = 0" and lines[1].endswith("turn = 1")
+    as_json = CliRunner().invoke(main, ["query", str(path), "turn", "--json"])
+    assert [f"record {r['seq']}: turn = {r['value']}" for r in map(json.loads, as_json.output.splitlines())] == lines
     found = CliRunner().invoke(main, ["query", str(path), "--where", "event TurnBegan", "--json"])
     rows = [json.loads(x) for x in found.output.splitlines()]
     assert len(rows) == len(lines) - 1
