@@ -186,7 +186,9 @@ def touches(path: Path, event: ev.Event) -> bool:
     changes: ``projections.state.FOLDS``; an object's characteristics: ``projections.characteristics``."""
     match path.kind, path.field, event:
         case "object", "status", ev.StatusSet(obj=oid) | ev.Revealed(obj=oid):
-            return oid == path.obj  # (only these folds change an object's statuses)
+            return oid == path.obj  # (only these folds change an object's statuses, and a shuffle its seen marks)
+        case "object", "status", ev.Shuffled(order=order):
+            return path.obj in order
         case "object", "under", ev.Stacked() | ev.ZoneChanged():
             return True
         case "object", "power" | "toughness", (ev.ContinuousEffectStarted() | ev.ContinuousEffectEnded()
