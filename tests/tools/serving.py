@@ -74,7 +74,19 @@ def finish(bots: threading.Thread, limit: float, server: str, results: list[Play
     """Wait for the bots to finish their matches (``limit`` seconds at most), then each match's signed log."""
     bots.join(timeout=limit)
     assert not bots.is_alive(), f"the matches did not finish within {limit:.0f} s"
-    return {r.match: httpx.get(f"{server}/api/matches/{r.match}/log").content for r in results}
+    return {r.match: download(f"{server}/api/matches/{r.match}/log") for r in results}
+
+
+def download(url: str, tries: int = 40) -> bytes:
+    """A match's log as a client fetches it: told the store is unavailable (503, a worker whose connection a
+    database restart broke), it asks again a little later, a bounded number of times."""
+    for _ in range(tries):
+        got = httpx.get(url, timeout=20)
+        if got.status_code != 503:
+            break
+        time.sleep(0.25)
+    assert got.status_code == 200, f"{url}: {got.status_code} {got.text[:300]}"
+    return got.content
 
 
 def check_logs(results: list[Played], logs: dict[str, bytes], key: Path, tmp_path: Path) -> None:
