@@ -104,3 +104,4 @@ def return_to_hand(ctx: EffectContext, p: ReturnParams) -> Procedure:
         chosen.append(int(answer[0]))
     if chosen:
         ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, HAND)) for o in chosen], RETURNED))
+
