@@ -175,6 +175,10 @@ GENERAL_PIECES: dict[str, str] = {
     "unless_pays": "「〔相手プレイヤー〕は(N)支払っても良い。支払わない場合、…」: any N, carrying any effect",
     "hand_fewer_than_opponent": "「あなたの手札が相手プレイヤーの手札よりN枚少ない場合」: any bounds",
     "has_cards": "「…にカードがある」: any zone of either player",
+    "reveal_from_hand": "「〔全てのプレイヤー〕は手札を1枚公開する」: every player, any hand",
+    "for_highest_revealed": "「最も…が大きいカードを公開したプレイヤーは、…」: carries any effect for the winners",
+    "revealed_is": "「そのカードが…カードであれば」: any of the card types",
+    "put_revealed_onto_field": "「(そのカードを)スリープ状態で場に出し」: whichever card was revealed",
 }
 
 
