@@ -1,6 +1,7 @@
 """Vision of Phantasm zones and the moves every rule is made of, as events.
 
-Zones per player: deck (山札), hand (手札), node (ノード), field (場), discard (冥界, where 破棄 puts cards).
+Zones per player: deck (山札), hand (手札), node (ノード), field (場), discard (冥界, where 破棄 puts cards),
+removed (ゲームから除外, pool 1.6).
 The shared zone ``chain`` holds cards that were announced (played) and are not processed yet (VOP-I-09).
 A card set under a spell card lies in the pseudo-zone "under".
 """
@@ -19,14 +20,15 @@ from statemachine.board import player_ref as player_target
 from statemachine.engine import Engine
 
 DECK, HAND, NODE, FIELD, DISCARD = "deck", "hand", "node", "field", "discard"
+REMOVED: Final = "removed"  # ゲームから除外 (pool 1.6): out of the game; nothing brings a card back (VOP-GAME-REMOVED)
 CHAIN: Final = "chain"
 
 CHARACTER, SPELL_CARD, COMMAND = "character", "spell_card", "command"
 AMBUSH, HASTE = "ambush", "haste"  # 奇襲, 速攻
 
 # Why a card moved (ZoneChanged.cause).
-PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED = (
-    "play", "enter", "set_node", "draw", "haki", "resolved", "set_under", "negated")
+PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED, RETURNED = (
+    "play", "enter", "set_node", "draw", "haki", "resolved", "set_under", "negated", "return")
 
 # Continuous effects of pool 1.5 (durations.py): 戦闘修正's two halves; a prohibition (value: what it forbids,
 # amount: the card); an ability of a card delayed to the end of the turn (amount: the card, value: the ability).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from projections.invariants import Board, Found, Invariant, Marked, Range, passes_in_succession
 from projections.state import GameState
-from statemachine.games.vision.board import CHAIN, DECK, DISCARD, FIELD, HAND, LIFE, NODE
+from statemachine.games.vision.board import CHAIN, DECK, DISCARD, FIELD, HAND, LIFE, NODE, REMOVED
 
 
 def _chain_links(state: GameState) -> Found:
@@ -44,7 +44,7 @@ def _lost_at_life(state: GameState) -> Found:
 BOARD = Board(
     game="vision",
     zones={DECK: "VOP-GAME-TIMING", HAND: "VOP-GAME-TIMING", NODE: "VOP-GAME-NODE", FIELD: "VOP-GAME-TIMING",
-           DISCARD: "VOP-I-16", CHAIN: "VOP-I-09"},
+           DISCARD: "VOP-I-16", CHAIN: "VOP-I-09", REMOVED: "VOP-GAME-REMOVED"},
     holders={CHAIN: "VOP-I-13", "": "VOP-I-15"},
     steps={"": "VOP-GAME-TIMING"},
     # Damage taken is never negative: life points are at most the 20 a player starts with (set_life from 1.3).

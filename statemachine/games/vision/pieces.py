@@ -149,4 +149,37 @@ def fire_turn_end(engine: Engine) -> None:
         engine.policy.triggered(engine, found)
 
 
+# Steps and conditions that one card of the newest pool uses, each a general piece of the game's card language
+# (#25; tests/statemachine/test_vision_pieces.py): why it is not shaped to that card. A verb kept only for the logs
+# of older pools is not here (``set_from_discard``, pools up to 1.3).
+GENERAL_PIECES: dict[str, str] = {
+    "at_end_of_turn": "「ターン終了時に、…」: delays any ability of the same card to the end of the turn",
+    "battle_modifier": "戦闘修正 +A/+T, signed, on the targets: the game's battle modifier",
+    "discard_own_hand": "「〔あなたの手札X枚〕を破棄する」: any count, computed or not; failing with too few cards",
+    "discard_random": "「…無作為に選んで破棄する」: N cards of a player's hand at random",
+    "discard_self": "「〔このカード〕を破棄する」: this card, whatever it is",
+    "distribute_damage": "「…ダメージを振り分けて与える」: any amount, chooser, side and cap",
+    "grant_keyword": "「ターン終了時まで、…は以下の効果を得る」: any keyword the rules read, to targets or all",
+    "haki_self": "「このカードを破棄する」 as 破棄 that arises (VOP-I-16), processed after the effect",
+    "kesshi": "「…を決死状態にする」: the game's 決死状態 on the targets",
+    "look_and_discard": "「…手札を全て見て、N枚を選んで破棄する」: any targeted player, any N",
+    "opponent_turn": "(相手のターン): the game's timing restriction",
+    "own_turn": "(自分のターン): the game's timing restriction",
+    "prohibit": "「ターン終了時まで、…出来ない」: any of the game's actions, for any players",
+    "retarget_rights": "VOP-I-23, a rule of seed 003 itself: the right to change targets until the interference ends",
+    "set_life": "「…のライフポイントはXに変更される」: any X, any players",
+    "set_on_self": "「…の一番上のカードをこのカードの上にセットする」: any pile of either player",
+    "skip_draw": "「このターンのドローフェイズをスキップし」: the game's draw phase",
+    "target_discards": "「目標の〔プレイヤー〕は〔自分の手札X枚〕を…破棄する」: any X",
+    "target_draws": "「目標の〔プレイヤー1人〕はNドローする」: any N",
+    "unless_pays": "「〔相手プレイヤー〕は(N)支払っても良い。支払わない場合、…」: any N, carrying any effect",
+    "hand_fewer_than_opponent": "「あなたの手札が相手プレイヤーの手札よりN枚少ない場合」: any bounds",
+    "has_cards": "「…にカードがある」: any zone of either player",
+    "reveal_from_hand": "「〔全てのプレイヤー〕は手札を1枚公開する」: every player, any hand",
+    "for_highest_revealed": "「最も…が大きいカードを公開したプレイヤーは、…」: carries any effect for the winners",
+    "revealed_is": "「そのカードが…カードであれば」: any of the card types",
+    "put_revealed_onto_field": "「(そのカードを)スリープ状態で場に出し」: whichever card was revealed",
+}
+
+
 __all__ = ["NODE", "PLAYED_TURN", "fire_turn_end"]

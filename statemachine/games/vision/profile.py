@@ -17,9 +17,10 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.decks import DeckRule
 from statemachine.engine import Engine
-from statemachine.games.vision import actions, board, computed, distribute, rule_ids  # noqa: F401 - steps register
+from statemachine.games.vision import actions, board, computed, distribute, reveal, rule_ids  # noqa: F401 - steps register
 from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
+from statemachine.games.vision.discard_pile import fire_maintenance
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.invariants import BOARD
 from statemachine.games.vision.pieces import fire_turn_end
@@ -101,6 +102,7 @@ class Vision(RulesProfile):
                 board.set_tapped(engine, [o for z in (NODE, FIELD) for o in st.zone(zone(me, z))], False)
                 if st.stat(me, "node_set"):
                     engine.emit(ev.PlayerStat(me, "node_set", 0))
+                fire_maintenance(engine)  # 自動β 「メンテナンスフェイズに…」 (pool 1.6; nothing listens before it)
             case "draw":
                 # [assumed] the first player skips the first draw; 《人形の森》 skips this turn's (``skip_draw``)
                 if not (st.turn == 1 and me == 0) and not draw_skipped(st, me):

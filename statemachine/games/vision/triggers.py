@@ -32,7 +32,7 @@ def _discarded(e: ev.Event, _: dict[str, Any]) -> list[int]:
 
 
 def _fired(e: ev.Event, _: dict[str, Any]) -> list[int]:
-    return []  # fired by the game itself as the end phase begins (``pieces.fire_turn_end``)
+    return []  # fired by the game itself as a phase begins (``pieces.fire_turn_end``, ``discard_pile``)
 
 
 KINDS: dict[str, TriggerKind] = {
@@ -42,4 +42,7 @@ KINDS: dict[str, TriggerKind] = {
     "discarded": TriggerKind("discarded", ev.BEFORE, _discarded),
     "turn_ends": TriggerKind("turn_ends", ev.AFTER, _fired),  # 自動γ 「ターンの終了時」 (VOP-GAME-TURN-END)
     "delayed": TriggerKind("delayed", ev.AFTER, _fired),  # 「ターン終了時に、…」: named by at_end_of_turn (pool 1.5)
+    # 自動β 「メンテナンスフェイズに…」 (pool 1.6, VOP-GAME-MAINTENANCE): fired as the maintenance phase's
+    # prescribed effects are done (``discard_pile.fire_maintenance``)
+    "maintenance": TriggerKind("maintenance", ev.AFTER, _fired),
 }
