@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from projections.state import UNDER, GameState, ProjectionError
+from projections.state import EVERY_OBJECT, UNDER, GameState, ProjectionError
 
 # One item per breach: (the objects involved, what is wrong), or a Breach when it names a rule of its own.
 Found = Iterable["tuple[tuple[int, ...], str] | Breach"]
@@ -231,9 +231,9 @@ def _game_over(state: GameState) -> Found:
 
 
 def _modifiers(state: GameState) -> Found:
-    """A continuous effect in force applies to an object in the game or to a player."""
+    """A continuous effect in force applies to an object in the game, to a player or to every object."""
     for m in state.modifiers.values():
-        if m.target not in state.objects and not _player_ref(state, m.target):
+        if m.target not in state.objects and not _player_ref(state, m.target) and m.target != EVERY_OBJECT:
             yield (m.effect, m.target), f"continuous effect {m.effect} applies to object {m.target}, not in the game"
 
 

@@ -45,8 +45,12 @@ class GameObject(Struct, array_like=True):
     on: int | None = None  # the object this one lies under
 
 
+EVERY_OBJECT = -(2**31)  # a Modifier's target when it watches every object (a rule of the whole game)
+
+
 class Modifier(Struct, array_like=True, gc=False):
-    """A continuous effect in force (a ContinuousEffectStarted that has not ended)."""
+    """A continuous effect in force (a ContinuousEffectStarted that has not ended); ``target`` an object, a player
+    (``-1 - player``) or ``EVERY_OBJECT``."""
 
     effect: int
     source: int

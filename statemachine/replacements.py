@@ -10,7 +10,8 @@ projection), so it starts, lasts ("this turn": ``until``) and ends by events. Wh
 - ``instead`` (CR 614.1a, 614.6): "if ~ would <move> this turn, <other move> instead": ``target`` is the object,
   ``value`` ``"<what>><instead>"`` in the game's words (Magic "graveyard>exile": "if it would die, exile it
   instead"; a game may say "destroyed>banished"). ``target`` ``ANY`` watches every object (a rule of the whole
-  game, "each follower that would be destroyed is banished instead").
+  game, "each follower that would be destroyed is banished instead"); ``"<what>><instead>@<type>"`` watches only
+  objects of that type (Shadowverse's ブラッドムーン: followers, not amulets).
 
 A shield may watch only some sources: ``value`` ``"source=<object>"`` (a source chosen as the effect began) or
 ``"color=<colour>"``; the game decides what a source's colour is (``source_colors``). The rules code about to emit
@@ -26,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from eventsource import events as ev
-from projections.state import GameState, Modifier
+from projections.state import EVERY_OBJECT, GameState, Modifier
 
 PREVENT_DAMAGE = "prevent_damage"
 PREVENT_NEXT_TIME = "prevent_next_time"
 INSTEAD = "instead"
-ANY = -(2**31)  # an ``instead`` effect's target that watches every object
+ANY = EVERY_OBJECT  # an ``instead`` effect's target that watches every object
 SHIELDS = (PREVENT_DAMAGE, PREVENT_NEXT_TIME)
 
 
@@ -92,13 +93,15 @@ class Shields:
         return out
 
 
-def instead(state: GameState, obj: int, what: str) -> str | None:
+def instead(state: GameState, obj: int, what: str, types: Iterable[str] = ()) -> str | None:
     """What an object's ``what`` (a game's word: "graveyard", "destroyed") is replaced by, if an effect in force
-    says so (the oldest effect applies, CR 616.1)."""
+    says so (the oldest effect applies, CR 616.1). ``types``: the object's types, read by an effect that watches
+    only objects of one type."""
     for m in sorted(state.modifiers.values(), key=lambda m: m.effect):
         if m.kind == INSTEAD and m.target in (obj, ANY):
-            was, _, now = m.value.partition(">")
-            if was == what and now:
+            rule, _, only = m.value.partition("@")
+            was, _, now = rule.partition(">")
+            if was == what and now and (not only or only in types):
                 return now
     return None
 
@@ -112,6 +115,13 @@ def shield(effect: int, source: int, to: int, amount: int = 0, *, watching: str 
 
 
 def replacement(effect: int, source: int, obj: int, what: str, now: str,
-                until: str = "end_of_turn") -> ev.ContinuousEffectStarted:
-    """The event that starts "if ``obj`` would ``what``, ``now`` instead" (``obj`` may be ``ANY``)."""
-    return ev.ContinuousEffectStarted(effect, source, INSTEAD, obj, value=f"{what}>{now}", until=until)
+                until: str = "end_of_turn", *, only: str = "") -> ev.ContinuousEffectStarted:
+    """The event that starts "if ``obj`` would ``what``, ``now`` instead" (``obj`` may be ``ANY``; ``only``: a
+    type, for an effect that watches only objects of that type)."""
+    return ev.ContinuousEffectStarted(effect, source, INSTEAD, obj, value=replacement_value(what, now, only),
+                                      until=until)
+
+
+def replacement_value(what: str, now: str, only: str = "") -> str:
+    """The ``value`` of an ``instead`` effect: ``"<what>><now>"``, ``"@<type>"`` after it for one type only."""
+    return f"{what}>{now}" + (f"@{only}" if only else "")

@@ -5,12 +5,15 @@ Game rules SPEC does not number carry kifu's own ids (SV-GAME-..), listed in the
 
 from __future__ import annotations
 
+import msgspec
+
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board, statics
 from statemachine.games.shadowverse.board import CASTING, FIELD, FIELD_LIMIT, HAND, LIMBO, PLAY, leader
+from statemachine.games.shadowverse.effects.targets import Where
 from statemachine.games.shadowverse.fire import fire, granted_instances, healed
 from statemachine.games.shadowverse.invariants import FIELD_MARKS
 from statemachine.games.shadowverse.queue import OrderedQueue
@@ -140,6 +143,9 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
         if t is None or t.subject != "self" or t.on not in OWN_PLAY or "target" not in t.filter:
             continue
         options = target_options(engine, player, oid, str(t.filter["target"]))
+        if "target_where" in t.filter:  # 「体力3以下の相手のフォロワー」: only those within the bounds now (SV-O-35)
+            where = msgspec.convert(t.filter["target_where"], Where)
+            options = [o for o in options if where.admits(st, o)]
         if not options:
             continue
         answer = yield Request(player, "target", f"choose a target for {chars.name}", tuple(options), 1, 1,

@@ -17,6 +17,7 @@ from eventsource import events as ev
 from projections.characteristics import ObjectView, view
 from projections.state import GameState
 from statemachine import board as kit
+from statemachine import replacements
 from statemachine.board import kind_of, move, move_all, owner_zone, zone
 from statemachine.board import player_ref as leader
 from statemachine.engine import Engine
@@ -270,6 +271,12 @@ def leaves_as_banish(state: GameState, oid: int) -> bool:
     return "banish_on_leave" in mods and "destroy_on_leave" not in mods
 
 
+def banished_instead(state: GameState, oid: int) -> bool:
+    """SV-O-76: an effect in force banishes it instead of destroying it (ブラッドムーン: a static ``replaces``, the
+    kernel's replacement effect ``"destroyed>banished"``)."""
+    return replacements.instead(state, oid, "destroyed", view(state, oid).chars.types) == BANISHED
+
+
 def destroy(engine: Engine, oid: int) -> bool:
     """Destroy one card on the field (it and any pilot aboard go to the cemetery; a token ceases to exist).
 
@@ -278,7 +285,7 @@ def destroy(engine: Engine, oid: int) -> bool:
     st = engine.state
     if not on_field(st, oid) or indestructible(st, oid):
         return False
-    if leaves_as_banish(st, oid):
+    if leaves_as_banish(st, oid) or banished_instead(st, oid):
         banish(engine, oid)
         return False
     _leave(engine, oid, CEMETERY, DESTROY)

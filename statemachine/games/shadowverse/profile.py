@@ -28,6 +28,8 @@ from statemachine.games.shadowverse.actions import (
 )
 from statemachine.games.shadowverse.board import DECK, EXTRA_TURNS, FIELD, HAND, MULLIGAN, START_LIFE, zone
 from statemachine.games.shadowverse.effects import SV
+from statemachine.games.shadowverse.effects.deck import check_deck_lists
+from statemachine.games.shadowverse.effects.targets import check_play_targets
 from statemachine.games.shadowverse.effects.turns import check_named
 from statemachine.games.shadowverse.fire import fire, instances
 from statemachine.games.shadowverse.invariants import BOARD
@@ -97,7 +99,7 @@ class Shadowverse(RulesProfile):
                        key=lambda p: p.key)
         return queue[0].effect if queue else None
     policy = OrderedQueue
-    pool_checks = (check_alternates, check_statics, check_named)
+    pool_checks = (check_alternates, check_statics, check_named, check_play_targets, check_deck_lists)
     decisions: ClassVar[dict[str, str]] = {
         "play": "`[card]`: play a card from your hand, paying PP; its targets are asked next",
         "evolve": "`[follower]`: evolve a follower, spending an evolution point",

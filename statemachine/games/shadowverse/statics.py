@@ -11,6 +11,9 @@ abilities and every condition holds, it has those keywords and stats.
 - Stats are read everywhere (a clash, a count, the state check), so they are events: the state check (before each
   resolution and each decision, SV-O-27) starts the modification as the condition comes to hold and ends it as it
   stops holding (``reconcile``), before it looks for followers at 0 defense.
+- A replacement (``replaces``, ブラッドムーン 「フォロワーが破壊されるかわりに消滅する」, from pool 1.6) is the kernel's
+  replacement effect (``statemachine.replacements``), started and ended by the same state check, followers' and
+  amulets' alike, and lost the moment its card leaves the field (``board.WHILE_ON``, SV-O-80).
 
 ``check_statics`` refuses, at load, a static step outside a static ability and a static ability with a step the
 rules never read.
@@ -18,17 +21,22 @@ rules never read.
 
 from __future__ import annotations
 
+import msgspec
+
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine import replacements
 from statemachine.cards import AbilityDef, CardPool
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.effects.targets import SV
+from statemachine.games.shadowverse.replacing import REPLACED_TYPES, StaticReplacesParams, replacement_value
 from statemachine.loader import CardFileError
 
 STATIC = "static"
-STATIC_STEPS = ("has_keyword", "has_stats")  # the steps a static ability may have (effects.basic)
+STATIC_STEPS = ("has_keyword", "has_stats", "replaces")  # the steps a static ability may have (effects.basic)
+STARTED_STEPS = ("has_stats", "replaces")  # those the state check starts and ends as events
 MARK = "static:"  # ``value`` of the modifications ``reconcile`` starts: "static:<ability>"
 
 
@@ -75,11 +83,11 @@ def check_statics(pool: CardPool) -> None:
                                         ability.id)
 
 
-def _with_stats(pool: CardPool) -> dict[str, list[AbilityDef]]:
-    """The cards of a pool with static stats, and those abilities (computed once per pool)."""
+def _started(pool: CardPool) -> dict[str, list[AbilityDef]]:
+    """The cards of a pool with static stats or replacements, and those abilities (computed once per pool)."""
     memo: tuple[CardPool, dict[str, list[AbilityDef]]] | None = _MEMO.get(id(pool))
     if memo is None or memo[0] is not pool:
-        found = {c.id: [a for a in c.abilities if always_on(a) and any(s.name == "has_stats" for s in a.effects)]
+        found = {c.id: [a for a in c.abilities if always_on(a) and any(s.name in STARTED_STEPS for s in a.effects)]
                  for c in pool.cards.values()}
         memo = (pool, {k: v for k, v in found.items() if v})
         _MEMO[id(pool)] = memo
@@ -90,18 +98,19 @@ _MEMO: dict[int, tuple[CardPool, dict[str, list[AbilityDef]]]] = {}
 
 
 def reconcile(engine: Engine) -> None:
-    """Start the static stats whose conditions hold now and end those whose conditions no longer hold (the turn
-    player's followers first, left to right). A pool without static stats is not looked at."""
-    cards = _with_stats(engine.profile.pool)
+    """Start the static stats and replacements whose conditions hold now and end those whose conditions no longer
+    hold (the turn player's cards first, left to right). A pool without them is not looked at."""
+    cards = _started(engine.profile.pool)
     if not cards:
         return
     st = engine.state
     for p in (st.active, 1 - st.active):
-        for o in board.followers(st, p):
+        for o in board.field(st, p):
             seen = view(st, o)
             for ability in cards.get(seen.definition, ()):
                 mark = MARK + ability.id
-                running = sorted(m.effect for m in st.modifiers.values() if m.target == o and m.value == mark)
+                running = sorted(m.effect for m in st.modifiers.values()
+                                 if m.source == o and m.value in (mark, *map(replacement_value, _replacing(ability))))
                 ctx = EffectContext(engine, controller=seen.controller, source=o, source_card=seen.card,
                                     ability=ability.id)
                 holds = not seen.abilities_ignored and ability.id in seen.chars.abilities and all(
@@ -112,9 +121,17 @@ def reconcile(engine: Engine) -> None:
                     engine.emit(*[ev.ContinuousEffectEnded(e) for e in running])
 
 
+def _replacing(ability: AbilityDef) -> list[StaticReplacesParams]:
+    return [msgspec.convert(step.params, StaticReplacesParams) for step in ability.effects if step.name == "replaces"]
+
+
 def _start(engine: Engine, oid: int, ability: AbilityDef, mark: str) -> None:
     events: list[ev.Event] = []
     eid = engine.state.next_effect
+    for p in _replacing(ability):  # every follower (or amulet) on either side, while this is on the field
+        events.append(replacements.replacement(eid, oid, replacements.ANY, p.what, p.instead, board.WHILE_ON,
+                                               only=REPLACED_TYPES[p.of]))
+        eid += 1
     for step in ability.effects:
         if step.name != "has_stats":
             continue

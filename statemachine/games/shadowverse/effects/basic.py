@@ -26,6 +26,7 @@ from statemachine.games.shadowverse.effects.targets import (
 )
 from statemachine.games.shadowverse.fire import healed
 from statemachine.games.shadowverse.queue import captures
+from statemachine.games.shadowverse.replacing import StaticReplacesParams
 from statemachine.vocabulary import Keyword, Procedure, Selector
 
 
@@ -283,6 +284,17 @@ def has_stats(ctx: EffectContext, p: StaticStatsParams) -> Procedure:
     +defense (「覚醒 +2/+0」): started and ended by the state check (``statics.reconcile``); allowed only in an
     ability of kind ``static``, which never resolves, so this step is never carried out."""
     raise AssertionError(f"the static step has_stats ({p.attack}/{p.defense}) is read, never resolved")
+    yield
+
+
+@SV.effect("replaces", StaticReplacesParams, asks=False)
+def replaces(ctx: EffectContext, p: StaticReplacesParams) -> Procedure:
+    """Static (SV-GAME-STATIC, SV-O-76, SV-O-88..91): while this is on the field and the ability's conditions
+    hold, each of the ``of`` (on either side) that would be ``what`` is ``instead`` instead (ブラッドムーン
+    「フォロワーが破壊されるかわりに消滅する」): a replacement effect of the kernel (``statemachine.replacements``), started and ended by the state check
+    (``statics.reconcile``) and lost the moment this leaves the field. A card banished instead is not destroyed:
+    no Last Words, not counted as destroyed. Allowed only in an ability of kind ``static``; never carried out."""
+    raise AssertionError(f"the static step replaces ({p.what}>{p.instead}) is read, never resolved")
     yield
 
 

@@ -7,24 +7,28 @@ added to the hand is not revealed (SV-O-121). ``choose`` asks the controller, as
 of what a selector names now (「自分のリーダーか自分のフォロワー1体を選ぶ」 in a turn-end effect, ルシフェル:
 unlike a Fanfare's or spell's target, SV-O-35, nobody chose it at play); the selector ``chosen`` then names it.
 ``add_copy`` makes a copy of a card a player played last, or of the card chosen at play, into the deck or hand.
+``replace_deck`` puts a listed deck in the place of the player's deck (サタン's Apocalypse Deck).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import Annotated, Literal
 
-from msgspec import Struct, field
+from msgspec import Meta, Struct, field
 
 from projections.characteristics import view
 from statemachine.amounts import Amount, evaluate
+from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
-from statemachine.games.shadowverse.board import DECK, HAND
-from statemachine.games.shadowverse.effects.targets import CHOSEN, SV, declared, ordered, random_pick
+from statemachine.games.shadowverse.board import DECK, HAND, LIMBO
+from statemachine.games.shadowverse.effects.targets import CHOSEN, SV, Where, declared, ordered, random_pick
+from statemachine.loader import CardFileError
 from statemachine.vocabulary import Procedure, Selector
 
 CardType = Literal["follower", "spell", "amulet"]
+REPLACED = "replaced"  # ZoneChanged.cause: a card of a deck that was replaced, set aside outside the game
 
 
 class DeckParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -80,13 +84,17 @@ def add_from_deck(ctx: EffectContext, p: DeckParams) -> Procedure:
 class ChooseParams(Struct, frozen=True, forbid_unknown_fields=True):
     among: Selector  # what the controller chooses from, as the selector names it now
     prompt: str = "choose"
+    where: Where | None = None  # only cards whose defense, attack or cost now are within bounds (from pool 1.6)
+
+    def problems(self) -> list[tuple[str, str]]:
+        return [(".where" + at, why) for at, why in self.where.problems()] if self.where else []
 
 
 @SV.effect("choose", ChooseParams)
 def choose(ctx: EffectContext, p: ChooseParams) -> Procedure:
     """Choose one, as the effect resolves, of what ``among`` names now (a leader too); the selector ``chosen``
     names it for the rest of the text. Nothing to choose from: ``chosen`` names nothing."""
-    options = ordered(ctx, p.among)
+    options = [o for o in ordered(ctx, p.among) if p.where is None or p.where.admits(ctx.state, o)]
     ctx.bound[CHOSEN] = []
     if not options:
         return
@@ -116,3 +124,50 @@ def add_copy(ctx: EffectContext, p: CopyParams) -> Procedure:
         board.create(ctx.engine, definition, ctx.controller, DECK if p.to == "deck" else HAND)
     return
     yield
+
+
+class DeckEntry(Struct, frozen=True, forbid_unknown_fields=True):
+    card: str  # a card of the pool (checked at load)
+    count: Annotated[int, Meta(ge=1)] = 1
+
+
+class DeckListParams(Struct, frozen=True, forbid_unknown_fields=True):
+    cards: list[DeckEntry]  # the new deck, card by card (「アポカリプスデッキ」: 3+3+3+1)
+
+    def problems(self) -> list[tuple[str, str]]:
+        return [] if self.cards else [(".cards", "a deck of no cards: say the cards it holds")]
+
+
+@SV.effect("replace_deck", DeckListParams, asks=False)
+def replace_deck(ctx: EffectContext, p: DeckListParams) -> Procedure:
+    """「自分のデッキを…デッキにする」 (サタン: the Apocalypse Deck): every card of your deck leaves the game — set
+    aside outside it (``limbo``, cause ``replaced``), neither banished nor to the cemetery — and the cards listed
+    are made into your deck, shuffled (a ``Shuffled`` from the game's seed, SV-O-06); drawing goes on from the new
+    deck, and drawing from it empty loses as ever. ``cards = [{ card, count }]``: each card of the pool (checked at
+    load) and how many of it (at least 1)."""
+    st = ctx.state
+    me = ctx.controller
+    deck = board.zone(me, DECK)
+    old = list(st.zone(deck))
+    if old:
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, board.zone(me, LIMBO)) for o in old], REPLACED))
+    for entry in p.cards:
+        for _ in range(entry.count):
+            board.create(ctx.engine, entry.card, me, DECK)
+    ctx.engine.shuffle(deck)
+    return
+    yield
+
+
+def check_deck_lists(pool: CardPool) -> None:
+    """Every card a deck list of ``replace_deck`` names is in the pool: refused at load, naming card, ability, path."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if step.name != "replace_deck":
+                    continue
+                for i, entry in enumerate(step.params.get("cards", [])):
+                    if entry.get("card") not in pool.cards:
+                        raise CardFileError(pool.name, f"the new deck holds {entry.get('card')!r}, which is not in "
+                                            "the pool", card.id, f"$.abilities[{n}].effects[{k}].params.cards[{i}]"
+                                            ".card", ability.id)

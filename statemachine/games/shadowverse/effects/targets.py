@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from msgspec import Meta
+import msgspec
+from msgspec import Meta, Struct
 
-from statemachine.cards import AbilityDef, CardDef, EffectDef
+from projections.characteristics import view
+from projections.state import GameState
+from statemachine.cards import AbilityDef, CardDef, CardPool, EffectDef
 from statemachine.context import EffectContext
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.board import leader
 from statemachine.games.shadowverse.queue import BUNDLED, ability_of
+from statemachine.loader import CardFileError
 from statemachine.vocabulary import KEYWORD, SELECTOR, ZONE, Vocabulary
 
 # A count or amount card data may not make negative: refused when the pool loads, naming card and field.
@@ -74,6 +78,40 @@ Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it 
 PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower", "enemy"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played "
               "(enemy: an enemy follower or the enemy leader, 「相手のフォロワー1体か相手のリーダー」)")
+
+
+class Where(Struct, frozen=True, forbid_unknown_fields=True):
+    """A card's characteristics now, each bound inclusive (「体力3以下の」, 「攻撃力2以下の」, 「コスト2以下の」,
+    「攻撃力5以上の」). A leader has no attack or cost: it never meets a restriction (SV-O-35: chosen at play)."""
+
+    max_defense: NonNegative | None = None
+    max_attack: NonNegative | None = None
+    max_cost: NonNegative | None = None
+    min_defense: NonNegative | None = None
+    min_attack: NonNegative | None = None
+    min_cost: NonNegative | None = None
+
+    def problems(self) -> list[tuple[str, str]]:
+        bounds = {f: getattr(self, f) for f in self.__struct_fields__}
+        if all(v is None for v in bounds.values()):
+            return [("", "restricts nothing: say a max_ or min_ of defense, attack or cost")]
+        return [(f".min_{k}", f"min_{k} {bounds[f'min_{k}']} above max_{k} {bounds[f'max_{k}']}: nothing is ever "
+                 "chosen") for k in ("defense", "attack", "cost")
+                if bounds[f"min_{k}"] is not None and bounds[f"max_{k}"] is not None
+                and bounds[f"min_{k}"] > bounds[f"max_{k}"]]
+
+    def admits(self, state: GameState, oid: int) -> bool:
+        if board.is_leader(oid):
+            return False
+        seen = view(state, oid)
+        have = {"defense": board.defense_of(seen), "attack": seen.power, "cost": seen.chars.cost or 0}
+        return all((lo is None or have[k] >= lo) and (hi is None or have[k] <= hi)
+                   for k in have for lo, hi in [(getattr(self, f"min_{k}"), getattr(self, f"max_{k}"))])
+
+
+SV.filter_key("target_where", Where, "with 'target': { max_defense, max_attack, max_cost, min_defense, min_attack, "
+              "min_cost } (each ≥ 0, inclusive): only cards whose defense, attack or cost now are within the bounds may "
+              "be chosen as the card is played (「体力3以下の相手のフォロワー1体」, SV-O-35); a leader never is")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
 SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
               test=lambda subject, want: bool(subject.status.get("evolved")) == bool(want))
@@ -203,3 +241,20 @@ def random_pick(ctx: EffectContext, options: list[int], purpose: str) -> int | N
     if not options:
         return None
     return options[ctx.engine.random_below(len(options), purpose)]
+
+
+def check_play_targets(pool: CardPool) -> None:
+    """A restriction on the target chosen at play restricts a target the card asks for, and something can meet it:
+    refused at load, naming card, ability and path, on an ability with no ``target`` (it would restrict nothing),
+    with no bound, or with a lower bound above the upper (nothing could ever be chosen)."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            t = ability.trigger
+            if t is None or "target_where" not in t.filter:
+                continue
+            at = f"$.abilities[{n}].trigger.filter.target_where"
+            if "target" not in t.filter:
+                raise CardFileError(pool.name, "target_where restricts the target chosen at play, and the ability asks "
+                                    "for none (say target)", card.id, at, ability.id)
+            for where, why in msgspec.convert(t.filter["target_where"], Where).problems():
+                raise CardFileError(pool.name, why, card.id, at + where, ability.id)
