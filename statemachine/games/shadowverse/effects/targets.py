@@ -109,8 +109,8 @@ class Where(Struct, frozen=True, forbid_unknown_fields=True):
                    for k in have for lo, hi in [(getattr(self, f"min_{k}"), getattr(self, f"max_{k}"))])
 
 
-SV.filter_key("target_where", Where, "with 'target': { max_defense, max_attack, max_cost, min_defense, min_attack, "
-              "min_cost } (each ≥ 0, inclusive): only cards whose defense, attack or cost now are within the bounds may "
+SV.filter_key("target_where", Where, "with 'target': { max_defense, max_attack, max_cost, min_defense, "
+              "min_attack, min_cost } (each ≥ 0, inclusive): only cards whose defense, attack or cost now are within the bounds may "
               "be chosen as the card is played (「体力3以下の相手のフォロワー1体」, SV-O-35); a leader never is")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
 SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
