@@ -292,8 +292,9 @@ def replaces(ctx: EffectContext, p: StaticReplacesParams) -> Procedure:
     """Static (SV-GAME-STATIC, SV-O-76, SV-O-88..91): while this is on the field and the ability's conditions
     hold, each of the ``of`` (on either side) that would be ``what`` is ``instead`` (ブラッドムーン
     「フォロワーが破壊されるかわりに消滅する」): a replacement effect of the kernel (``statemachine.replacements``),
-    started and ended by the state check (``statics.reconcile``) and lost the moment this leaves the field. A card banished instead is not destroyed:
-    no Last Words, not counted as destroyed. Allowed only in an ability of kind ``static``; never carried out."""
+    started and ended by the state check (``statics.reconcile``) and lost the moment this leaves the field. A card
+    banished instead is not destroyed: no Last Words, not counted as destroyed. Allowed only in an ability of kind
+    ``static``; never carried out."""
     raise AssertionError(f"the static step replaces ({p.what}>{p.instead}) is read, never resolved")
     yield
 

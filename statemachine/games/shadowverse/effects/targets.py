@@ -110,8 +110,9 @@ class Where(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 SV.filter_key("target_where", Where, "with 'target': { max_defense, max_attack, max_cost, min_defense, "
-              "min_attack, min_cost } (each ≥ 0, inclusive): only cards whose defense, attack or cost now are within the bounds may "
-              "be chosen as the card is played (「体力3以下の相手のフォロワー1体」, SV-O-35); a leader never is")
+              "min_attack, min_cost } (each ≥ 0, inclusive): only cards whose defense, attack or cost now are "
+              "within the bounds may be chosen as the card is played (「体力3以下の相手のフォロワー1体」, SV-O-35); "
+              "a leader never is")
 SV.filter_key("leader", bool, "the ability works from its controller's leader (a leader effect)")
 SV.filter_key("evolved", bool, "the subject follower is (true) or is not (false) evolved",
               test=lambda subject, want: bool(subject.status.get("evolved")) == bool(want))
