@@ -9,18 +9,20 @@ Judging (SV-O-05..08): conditions and captured branches at trigger time (``queue
 (``RandomDrawn`` from the game's seed and ``state.random_draws``), maxima and counts at resolution.
 
 Modules, by idea: ``targets`` (selectors, declared and captured values, random picks; the vocabulary ``SV``),
-``conditions``, ``basic`` (the common effects), ``discard`` (discarding, Burial Rite, Necromancy), ``named``
-(effects for one card's text, granting, evolving and EP), ``turns`` (play point orbs, extra turns) and ``deck``
+``conditions``, ``basic`` (the common effects), ``discard`` (discarding, Burial Rite, Necromancy), ``mechanics``
+(evolving and EP, boarding, granting, countdowns, Reanimate, direct summons, cards added to the hand), ``retired``
+(verbs shaped to one card, kept only for the logs of older pools), ``turns`` (play point orbs, extra turns) and ``deck``
 (cards taken from the deck by a rule; targets chosen as an effect resolves).
 """
 
 from __future__ import annotations
 
-from statemachine.games.shadowverse.effects import basic, conditions, deck, discard, named, turns
-from statemachine.games.shadowverse.effects.named import overflow_check
+from statemachine.games.shadowverse.effects import basic, conditions, deck, discard, mechanics, retired, turns
+from statemachine.games.shadowverse.effects.mechanics import overflow_check
 from statemachine.games.shadowverse.effects.targets import SV, ordered, random_pick
 
 # The conditions an ``if`` step may name (checked at load like any declared name).
 SV.declare("condition", {name: entry.doc for name, entry in SV.conditions.items()})
 
-__all__ = ["SV", "basic", "conditions", "deck", "discard", "named", "ordered", "overflow_check", "random_pick", "turns"]
+__all__ = ["SV", "basic", "conditions", "deck", "discard", "mechanics", "ordered", "overflow_check", "random_pick",
+           "retired", "turns"]
