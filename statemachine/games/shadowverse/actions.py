@@ -116,6 +116,10 @@ def target_options(engine: Engine, player: int, oid: int, selector: str) -> list
             return board.field(st, opp)
         case "enemy":  # 「相手のフォロワー1体か相手のリーダー」: the leader is a target too (SV-O-35)
             return [leader(opp), *board.followers(st, opp)]
+        case "own":  # 「自分のフォロワー1体か自分のリーダー」
+            return [leader(player), *board.followers(st, player)]
+        case "own_card":  # 「自分のフォロワーかアミュレット1つ」
+            return board.field(st, player)
         case "hand_follower":
             return [o for o in board.hand(st, player) if o != oid and "follower" in view(st, o).chars.types]
         case _:

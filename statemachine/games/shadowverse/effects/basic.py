@@ -6,7 +6,7 @@ destroys at once — a follower at 0 defense waits for the state check (SV-O-27/
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from msgspec import Struct, field
 
@@ -32,11 +32,17 @@ from statemachine.vocabulary import Keyword, Procedure, Selector
 
 class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: NonNegative = 1
+    # who draws: you, your opponent, or both (「お互いのプレイヤーは」: the turn player first, SV-O-25; from pool 1.6)
+    whose: Literal["you", "opponent", "both"] = "you"
 
 
 @SV.effect("draw", DrawParams)
 def draw(ctx: EffectContext, p: DrawParams) -> Procedure:
-    board.draw(ctx.engine, ctx.controller, p.count)
+    """Draw ``count`` cards; with ``whose = "both"`` each player draws, the turn player first (SV-O-25)."""
+    st = ctx.state
+    players = {"you": [ctx.controller], "opponent": [ctx.opponent], "both": [st.active, 1 - st.active]}[p.whose]
+    for player in players:
+        board.draw(ctx.engine, player, p.count)
     return
     yield
 

@@ -75,9 +75,12 @@ SV.declare(SELECTOR, {
 })
 CHOSEN = "chosen"  # ctx.bound: what ``choose`` chose
 Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it is on the field
-PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower", "enemy"]
+PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower", "enemy",
+                     "own_card", "own"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played "
-              "(enemy: an enemy follower or the enemy leader, 「相手のフォロワー1体か相手のリーダー」)")
+              "(enemy: an enemy follower or the enemy leader, 「相手のフォロワー1体か相手のリーダー」; own: your "
+              "follower or your leader, 「自分のフォロワー1体か自分のリーダー」; own_card: your follower or amulet, "
+              "「自分のフォロワーかアミュレット1つ」; the last two from pool 1.6)")
 
 
 class Where(Struct, frozen=True, forbid_unknown_fields=True):
