@@ -9,27 +9,11 @@ import pytest
 
 from projections.state import GameState, Modifier
 from statemachine import replacements
-from statemachine.cards import CardPool
-from statemachine.games import profile
-from statemachine.games.shadowverse import Shadowverse
-from statemachine.loader import CardFileError, parse_cards
+from statemachine.loader import CardFileError
+from tests.statemachine.test_shadowverse_cards_1_5 import pool_of, refused
 
 CAST = {"where": "casting", "on": "cast", "subject": "self"}
 FANFARE = {"where": "field", "on": "fanfare", "subject": "self"}
-
-
-def pool_of(*abilities: dict[str, Any]) -> CardPool:
-    p = profile("shadowverse")
-    raw = {"id": "probe", "name": "Probe", "types": ["spell"], "colors": ["neutral"], "cost": 1,
-           "abilities": list(abilities)}
-    cards = parse_cards({"card": [raw]}, "cards/bad.toml", p.vocabulary, p.trigger_kinds)
-    return CardPool("probe", "1.6", {c.id: c for c in cards})
-
-
-def refused(*abilities: dict[str, Any]) -> CardFileError:
-    with pytest.raises(CardFileError) as err:
-        Shadowverse.check_pool(pool_of(*abilities))
-    return err.value
 
 
 def refused_at_parse(*abilities: dict[str, Any]) -> CardFileError:
