@@ -124,43 +124,102 @@ def test_a_whole_match_is_fair_signed_and_audits_clean(server: TestClient, game:
     assert audit.exit_code == 0, audit.output
 
 
+def closed_with(ws: Any) -> WebSocketDisconnect:
+    """How the server closed ``ws``: every message it sent before, then the close (code and reason)."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(50):
+            ws.receive_json()
+    return closed.value
+
+
+def test_bad_first_messages_are_closed_with_a_code_and_append_nothing(server: TestClient) -> None:
+    """A connection that does not say who it is properly is closed: 1008 for a malformed first message, a wrong
+    credential or another match's seat's credential (with an error naming the problem first), 1009 for an
+    oversized one. Nothing is appended, and another match's seats play on."""
+    match, _, _ = start(server, "duel_masters")
+    other, _, other_creds = start(server, "shadowverse")
+    head = server.get(f"/api/matches/{match}").json()["head"]
+    for first, code, says in (
+            ({"credential": "not-a-credential"}, serve_app.POLICY_VIOLATION, "no seat's of this match"),
+            ({"credential": other_creds[0], "since": 0}, serve_app.POLICY_VIOLATION, "no seat's of this match"),
+            ({"credential": 7}, serve_app.POLICY_VIOLATION, "names the seat's credential"),
+            ({"credential": "x" * 300}, serve_app.POLICY_VIOLATION, "names the seat's credential"),
+            ({"spectate": True, "since": -1}, serve_app.POLICY_VIOLATION, "since: the last record"),
+            ("{" * 10, serve_app.POLICY_VIOLATION, "one JSON object"),
+            ("[1, 2]", serve_app.POLICY_VIOLATION, "one JSON object"),
+            ({"credential": "x", "pad": "x" * 20_000}, serve_app.TOO_BIG, "")):
+        with server.websocket_connect(f"/ws/matches/{match}") as ws:
+            ws.send_text(first if isinstance(first, str) else json.dumps(first))
+            messages = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(50):
+                    messages.append(ws.receive_json())
+        assert closed.value.code == code, (first, closed.value)
+        assert [m["type"] for m in messages] == (["error"] if says else []), (first, messages)
+        assert not says or says in messages[0]["message"], (first, messages)
+    with server.websocket_connect("/ws/matches/m-nope") as ws:
+        ws.send_json({"spectate": True, "since": 0})
+        assert "no match" in until(ws, "error")["message"]
+        assert closed_with(ws).code == serve_app.POLICY_VIOLATION
+    assert server.get(f"/api/matches/{match}").json()["head"] == head
+    plays_on(server, other, other_creds)
+
+
+def plays_on(server: TestClient, match: str, creds: list[str]) -> None:
+    """The match's seats connect and the one to act has a decision acknowledged and applied."""
+    with server.websocket_connect(f"/ws/matches/{match}") as ws0, server.websocket_connect(f"/ws/matches/{match}") as ws1:
+        ws0.send_json({"credential": creds[0], "since": 0})
+        ws1.send_json({"credential": creds[1], "since": 0})
+        s0, s1 = until(ws0, "state"), until(ws1, "state")
+        mover, state = (ws0, s0) if s0["legal"] else (ws1, s1)
+        mover.send_json({"decide": {"head": state["head"], "choice": 0}})
+        ack = until(mover, "ack")
+        assert ack["applied"] and ack["head"] > state["head"]
+    assert server.get(f"/api/matches/{match}").json()["head"] == ack["head"]
+
+
 def test_bad_messages_and_wrong_seats_append_nothing(server: TestClient) -> None:
+    """During play: a decision for the other seat is refused naming the rule, one made against an old head is
+    stale, a bad choice or a malformed decision is an error; a retry is applied once; a malformed message closes
+    the connection with 1008, an oversized one with 1009. Nothing of it is appended, and another match plays on."""
     match, _, creds = start(server, "duel_masters")
-    with server.websocket_connect(f"/ws/matches/{match}") as ws:
-        ws.send_json({"credential": "not-a-credential"})
-        assert "no seat's" in until(ws, "error")["message"]
-    with server.websocket_connect(f"/ws/matches/{match}") as ws:
-        ws.send_text("{" * 10)
-        assert "error" in ws.receive_json()["type"]
+    other, _, other_creds = start(server, "shadowverse")
     ws0 = server.websocket_connect(f"/ws/matches/{match}")
     ws1 = server.websocket_connect(f"/ws/matches/{match}")
     with ws0, ws1:
         ws0.send_json({"credential": creds[0], "since": 0})
         ws1.send_json({"credential": creds[1], "since": 0})
         s0, s1 = until(ws0, "state"), until(ws1, "state")
-        mover, other = (ws0, ws1) if s0["legal"] else (ws1, ws0)
+        mover, other_ws = (ws0, ws1) if s0["legal"] else (ws1, ws0)
         state = s0 if s0["legal"] else s1
         other_state = s1 if s0["legal"] else s0
         head = state["head"]
-        other.send_json({"decide": {"head": head, "action": state["legal"][0]["action"],
-                                    "args": state["legal"][0]["args"]}})
-        refused = until(other, "refused")
+        other_ws.send_json({"decide": {"head": head, "action": state["legal"][0]["action"],
+                                       "args": state["legal"][0]["args"]}})
+        refused = until(other_ws, "refused")
         assert refused["rule"] == "KIFU-TURN"
         mover.send_json({"decide": {"head": head - 1, "choice": 0}})
         assert "made against record" in until(mover, "stale")["message"]
         mover.send_json({"decide": {"head": head, "choice": 99}})
         assert "choice" in until(mover, "error")["message"]
+        for malformed in ({"decide": {"choice": 0}}, {"decide": [0]}, {"decide": {"head": head, "action": 5}},
+                          {"decide": {"head": head, "action": "x", "args": list(range(65))}}):
+            mover.send_json(malformed)
+            says = until(mover, "error")["message"]
+            assert "a decision is" in says or "action: a name" in says, (malformed, says)
+        assert server.get(f"/api/matches/{match}").json()["head"] == head
         mover.send_json({"decide": {"head": head, "choice": 0}})
         first = until(mover, "ack")
         mover.send_json({"decide": {"head": head, "choice": 0}})  # a retry of the same decision
         again = until(mover, "ack")
         assert first["applied"] and not again["applied"] and again["head"] == first["head"]
         assert other_state["head"] == head
-        mover.send_text(json.dumps({"decide": {"head": 0, "pad": "x" * 40_000}}))
-        with pytest.raises(Exception):  # noqa: B017 (the server closes the connection: 1009)
-            for _ in range(50):
-                mover.receive_json()
+        other_ws.send_text("not json")
+        assert closed_with(other_ws).code == serve_app.POLICY_VIOLATION
+        mover.send_text(json.dumps({"decide": {"head": first["head"], "pad": "x" * 40_000}}))
+        assert closed_with(mover).code == serve_app.TOO_BIG
     assert server.get(f"/api/matches/{match}").json()["head"] == first["head"]
+    plays_on(server, other, other_creds)
 
 
 def test_the_log_waits_for_the_end_unless_a_seat_asks(server: TestClient) -> None:
@@ -250,10 +309,12 @@ def test_a_request_for_several_options_is_answered_with_a_pick(server: TestClien
 
 def test_a_flood_of_connections_is_refused_with_a_close_code_and_the_seats_play_on(
         server: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Connections that never say who they are are closed (1008) after a while; spectators past the match's bound
-    are closed with "try again later" (1013); the seats still connect and a decision is acknowledged."""
+    """Connections that never say who they are are closed (1008) after a while; spectators past the match's bound,
+    and one seat's connections past its own, are closed with "try again later" (1013) while the other seat still
+    connects; nothing is appended; then the seats play on."""
     monkeypatch.setattr(serve_app, "FIRST_MESSAGE_WITHIN", 0.2)
     match, _, creds = start(server, "shadowverse")
+    head = server.get(f"/api/matches/{match}").json()["head"]
     with server.websocket_connect(f"/ws/matches/{match}") as idle, pytest.raises(WebSocketDisconnect) as closed:
         idle.receive_json()
     assert closed.value.code == serve_app.POLICY_VIOLATION and "no credential" in closed.value.reason
@@ -268,11 +329,17 @@ def test_a_flood_of_connections_is_refused_with_a_close_code_and_the_seats_play_
                 one_too_many.receive_json()
         assert refused.value.code == serve_app.TRY_AGAIN_LATER
         assert "64 connections of spectators" in refused.value.reason
-        ws0 = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
-        ws1 = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
-        ws0.send_json({"credential": creds[0], "since": 0})
-        ws1.send_json({"credential": creds[1], "since": 0})
-        s0, s1 = until(ws0, "state"), until(ws1, "state")
-        mover, state = (ws0, s0) if s0["legal"] else (ws1, s1)
-        mover.send_json({"decide": {"head": state["head"], "choice": 0}})
-        assert until(mover, "ack")["applied"]
+        for _ in range(serve_app.MAX_SEAT_CONNECTIONS):  # seat 0's client left connections behind
+            stale = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
+            stale.send_json({"credential": creds[0], "since": 0})
+            assert until(stale, "hello")["seat"] == 0
+        with server.websocket_connect(f"/ws/matches/{match}") as one_too_many:
+            one_too_many.send_json({"credential": creds[0], "since": 0})
+            with pytest.raises(WebSocketDisconnect) as refused:
+                one_too_many.receive_json()
+        assert refused.value.code == serve_app.TRY_AGAIN_LATER and "connections of seat 0" in refused.value.reason
+        seat1 = stack.enter_context(server.websocket_connect(f"/ws/matches/{match}"))
+        seat1.send_json({"credential": creds[1], "since": 0})
+        assert until(seat1, "hello")["seat"] == 1 and until(seat1, "state")["head"] == head
+    assert server.get(f"/api/matches/{match}").json()["head"] == head
+    plays_on(server, match, creds)  # (once the flood has gone)
