@@ -167,7 +167,8 @@ def test_bad_first_messages_are_closed_with_a_code_and_append_nothing(server: Te
 
 def plays_on(server: TestClient, match: str, creds: list[str]) -> None:
     """The match's seats connect and the one to act has a decision acknowledged and applied."""
-    with server.websocket_connect(f"/ws/matches/{match}") as ws0, server.websocket_connect(f"/ws/matches/{match}") as ws1:
+    connect = server.websocket_connect
+    with connect(f"/ws/matches/{match}") as ws0, connect(f"/ws/matches/{match}") as ws1:
         ws0.send_json({"credential": creds[0], "since": 0})
         ws1.send_json({"credential": creds[1], "since": 0})
         s0, s1 = until(ws0, "state"), until(ws1, "state")

@@ -1,9 +1,10 @@
 """kifu serve end to end in headless Chromium (Playwright): the real command on a free loopback port, two
-browser contexts playing the two seats of a whole Shadowverse game through the play page (the match created
-there with the sample decks, its id passed between them as ``#match=ID``), a third context spectating; the log
-downloaded from the API audits clean with the server's key. The other three games are played through the page
-too: their first decisions in the suite, whole games under ``make soak`` (a Magic game of 60-card decks is long).
-Never skipped: ``make test`` installs Chromium."""
+browser contexts playing the two seats of a game of each of the four games through the play page (the match
+created there with the game's sample decks, its id passed between them as ``#match=ID``), a third context
+spectating it: each seat sees its own hand by name, the spectator neither. The log downloaded from the API holds
+every record to the head; an ended game's audits clean with the server's key. The suite plays the first few
+decisions of each game (a Magic game of 60-card decks is long); ``make soak`` plays each game to its end. Never
+skipped: ``make test`` installs Chromium."""
 
 from __future__ import annotations
 
@@ -21,15 +22,19 @@ from tests.tools import test_view_browser
 from tests.tools.serving import Serve
 from tools.cli import main
 
-MAX_CLICKS = 1500
+MAX_CLICKS = 1500  # a whole game of any of the four through the page (make soak)
+IN_THE_SUITE = 4  # decisions per game in the suite
+GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 browser = test_view_browser.browser  # the fixture: headless Chromium, one for the module
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Serve]:
-    key = tmp_path / "server.key"
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
+    """One server for the module: each game's match is a match of its own on it."""
+    where = tmp_path_factory.mktemp("served")
+    key = where / "server.key"
     assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
-    server = Serve(tmp_path / "serve.db", key)
+    server = Serve(where / "serve.db", key)
     yield server
     server.stop()
 
@@ -67,70 +72,11 @@ def decide_in(page: Any, clicks: int) -> None:
     form.locator("button").click()
 
 
-def play(browser: Any, served: Serve, game: str, errors: list[str], most: int) -> tuple[list[Any], int, str]:
-    """Two seats in two contexts play ``game`` through the page, ``most`` decisions at most: the seats' pages,
-    the decisions made and the match."""
+def open_match(browser: Any, served: Serve, game: str, errors: list[str]) -> tuple[str, list[Any], Any]:
+    """A match of ``game`` created in the first seat's page, the second seat and a spectator joining through
+    the address: the match, the seats' pages and the spectator's, each showing the dealt board."""
     first = page_in(browser, served.url + "/", errors)
     first.select_option("#game", game)
-    first.click("#create")
-    first.wait_for_function("location.hash.startsWith('#match=m-')")
-    match = first.input_value("#match")
-    first.select_option("#seat", "0")
-    first.click("#join")
-    first.wait_for_selector("#status:has-text('seat 0')")
-    second = page_in(browser, f"{served.url}/#match={match}&seat=1", errors)
-    second.wait_for_selector("#status:has-text('seat 1')")
-    seats = [first, second]
-    for page in seats:
-        page.wait_for_function("document.querySelector('#where').dataset.head > 0")
-    clicks = 0
-    while where(first)["ended"] != "yes" and clicks < most:
-        head = int(where(first)["head"])
-        mover = seats[int(where(first)["toAct"])]
-        mover.wait_for_selector(f"#where[data-head='{head}']")
-        decide_in(mover, clicks)
-        clicks += 1
-        for page in seats:
-            page.wait_for_function(f"document.querySelector('#where').dataset.head > {head}")
-    return seats, clicks, match
-
-
-OTHER_GAMES = ("duel_masters", "magic", "vision")
-IN_THE_SUITE = 4  # decisions per game in the suite; make soak plays each game to its end
-
-
-def test_the_other_games_are_played_through_the_page(browser: Any, served: Serve, tmp_path: Path) -> None:
-    """Duel Masters, Magic and Vision in turn on one server, each match created and played in the page."""
-    most = MAX_CLICKS if properties.SOAK else IN_THE_SUITE
-    for game in OTHER_GAMES:
-        errors: list[str] = []
-        seats, clicks, match = play(browser, served, game, errors, most)
-        assert errors == [], (game, errors)
-        info = httpx.get(f"{served.url}/api/matches/{match}").json()
-        assert info["head"] == int(where(seats[0])["head"])
-        if properties.SOAK:
-            assert info["ended"], f"the {game} game did not end in {MAX_CLICKS} decisions"
-        else:
-            assert clicks == IN_THE_SUITE
-        # The first seat's credential (kept in its tab) downloads the log, ended or not: every record to the
-        # head; an ended game's audits clean with the server's key (a game still going has no signed end yet).
-        credential = seats[0].evaluate(f"sessionStorage.getItem('kifu-credential-{match}-0')")
-        got = httpx.get(f"{served.url}/api/matches/{match}/log", headers={"Authorization": f"Bearer {credential}"})
-        assert got.raise_for_status().content.count(b"\n") == info["head"]
-        if info["ended"]:
-            log = tmp_path / f"{game}.jsonl"
-            log.write_bytes(got.content)
-            audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{served.key}.pub"])
-            assert audit.exit_code == 0, audit.output
-        for page in seats:
-            page.context.close()
-
-
-def test_two_seats_play_a_whole_game_in_the_page_and_a_spectator_sees_neither_hand(
-        browser: Any, served: Serve, tmp_path: Path) -> None:
-    errors: list[str] = []
-    first = page_in(browser, served.url + "/", errors)
-    first.select_option("#game", "shadowverse")
     first.click("#create")
     first.wait_for_function("location.hash.startsWith('#match=m-')")
     match = first.input_value("#match")
@@ -142,38 +88,59 @@ def test_two_seats_play_a_whole_game_in_the_page_and_a_spectator_sees_neither_ha
     second.wait_for_selector("#status:has-text('seat 1')")
     watcher = page_in(browser, f"{served.url}/#match={match}&seat=spectate", errors)
     watcher.wait_for_selector("#status:has-text('spectating')")
-    seats = [first, second]
-    for page in (*seats, watcher):
+    for page in (first, second, watcher):
         page.wait_for_function("document.querySelector('#where').dataset.head > 0")
+    return match, [first, second], watcher
 
-    clicks = 0
-    while where(first)["ended"] != "yes":
-        assert clicks < MAX_CLICKS, f"the game did not end in {MAX_CLICKS} decisions"
+
+def play(seats: list[Any], most: int, clicks: int = 0) -> int:
+    """The seats answer what their pages ask until the game ends or ``most`` decisions were made in all; each
+    decision is seen by both seats before the next. The decisions made in all."""
+    first = seats[0]
+    while where(first)["ended"] != "yes" and clicks < most:
         head = int(where(first)["head"])
         mover = seats[int(where(first)["toAct"])]
         mover.wait_for_selector(f"#where[data-head='{head}']")
-        buttons = mover.locator("#legal button")
-        buttons.nth(clicks % buttons.count()).click()
+        decide_in(mover, clicks)
         clicks += 1
         for page in seats:  # both seats are told of the new record
             page.wait_for_function(f"document.querySelector('#where').dataset.head > {head}")
-        if clicks == 5:  # mid-game: each seat sees its own hand by name, the spectator neither
-            watcher.wait_for_function(f"document.querySelector('#where').dataset.head > {head}")
-            for seat, page in enumerate(seats):
-                rows = hand_rows(page)
-                assert rows[seat]["cards"] > 0 and rows[1 - seat]["cards"] == 0, rows
-            spectated = hand_rows(watcher)
-            assert len(spectated) == 2 and all(r["cards"] == 0 and "hidden" in r["text"] for r in spectated)
-            assert watcher.locator("#legal button").count() == 0
-    assert clicks > 10
-    for page in (*seats, watcher):
-        page.wait_for_selector("#where[data-ended='yes']")
-        assert "the game is over" in page.locator("#legal").inner_text()
-    assert errors == [], errors
+    return clicks
 
-    info = httpx.get(f"{served.url}/api/matches/{match}").json()
-    assert info["ended"] and info["head"] == int(where(first)["head"])
-    log = tmp_path / "match.jsonl"
-    log.write_bytes(httpx.get(f"{served.url}/api/matches/{match}/log").raise_for_status().content)
-    audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{served.key}.pub"])
-    assert audit.exit_code == 0, audit.output
+
+@pytest.mark.parametrize("game", GAMES)
+def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(browser: Any, served: Serve, game: str,
+                                                                      tmp_path: Path) -> None:
+    errors: list[str] = []
+    match, seats, watcher = open_match(browser, served, game, errors)
+    clicks = play(seats, IN_THE_SUITE)
+    assert clicks == IN_THE_SUITE, f"the {game} game ended within {clicks} decisions"
+    head = int(where(seats[0])["head"])
+    watcher.wait_for_selector(f"#where[data-head='{head}']")  # (no spectator delay: the match was made so)
+    for seat, page in enumerate(seats):  # each seat sees its own hand by name, not the other's
+        rows = hand_rows(page)
+        assert len(rows) == 2 and rows[seat]["cards"] > 0 and rows[1 - seat]["cards"] == 0, (game, seat, rows)
+    spectated = hand_rows(watcher)
+    assert len(spectated) == 2 and all(r["cards"] == 0 and "hidden" in r["text"] for r in spectated), spectated
+    assert watcher.locator("#legal button").count() == 0
+    # The first seat's credential (kept in its tab) downloads the log while the game goes on: every record.
+    credential = seats[0].evaluate(f"sessionStorage.getItem('kifu-credential-{match}-0')")
+    got = httpx.get(f"{served.url}/api/matches/{match}/log", headers={"Authorization": f"Bearer {credential}"})
+    assert got.raise_for_status().content.count(b"\n") == head
+
+    if properties.SOAK:  # the rest of the game, to its end
+        clicks = play(seats, MAX_CLICKS, clicks)
+        assert where(seats[0])["ended"] == "yes", f"the {game} game did not end in {MAX_CLICKS} decisions"
+        for page in (*seats, watcher):
+            page.wait_for_selector("#where[data-ended='yes']")
+            assert "the game is over" in page.locator("#legal").inner_text()
+        info = httpx.get(f"{served.url}/api/matches/{match}").json()
+        assert info["ended"] and info["head"] == int(where(seats[0])["head"])
+        log = tmp_path / f"{game}.jsonl"  # (an ended game's log is anyone's to download)
+        log.write_bytes(httpx.get(f"{served.url}/api/matches/{match}/log").raise_for_status().content)
+        audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{served.key}.pub"])
+        assert audit.exit_code == 0, audit.output
+        print(f"{game}: {clicks} decisions through the page, {info['head']} records, winner {info['winner']}")
+    assert errors == [], (game, errors)
+    for page in (*seats, watcher):
+        page.context.close()
