@@ -10,11 +10,15 @@ parallel: the store's optimistic concurrency already guards a match two workers 
 
 from __future__ import annotations
 
+import contextlib
 import zlib
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
+import msgspec
+
 from eventsource.errors import StoreUnavailable
+from statemachine.games import PROFILES, profile_class
 from tools.serve.lobby import Lobby
 from tools.serve.service import Service
 from tools.web import Worker
@@ -23,9 +27,30 @@ T = TypeVar("T")
 MATCH_THREADS: Final = 4  # threads a worker's matches are spread over
 
 
+def build_types_first() -> None:
+    """Import every game and build msgspec's information about every Struct type, on this one thread, before the
+    match threads start. msgspec (0.22) builds a type's information the first time it converts to it, and two
+    threads doing that at once can crash the process (a null type node read in ``convert``, SIGSEGV): a worker
+    restarted under load died so when its match threads loaded their games at once."""
+    for game in PROFILES:
+        profile_class(game)
+    build_struct_types()
+
+
+def build_struct_types() -> None:
+    """Build msgspec's information about every Struct type defined so far (a decoder for each builds it)."""
+    todo: list[type[msgspec.Struct]] = [msgspec.Struct]
+    while todo:
+        for cls in todo.pop().__subclasses__():
+            todo.append(cls)
+            with contextlib.suppress(TypeError):  # (a type only ever encoded, through a hook, has none to build)
+                msgspec.json.Decoder(cls)
+
+
 class Shards:
     def __init__(self, make: Callable[[], Service], threads: int = MATCH_THREADS) -> None:
         """``make`` makes each thread's service (over one lobby they share)."""
+        build_types_first()
         self.services = [make() for _ in range(threads)]
         self.workers = [Worker(f"kifu-match-{i}") for i in range(threads)]
         self.front = Worker("kifu-lobby")
