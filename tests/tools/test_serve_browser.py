@@ -108,6 +108,7 @@ def play(seats: list[Any], most: int, clicks: int = 0) -> int:
     return clicks
 
 
+@pytest.mark.property  # (make soak runs it: each game to its end)
 @pytest.mark.parametrize("game", GAMES)
 def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(browser: Any, served: Serve, game: str,
                                                                       tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from tests import pgserver, properties
 from tests.conftest import fresh_schema
 from tests.tools.serving import Serve, check_logs, finish
 from tools.cli import main
+from tools.serve.app import TRY_AGAIN_LATER
 from tools.serve.bots import Played, run
 
 
@@ -100,6 +101,8 @@ def test_postgresql_stopped_under_load_then_back_the_clients_resume(own_postgres
         finally:
             time.sleep(0.5)  # (the seats meet the closed store and are told to try again)
             own_postgres.resume()
+        assert bots.is_alive(), "the match ended before PostgreSQL was stopped"
+        before = receipts(url)  # (what was applied before the stop: the rest is applied after the restart)
         assert while_down.status_code == 503, while_down.text
         assert "unavailable" in while_down.text or "failed" in while_down.text, while_down.text
         logs = finish(bots, 60, served.url, results)
@@ -107,6 +110,9 @@ def test_postgresql_stopped_under_load_then_back_the_clients_resume(own_postgres
         served.stop()
 
     assert sum(r.reconnects for r in results) >= 2, "the seats were told to connect again, and did"
+    closes = [code for r in results for code in r.closes]
+    assert TRY_AGAIN_LATER in closes, f"no connection was closed with 1013 (try again later): {closes}"
+    assert receipts(url) > before, "the match was played on after PostgreSQL was back"
     check_logs(results, logs, key, tmp_path)
 
 
@@ -174,5 +180,6 @@ def test_a_worker_killed_mid_match_under_two_workers_loses_nothing_acknowledged(
         served.stop()
 
     assert killed == WORKER_KILLS
+    print(f"{killed} uvicorn workers killed with SIGKILL mid-match, {len(results)} matches finished")
     assert sum(r.reconnects for r in results) >= WORKER_KILLS // 2
     check_logs(results, logs, key, tmp_path)

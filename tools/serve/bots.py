@@ -39,6 +39,7 @@ class Played:
     latencies: list[float] = field(default_factory=list)  # seconds from a decision's send to its ack
     acknowledged: list[tuple[int, int, str, list[Any]]] = field(default_factory=list)  # seat, head, action, args
     reconnects: int = 0
+    closes: list[int] = field(default_factory=list)  # the close codes the server's connections ended with
     error: str = ""
     server: str = ""  # the server the match was created on
 
@@ -145,6 +146,8 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
                         result.error = f"seat {seat}: {message.get('message')}"
                         return
         except (OSError, websockets.WebSocketException) as exc:
+            if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd is not None:
+                result.closes.append(exc.rcvd.code)
             now = time.monotonic()
             reconnect_by = reconnect_by or now + RECONNECT_FOR
             if now > reconnect_by:
