@@ -225,6 +225,7 @@ def test_bad_messages_and_wrong_seats_append_nothing(server: TestClient) -> None
 
 def test_the_log_waits_for_the_end_unless_a_seat_asks(server: TestClient) -> None:
     match, _, creds = start(server, "vision")
+    head = server.get(f"/api/matches/{match}").json()["head"]
     assert server.get(f"/api/matches/{match}/log").status_code == 400
     mine = server.get(f"/api/matches/{match}/log", headers={"Authorization": f"Bearer {creds[1]}"})
     assert mine.status_code == 200 and mine.content.count(b"\n") >= 1
@@ -234,6 +235,18 @@ def test_the_log_waits_for_the_end_unless_a_seat_asks(server: TestClient) -> Non
     assert server.post("/api/matches", json={"game": "chess"}).status_code == 400
     taken = server.post(f"/api/matches/{match}/seats/0", json={"nonce": secrets.token_hex(32)})
     assert taken.status_code == 400 and "taken" in taken.json()["error"]
+    _, _, other_creds = start(server, "vision")  # another match's seat asks for this one's log
+    theirs = server.get(f"/api/matches/{match}/log", headers={"Authorization": f"Bearer {other_creds[0]}"})
+    assert theirs.status_code == 400 and "a seat's credential is needed" in theirs.json()["error"]
+    for seat, body, says in (("1", {"nonce": "zz"}, "64 hex digits"), ("7", {"nonce": "00" * 32}, "no seat 7")):
+        joined = server.post(f"/api/matches/{match}/seats/{seat}", json=body)
+        assert joined.status_code == 400 and says in joined.json()["error"], joined.text
+    # A body that is not JSON, or not an object, or a seat that is not a number: FastAPI's validation answer.
+    for malformed in (server.post("/api/matches", content=b"{not json", headers={"content-type": "application/json"}),
+                      server.post("/api/matches", json=[1, 2]),
+                      server.post(f"/api/matches/{match}/seats/x", json={"nonce": "00" * 32})):
+        assert malformed.status_code == 422 and malformed.json()["detail"][0]["msg"], malformed.text
+    assert server.get(f"/api/matches/{match}").json()["head"] == head
 
 
 def test_a_spectator_sees_neither_hand(server: TestClient) -> None:
