@@ -136,6 +136,19 @@ def workers_of(server: Serve) -> list[int]:
     return sorted(out)
 
 
+def wait_for_joined(url: str, matches: int, alive: threading.Thread, limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute("SELECT count(*) FROM kifu_matches WHERE cred0 IS NOT NULL AND cred1 IS NOT NULL"
+                               ).fetchone()
+            if row and row[0] >= matches:
+                return
+            assert alive.is_alive(), "the bots stopped before every match was joined"
+            assert time.monotonic() < deadline, f"fewer than {matches} matches joined in {limit:.0f} s"
+            time.sleep(0.05)
+
+
 def receipts(url: str) -> int:
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT count(*) FROM kifu_receipts").fetchone()
@@ -160,11 +173,14 @@ def test_a_worker_killed_mid_match_under_two_workers_loses_nothing_acknowledged(
     results: list[Played] = []
     matches = 1 + WORKER_KILLS // 15  # (a match is some 70 decisions: enough play for every kill to land mid-match)
     bots = threading.Thread(target=lambda: results.extend(asyncio.run(
-        run(served.url, "shadowverse", matches, 2, 5))))
+        run(served.url, "shadowverse", matches, matches, 5))))
     rng = random.Random(5)
     killed = 0
     try:
         bots.start()
+        # Every match created and both its seats joined before the first kill: a kill is to land mid-match (a
+        # join whose answer a kill cut off cannot be asked again: the credential is given once).
+        wait_for_joined(postgres_url, matches, bots)
         while killed < WORKER_KILLS:
             before = receipts(postgres_url)
             deadline = time.monotonic() + 60
