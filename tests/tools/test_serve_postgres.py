@@ -183,10 +183,12 @@ def test_a_worker_killed_mid_match_under_two_workers_loses_nothing_acknowledged(
         wait_for_joined(postgres_url, matches, bots)
         while killed < WORKER_KILLS:
             before = receipts(postgres_url)
-            deadline = time.monotonic() + 60
+            # (a kill may leave only a worker the supervisor is still starting — up to a minute on a loaded machine
+            # — and the seats then reconnect, a pause apart: two minutes before play must have gone on)
+            deadline = time.monotonic() + 120
             while not workers_of(served) or receipts(postgres_url) < before + BETWEEN_KILLS:
                 assert bots.is_alive(), f"the matches ended after {killed} kills"
-                assert time.monotonic() < deadline, f"no worker served for 60 s after {killed} kills"
+                assert time.monotonic() < deadline, f"no worker served for 120 s after {killed} kills"
                 time.sleep(0.02)
             # (the other worker may be one the supervisor is still starting: then, for a moment, none serves)
             os.kill(rng.choice(workers_of(served)), signal.SIGKILL)
