@@ -70,6 +70,13 @@ class Serve:
             self.kill()
 
 
+def fresh_server(where: Path) -> Serve:
+    """``kifu serve`` on a new SQLite store in ``where``, with a new key."""
+    key = where / "server.key"
+    assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
+    return Serve(where / "serve.db", key)
+
+
 def finish(bots: threading.Thread, limit: float, server: str, results: list[Played]) -> dict[str, bytes]:
     """Wait for the bots to finish their matches (``limit`` seconds at most), then each match's signed log."""
     bots.join(timeout=limit)

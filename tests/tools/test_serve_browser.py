@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from tests import properties
 from tests.tools import test_view_browser
-from tests.tools.serving import Serve
+from tests.tools.serving import Serve, fresh_server
 from tools.cli import main
 
 MAX_CLICKS = 1500  # a whole game of any of the four through the page (make soak)
@@ -31,10 +31,7 @@ browser = test_view_browser.browser  # the fixture: headless Chromium, one for t
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     """One server for the module: each game's match is a match of its own on it."""
-    where = tmp_path_factory.mktemp("served")
-    key = where / "server.key"
-    assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
-    server = Serve(where / "serve.db", key)
+    server = fresh_server(tmp_path_factory.mktemp("served"))
     yield server
     server.stop()
 

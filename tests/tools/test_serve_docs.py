@@ -14,10 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from click.testing import CliRunner
 
-from tests.tools.serving import ROOT, Serve
-from tools.cli import main
+from tests.tools.serving import ROOT, Serve, fresh_server
 
 DOC = ROOT / "docs" / "server.md"
 EXAMPLE_SERVER = "http://127.0.0.1:8000"
@@ -35,10 +33,7 @@ def example(heading: str, language: str) -> str:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
-    where = tmp_path_factory.mktemp("docs")
-    key = where / "server.key"
-    assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
-    server = Serve(where / "serve.db", key)
+    server = fresh_server(tmp_path_factory.mktemp("docs"))
     yield server
     server.stop()
 
