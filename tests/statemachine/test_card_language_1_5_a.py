@@ -90,3 +90,9 @@ def test_cant_be_blocked_ends_in_the_cleanup() -> None:
         eng.decide(next((d for d in legal.decisions if d.action == "pass" or not d.args), legal.decisions[0]))
     assert not any(m.value == CANT_BE_BLOCKED for m in st.modifiers.values())
 
+
+
+def test_a_state_trigger_without_a_state_is_refused() -> None:
+    err = refused({"id": "st", "label": "x", "trigger": {"on": "state", "subject": "self"}, "effects": DRAW})
+    assert (err.card, err.ability, err.field) == ("probe", "st", "$.abilities[0].conditions")
+    assert "needs conditions" in str(err)
