@@ -16,6 +16,7 @@ from statemachine.games.magic import board, mana, targets
 from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STACK, zone
 from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
 from statemachine.games.magic.effects import ACTIVATED_TURN, ACTIVATIONS, TIMES_EACH_TURN, activations_this_turn
+from statemachine.games.magic.restrictions import AS_SORCERY, DURING_YOUR_TURN
 from statemachine.games.magic.stack import SPELL, choose_targets, give_priority, stack_key
 from statemachine.games.magic.turn import sorcery_timing
 from statemachine.vocabulary import Procedure
@@ -138,6 +139,10 @@ def why_not_activate(engine: Engine, player: int, oid: int, index: int) -> Why |
         times = int(c.params.get("times", 1))
         if c.name == TIMES_EACH_TURN and activations_this_turn(st, oid, ability.id) >= times:
             return "CR 602.5b", f"{ability.label} may be activated only {times} time(s) each turn"
+        if c.name == AS_SORCERY and not sorcery_timing(engine, player):
+            return "CR 602.5d", f"{ability.label} may be activated only as a sorcery (your main phase, empty stack)"
+        if c.name == DURING_YOUR_TURN and st.active != player:
+            return "CR 602.5", f"{ability.label} may be activated only during your turn"
     if not targets.has_targets(engine, ability, None, player, oid):
         return "MTG-GAME-TARGET", f"{ability.label} has no legal target"
     return None

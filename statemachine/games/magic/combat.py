@@ -1,7 +1,8 @@
 """Combat as turn-based actions: declaring attackers and blockers, and combat damage (506-511, outside the
 seed; SPEC Part 4 #20), with the keywords that change them: flying and reach (CR 702.9, 702.17), haste
-(702.10), vigilance (702.20), defender (702.3), menace (702.111), protection (702.16), first strike and double
-strike (702.7, 702.4: a first combat damage step), trample (702.19), deathtouch (702.2) and lifelink (702.15)."""
+(702.10), vigilance (702.20), defender (702.3), menace (702.111), protection (702.16), fear (702.36), first strike
+and double strike (702.7, 702.4: a first combat damage step), trample (702.19), deathtouch (702.2) and lifelink
+(702.15); and the restrictions card text states (``restrictions``)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,12 @@ from statemachine.games.magic.damage import (
     protected,
     recording,
 )
+from statemachine.games.magic.restrictions import attack_forbidden, unblockable
 from statemachine.games.magic.statics import CANT_ATTACK, CANT_BLOCK, flagged
 from statemachine.replacements import Shields
 from statemachine.vocabulary import Procedure
+
+FEAR = "fear"
 
 
 def attackers(state: GameState) -> list[int]:
@@ -39,7 +43,8 @@ def can_attack(state: GameState, oid: int) -> bool:
 def declare_attackers(engine: Engine) -> Procedure:
     st = engine.state
     me = st.active
-    options = [o for o in board.creatures(st, me) if can_attack(st, o)]
+    defender = engine.opponent(me)
+    options = [o for o in board.creatures(st, me) if can_attack(st, o) and not attack_forbidden(st, o, defender)]
     if not options:
         return
     chosen: list[int] = []
@@ -52,7 +57,6 @@ def declare_attackers(engine: Engine) -> Procedure:
         options.remove(int(answer[0]))
     if not chosen:
         return
-    defender = engine.opponent(me)
     events: list[ev.Event] = []
     for o in chosen:
         if "vigilance" not in view(st, o).chars.keywords:
@@ -76,9 +80,12 @@ def landwalk_unblockable(state: GameState, attacker: int, defender: int) -> bool
 def can_block(state: GameState, blocker: int, attacker: int) -> bool:
     seen = view(state, attacker)
     flying = "flying" in seen.chars.keywords
-    kw = view(state, blocker).chars.keywords
-    if protected(seen, view(state, blocker)) or flagged(state, blocker, CANT_BLOCK):
-        return False  # CR 702.16f: can't be blocked by creatures of that colour; "can't block"
+    by = view(state, blocker)
+    kw = by.chars.keywords
+    if protected(seen, by) or flagged(state, blocker, CANT_BLOCK) or unblockable(state, attacker):
+        return False  # CR 702.16f: can't be blocked by creatures of that colour; "can't block"; CR 509.1b
+    if FEAR in seen.chars.keywords and "artifact" not in by.chars.types and "black" not in by.chars.colors:
+        return False  # CR 702.36b: only artifact creatures and/or black creatures block it
     if landwalk_unblockable(state, attacker, view(state, blocker).controller):
         return False  # CR 702.14c
     return not flying or "flying" in kw or "reach" in kw

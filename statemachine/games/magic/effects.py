@@ -15,7 +15,7 @@ from msgspec import Meta, Struct
 from eventsource import events as ev
 from projections.characteristics import view
 from projections.state import GameState
-from statemachine.amounts import Amount, evaluate
+from statemachine.amounts import Amount, evaluate, peek
 from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.decisions import Request
@@ -382,6 +382,25 @@ def life_at_least(ctx: EffectContext, p: LifeParams) -> bool:
 def with_priority(ctx: EffectContext, _: NoParams) -> bool:
     """"Activate only as an instant": a timing restriction, enforced where mana sources are listed."""
     return True
+
+
+class Compare(Struct, frozen=True, forbid_unknown_fields=True):
+    of: Amount  # a literal or an expression ({ count = { zone = "battlefield", whose = "any", types = [...] } })
+    count: Annotated[int, Meta(ge=0)] = 0
+
+
+@MTG.condition("at_least", Compare)
+def at_least(ctx: EffectContext, p: Compare) -> bool:
+    """An amount is at least N now ("if you control three or more Swamps"): read without recording it; as an
+    intervening "if" it is judged as the ability triggers and again as it resolves (CR 603.4)."""
+    return peek(ctx, p.of) >= p.count
+
+
+@MTG.condition("at_most", Compare)
+def at_most(ctx: EffectContext, p: Compare) -> bool:
+    """An amount is at most N now: "if no creatures are on the battlefield" is a count of them at most 0
+    (《疫病》); judged as ``at_least`` is."""
+    return peek(ctx, p.of) <= p.count
 
 
 class TimesParams(Struct, frozen=True, forbid_unknown_fields=True):

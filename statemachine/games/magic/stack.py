@@ -25,7 +25,7 @@ from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import Body, EffectContext, context_of, resolve_effect, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
-from statemachine.games.magic import board, mana, sba, targets
+from statemachine.games.magic import board, mana, sba, state_triggers, targets
 from statemachine.games.magic.board import BATTLEFIELD, STACK, zone
 from statemachine.games.magic.board import stack_items as items
 from statemachine.games.magic.statics import ATTACH_TO, ATTACHED
@@ -168,6 +168,7 @@ def give_priority(engine: Engine, player: int) -> Procedure:
     while not engine.state.ended:
         if sba.perform(engine):  # MTG-P-12: one event per check, checked again
             continue
+        state_triggers.trigger(engine)  # CR 603.8: a state trigger's state is looked at with the SBAs
         if not waiting(engine.state):
             break
         yield from put_triggers(engine)
@@ -277,7 +278,8 @@ def _carry_out(engine: Engine, pend: Pending) -> Body:
         ctx.bound["targets"] = chosen
         ctx.bound["specs"] = specs
         ctx.bound["spell"] = spell
-        if not all(vocab.check(ctx, c.name, c.params) for c in ability.conditions):
+        if not state_triggers.is_state_trigger(ability) and not all(
+                vocab.check(ctx, c.name, c.params) for c in ability.conditions):
             engine.emit(ev.EffectFizzled(eid, f"its condition is not met as it resolves (603.4): {ability.label}"))
             return False
         yield from run_steps(ctx, ability.effects, lambda: eid not in engine.state.pending)

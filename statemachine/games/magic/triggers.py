@@ -84,5 +84,6 @@ KINDS: dict[str, TriggerKind] = {
     "blocks": TriggerKind("blocks", ev.AFTER, _blocks),
     "deals_damage": TriggerKind("deals_damage", ev.AFTER, _deals_damage, _damaged),
     "delayed": TriggerKind("delayed", ev.AFTER, _never),  # created by a ``delay`` step (``delayed``, CR 603.7)
+    "state": TriggerKind("state", ev.AFTER, _never),  # matched as the rules look at the game (``state_triggers``)
     GAINS_LIFE: TriggerKind(GAINS_LIFE, ev.AFTER, _never),  # matched as life is gained (``lifegain.emit``)
 }

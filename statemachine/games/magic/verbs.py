@@ -323,21 +323,31 @@ class SacrificeParams(Struct, frozen=True, forbid_unknown_fields=True):
     target: int = 0
     filter: Filter = field(default_factory=lambda: Filter(types=["creature"]))
     count: int = 1
+    # "If you can't, ...": steps done instead when you control nothing the filter names (Lord of the Pit)
+    otherwise: list[EffectDef] = field(default_factory=list)
 
     def target_refs(self) -> list[tuple[str, int]]:
         return [(".target", self.target)] if self.on == "target" else []
+
+    def nested(self) -> list[tuple[str, str, dict[str, object]]]:
+        return [(f"otherwise[{k}]", e.name, e.params) for k, e in enumerate(self.otherwise)]
 
     def problems(self) -> list[tuple[str, str]]:
         out = self.filter.problems(".filter")
         if self.on != "target" and not is_player_selector(self.on):
             out.append((".on", f"{self.on!r} names objects; a player sacrifices"))
+        if self.otherwise and self.on != "you":
+            out.append((".otherwise", "\"if you can't\" is said of your own sacrifice: on = \"you\""))
+        if any(e.name == "target" for e in self.otherwise):
+            out.append((".otherwise", "names no target (targets are chosen as the ability is put on the stack)"))
         return out
 
 
 @MTG.effect("sacrifice", SacrificeParams)
 def sacrifice(ctx: EffectContext, p: SacrificeParams) -> Procedure:
     """Each player named sacrifices N permanents matching the filter that they control, chosen by them, in turn
-    order; the chosen ones go to the graveyard together (CR 701.17)."""
+    order; the chosen ones go to the graveyard together (CR 701.17). With ``otherwise``, "if you can't": those
+    steps are done when you control none."""
     st = ctx.state
     chosen: list[int] = []
     for q in acted_players(ctx, p.on, p.target):
@@ -352,6 +362,10 @@ def sacrifice(ctx: EffectContext, p: SacrificeParams) -> Procedure:
             chosen.append(int(answer[0]))
     if chosen:
         ctx.engine.emit(*board.to_graveyards(ctx.engine, chosen, SACRIFICED))
+    elif p.otherwise:  # "If you can't": nothing of yours matched the filter (CR 701.17a: you can't sacrifice it)
+        vocab = ctx.engine.profile.vocabulary
+        for step in p.otherwise:
+            yield from vocab.run_effect(ctx, step.name, step.params)
 
 
 class SearchParams(Struct, frozen=True, forbid_unknown_fields=True):

@@ -24,6 +24,7 @@ MTG.declare(KEYWORD, {
     "first_strike": "CR 702.7: deals combat damage in a combat damage step before creatures without it (510.4)",
     "hexproof": "CR 702.11: can't be the target of spells or abilities its controller's opponents control",
     "indestructible": "CR 702.12: is not destroyed by lethal damage or by effects that say destroy",
+    "fear": "CR 702.36: can't be blocked except by artifact creatures and/or black creatures",
     "lifelink": "CR 702.15: damage it deals also causes its controller to gain that much life",
     "menace": "CR 702.111: can't be blocked except by two or more creatures (a lone blocker's block is not kept)",
     "trample": "CR 702.19: damage beyond lethal to its blockers may be assigned to the player it attacks",
