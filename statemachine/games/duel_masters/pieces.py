@@ -40,6 +40,15 @@ class ActParams(Struct, frozen=True, forbid_unknown_fields=True):
     what: Literal["chosen", "all", "self", "subject"] = "chosen"
     count: NonNegative | Expr = 1  # up to this many (computed when the step is carried out, pool 1.4)
     may: bool = False  # "…してもよい": the controller may choose none
+    # who chooses among them: the controller, or their opponent (「相手は自分自身のクリーチャーを1体選び」,
+    # DM-GAME-CHOOSE, pool 1.5)
+    chooser: Literal["you", "opponent"] = "you"
+
+    def problems(self) -> list[tuple[str, str]]:
+        """A chooser other than the controller needs something to choose: refused at load otherwise."""
+        if self.chooser != "you" and self.what != "chosen":
+            return [(".chooser", f"the opponent chooses only what = \"chosen\" creatures, not {self.what!r}")]
+        return []
 
 
 def selected(ctx: EffectContext, which: Creatures) -> list[int]:
@@ -69,8 +78,9 @@ def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
         return
     count = evaluate(ctx, p.count, "count")
     ctx.bound["chosen"] = []
+    chooser = ctx.controller if p.chooser == "you" else ctx.opponent  # DM-GAME-CHOOSE
     if count > 0:
-        yield from choose(ctx, ctx.controller, options, f"choose a creature to {verb}", may_=p.may, count=count)
+        yield from choose(ctx, chooser, options, f"choose a creature to {verb}", may_=p.may, count=count)
 
 
 def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) -> None:
@@ -148,25 +158,30 @@ class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
     # "all": their whole hand (「相手の手札をすべて捨てさせる」)
     what: Literal["seen", "all"] = "seen"
     count: NonNegative = 1
+    # whose hand: your opponent's, or your own (「自分の手札を1枚捨てる」, pool 1.5), chosen by you either way
+    whose: Literal["opponent", "you"] = "opponent"
 
 
 @DM.effect("discard", DiscardParams)
 def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
-    """Your opponent discards cards of their hand: ones you choose having seen the hand (recorded as Revealed to
-    you), or all of them at the same time. ``discard_blind`` chooses without looking."""
+    """A player discards cards of their hand: your opponent, ones you choose having seen the hand (recorded as
+    Revealed to you), or all of them at the same time; or you, ones of your own hand you choose (DM-GAME-DISCARD).
+    ``discard_blind`` chooses without looking."""
     st = ctx.state
-    hand = list(st.zone(zone(ctx.opponent, HAND)))
+    owner = ctx.opponent if p.whose == "opponent" else ctx.controller
+    hand = list(st.zone(zone(owner, HAND)))
     if p.what == "all":
         chosen = hand
     else:
-        if hand:
+        if hand and owner != ctx.controller:
             ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
                               for o in hand])
-        yield from choose(ctx, ctx.controller, hand, "choose a card of your opponent's hand to discard", may_=False,
+        whose = "your opponent's" if owner != ctx.controller else "your"
+        yield from choose(ctx, ctx.controller, hand, f"choose a card of {whose} hand to discard", may_=False,
                           count=p.count)
         chosen = ctx.bound["chosen"]
     if chosen:
-        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.opponent, GRAVEYARD)) for o in chosen],
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(owner, GRAVEYARD)) for o in chosen],
                                         board.DISCARD))
 
 
@@ -178,6 +193,7 @@ GENERAL_PIECES: dict[str, str] = {
     "cast_free_spell": "casts a spell from the hand for free; which spells is a name filter (名前に《X》とある)",
     "extra_turn": "追加ターン: a game primitive with no object",
     "if_moved": "「それが…なら」: types and civilizations of whatever the step before moved",
+    "lift_attack_limits": "ダイヤモンド状態: a rule of the turn for a player's creatures, no object",
     "invade": "侵略: the keyword's action (this card onto the trigger's subject); every 侵略 card uses it",
     "look_top": "look at the top N, take a card of the given types, the rest to the bottom",
     "mana_boost": "マナブースト: the top N cards of the deck into the mana zone",

@@ -28,8 +28,9 @@ def _put_without_mana(e: ev.Event, _: dict[str, Any]) -> list[int]:
 
 
 def _destroyed(e: ev.Event, _: dict[str, Any]) -> list[int]:
-    if (isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLE and kind_of(e.dst) == GRAVEYARD
-            and e.cause in (DESTROY, BATTLE_LOST)):
+    # A creature destroyed is destroyed wherever it went: to the graveyard, or where its 破壊置換 sent it
+    # instead (「墓地に置くかわりに手札に戻す」, DM-GAME-REPLACE): the cause says it was destroyed.
+    if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLE and e.cause in (DESTROY, BATTLE_LOST):
         return [e.old]
     return []
 
