@@ -21,7 +21,7 @@ from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, BOUNCE, DECK, GRAVEYARD, HAND, MANA, zone
 from statemachine.games.duel_masters.computed import MILL
-from statemachine.games.duel_masters.effects import DM, NonNegative, choose
+from statemachine.games.duel_masters.effects import DM, NonNegative, choose, may
 from statemachine.vocabulary import Procedure
 
 
@@ -66,7 +66,14 @@ def selected(ctx: EffectContext, which: Creatures) -> list[int]:
 
 
 def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
-    """The creatures the step acts on, left in ``ctx.bound['chosen']``."""
+    """The creatures the step acts on, left in ``ctx.bound['chosen']``. A ``may`` on a step that chooses nothing
+    (this creature, the subject, all of them) is asked as a yes/no question first (pool 1.5: 《浄化の精霊ウルス》's
+    「このクリーチャーをアンタップしてもよい」; no card of earlier pools says may there)."""
+    if p.may and p.what != "chosen":
+        yield from may(ctx, f"{verb} ({p.what})?")
+        if not ctx.bound["yes"]:
+            ctx.bound["chosen"] = []
+            return
     if p.what in ("self", "subject"):
         one = ctx.source_now() if p.what == "self" else ctx.subject
         obj = ctx.state.objects.get(one) if one is not None else None
@@ -107,29 +114,34 @@ _verb("put_into_mana", "Put the selected creatures into their owners' mana zones
 class SearchParams(Struct, frozen=True, forbid_unknown_fields=True):
     """Which cards of your deck a search may take (「山札を見て、その中から…を選び」)."""
 
-    types: tuple[str, ...] = ("creature",)  # a card with at least one of these types
+    types: tuple[str, ...] = ("creature",)  # a card with at least one of these types; empty: any card (pool 1.5)
     count: NonNegative = 1
     may: bool = False  # 「…してもよい」: the controller may take none
     to: Literal["hand", "mana"] = "hand"  # where the chosen cards go (手札に加える / マナゾーンに置く)
+    # 「…を相手に見せてから」: the chosen cards are shown to every player; false: only their taker sees them
+    # (《クリスタル・メモリー》, pool 1.5)
+    show: bool = True
 
 
 @DM.effect("search_deck", SearchParams)
 def search_deck(ctx: EffectContext, p: SearchParams) -> Procedure:
-    """Look at your deck, choose up to ``count`` cards of the given types, show them to your opponent and put them
-    into your hand (or mana zone); then shuffle your deck (DM-GAME-SEARCH; 《ディメンジョン・ゲート》). The
-    controller sees the whole deck (recorded as Revealed to them); the chosen cards are revealed to every player."""
+    """Look at your deck, choose up to ``count`` cards of the given types (any card when none is given), show them to
+    your opponent (unless ``show`` is false) and put them into your hand (or mana zone); then shuffle your deck
+    (DM-GAME-SEARCH; 《ディメンジョン・ゲート》, 《クリスタル・メモリー》). The controller sees the whole deck (recorded
+    as Revealed to them)."""
     st = ctx.state
     deck = list(st.zone(zone(ctx.controller, DECK)))
     if deck:
         ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
                           for o in deck])
-    options = [o for o in deck if set(p.types) & set(view(st, o).chars.types)]
+    options = [o for o in deck if not p.types or set(p.types) & set(view(st, o).chars.types)]
     yield from choose(ctx, ctx.controller, options, f"choose a card of your deck ({', '.join(p.types)})",
                       may_=p.may, count=p.count, rule="DM-GAME-SEARCH")
     taken = ctx.bound["chosen"]
     if taken:
-        ctx.engine.emit(*[ev.Revealed(o, tuple(range(len(st.players))), st.objects[o].card,
-                                      st.facts(o).definition) for o in taken])
+        if p.show:
+            ctx.engine.emit(*[ev.Revealed(o, tuple(range(len(st.players))), st.objects[o].card,
+                                          st.facts(o).definition) for o in taken])
         dest = HAND if p.to == "hand" else MANA
         ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, dest)) for o in taken], "search"))
     if st.zone(zone(ctx.controller, DECK)):
