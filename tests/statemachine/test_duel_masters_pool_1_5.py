@@ -72,3 +72,17 @@ def test_pool_1_4_keeps_bajula_as_it_was_recorded() -> None:
     assert old.fields.get("evolves_from") and not old.fields.get("evolves_from_word")
     assert new.fields.get("evolves_from_word") == ("Dragon",)
     assert "aqua_soldier" not in card_pool("1.4").cards and "aqua_soldier" in card_pool("1.5").cards
+
+
+def test_an_effects_battle_fires_battles_from_rules_1_5_only() -> None:
+    """DM-CARD-S33 under rules 1.4 (pool 1.4 holds both cards): the イヤリング's 「バトルする時」 does not trigger on
+    マッカラン's 効果バトル, so the イヤリング wins and stays; under 1.5 it is destroyed after the battle."""
+    sc = load("tests/scenarios/duel_masters/DM-CARD-S33.toml")
+    sc.rules = "1.4"
+    for step in sc.steps:
+        step.expect = {}
+    r = Run(sc, "DM-CARD-S33")
+    r.run()
+    st = r.engine.state
+    assert [st.objects[o].card for o in st.zone("1.battle")] == [r.card("earring")]
+    assert not [m for m in st.modifiers.values() if m.value == "destroy_after_battle"]

@@ -91,7 +91,8 @@ KINDS: dict[str, TriggerKind] = {
     # 「ブロックした時」 (DM-GAME-BLOCK, pool 1.4): fired by the block itself (``fire_on``); the blocker is the subject
     "blocks": TriggerKind("blocks", ev.AFTER, _fired),
     # 「バトルする時」 (DM-GAME-BATTLE, pool 1.4): fired for each creature of an attack's battle before it is fought;
-    # the creature battling is the subject. The battle of an effect (効果バトル) fires none yet.
+    # the creature battling is the subject. The battle of an effect (効果バトル, step ``battle``) fires it from rules
+    # 1.5 (switch ``effect_battle_fires``).
     "battles": TriggerKind("battles", ev.AFTER, _fired),
 }
 
