@@ -332,6 +332,8 @@ CARD_VALUES: dict[str, tuple[str, Callable[[Run, int], Any]]] = {
     "defense": ("toughness minus damage marked (Shadowverse's defense now)",
                 lambda run, o: (view(run.engine.state, o).chars.toughness or 0) - _damage(run, o)),
     "tapped": ("whether it is tapped (rested)", lambda run, o: bool(run.engine.state.objects[o].status.get("tapped"))),
+    "keywords": ("the computed keywords, printed then granted, as a list",
+                 lambda run, o: list(view(run.engine.state, o).chars.keywords)),
 }
 for _name, (_doc, _read) in CARD_VALUES.items():
     EXPECTATIONS[_name] = Expectation(_name, '{"@h" = value}', f"Per card: {_doc}.", table, per_card(_name, _read))

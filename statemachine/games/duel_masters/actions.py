@@ -154,10 +154,12 @@ def evolution_source_refused(engine: Engine, oid: int, base: int) -> str | None:
     sharing a civilization with it."""
     st = engine.state
     chars, under = view(st, oid).chars, view(st, base).chars
-    races = engine.profile.pool[st.facts(oid).definition].fields.get("evolves_from", ())
-    if races and engine.profile.rules.evolution_race:
-        if not set(races) & set(under.subtypes):
-            return f"the evolution source must be one of your {' or '.join(races)} (進化元)"
+    fields = engine.profile.pool[st.facts(oid).definition].fields
+    races, words = fields.get("evolves_from", ()), fields.get("evolves_from_word", ())
+    if (races or words) and engine.profile.rules.evolution_race:
+        if not board.race_fits(races, words, under.subtypes):
+            named = [*races, *(f"race holding {w!r}" for w in words)]
+            return f"the evolution source must be one of your {' or '.join(named)} (進化元)"
         return None
     if not set(under.colors) & set(chars.colors):
         return "the evolution source must share a civilization with it"

@@ -26,6 +26,10 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
     if board.is_tapped(st, attacker):
         return "a tapped creature cannot attack"
     v = view(st, attacker)
+    # ダイヤモンド状態 (``lasting.lift_attack_limits``): this turn nothing stops the player's creatures attacking
+    # players
+    if target is None and board.attack_players_unrestricted(engine, player):
+        return None
     if v.status.get("sick") and "speed_attacker" not in v.chars.keywords:
         return "a creature cannot attack the turn it was put into the battle zone (summoning sickness)"
     if "cant_attack" in v.chars.keywords:
@@ -35,9 +39,12 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None) -
     if target is not None:
         if target not in board.creatures(st, engine.opponent(player)):
             return "a creature can only attack an opposing creature"
-        if not board.is_tapped(st, target):
+        if not board.is_tapped(st, target) and ATTACKS_UNTAPPED not in v.chars.keywords:
             return "only a tapped creature can be attacked"
     return None
+
+
+ATTACKS_UNTAPPED = "attacks_untapped"  # 「このクリーチャーは、タップされていないクリーチャーを攻撃できる」
 
 
 ATTACKS_IF_ABLE = "attacks_if_able"

@@ -38,6 +38,8 @@ DM.declare(KEYWORD, {
     "cant_attack": "このクリーチャーは攻撃できない: it cannot attack (DM-GAME-ATTACK, pool 1.4)",
     "attacks_if_able": "可能であれば毎ターン攻撃する: the attack step cannot end while it could attack "
                        "(DM-GAME-ATTACK)",
+    "attacks_untapped": "このクリーチャーは、タップされていないクリーチャーを攻撃できる: it may attack untapped "
+                        "creatures too (DM-GAME-ATTACK, pool 1.5)",
     "charger": "チャージャー: a spell put into its caster's mana zone instead of the graveyard after it is cast "
                "(DM-GAME-CHARGER)",
 })
@@ -59,6 +61,14 @@ DM.card_field("evolves_from", tuple[str, ...], (),
 DM.card_field(board.POWER_WHILE_ATTACKING, Amount | None, None,
               "攻撃中、このクリーチャーのパワーは+N: N more power while it attacks, an amount computed as it battles "
               "(rules 1.3, DM-GAME-POWER-ATTACKER; ボルシャック・ドラゴン)", later=True)
+DM.card_field("evolves_from_word", tuple[str, ...], (),
+              "進化—自分の<word>1体の上に置く with <word> a part of race names (「ドラゴン」): an evolution creature "
+              "goes on a creature with a race holding one of these words as a whole word (Armored Dragon, not "
+              "Dragonoid) "
+              "(rules 1.2, DM-GAME-EVOLVE; pool 1.5)", later=True)
+DM.card_field(board.DESTROYED_TO, Literal["hand", "mana"] | None, None,
+              "このクリーチャーが破壊される時、墓地に置くかわりに<zone>に置く (破壊置換, DM-GAME-REPLACE; pool 1.5): "
+              "it is still destroyed, but goes to its owner's hand or mana zone", later=True)
 DM.digest_also(card={"mana": None}, trigger={})  # the kernel's card format of pools 1.0-1.1
 
 
@@ -564,9 +574,10 @@ def evolve_from_subject(ctx: EffectContext, p: ChooseParams) -> Procedure:
 
     def fits(o: int) -> bool:
         chars = view(st, o).chars
-        named = ctx.engine.profile.pool[st.facts(o).definition].fields.get("evolves_from", ())
-        if named and by_race:
-            return bool(races & set(named))
+        fields = ctx.engine.profile.pool[st.facts(o).definition].fields
+        named, words = fields.get("evolves_from", ()), fields.get("evolves_from_word", ())
+        if (named or words) and by_race:
+            return board.race_fits(named, words, races)
         return bool(colors & set(chars.colors))
 
     options = [o for o in st.zone(zone(ctx.controller, HAND)) if "evolution" in view(st, o).chars.types and fits(o)]

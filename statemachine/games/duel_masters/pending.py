@@ -41,9 +41,9 @@ class PendingPool(ResolutionPolicy):
     def waiting(self, engine: Engine) -> list[Pending]:
         return [p for p in engine.state.pending.values() if p.holder == POOL and not p.resolving]
 
-    def side_to_resolve(self, engine: Engine) -> tuple[int, list[Pending]]:
+    def side_to_resolve(self, engine: Engine, only: set[int] | None = None) -> tuple[int, list[Pending]]:
         """The side whose abilities may resolve now: the turn player's while they have any (DM-W-13..15)."""
-        pool = self.waiting(engine)
+        pool = [p for p in self.waiting(engine) if only is None or p.effect in only]
         active = engine.state.active
         tp = [p for p in pool if p.controller == active]
         if tp:
@@ -53,10 +53,11 @@ class PendingPool(ResolutionPolicy):
     def next(self, engine: Engine) -> Procedure | None:
         return self.settle(engine) if self.waiting(engine) else None
 
-    def settle(self, engine: Engine) -> Procedure:
-        """Resolve everything pending, one at a time, the owner choosing each next one."""
+    def settle(self, engine: Engine, only: set[int] | None = None) -> Procedure:
+        """Resolve everything pending, one at a time, the owner choosing each next one; with ``only``, just those
+        (abilities that trigger at a moment within a resolution and resolve before it goes on: 「バトルする時」)."""
         while True:
-            player, candidates = self.side_to_resolve(engine)
+            player, candidates = self.side_to_resolve(engine, only)
             if not candidates:
                 return
             if engine.profile.rules.state_checked_between_abilities:

@@ -21,7 +21,7 @@ from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, BOUNCE, DECK, GRAVEYARD, HAND, MANA, zone
 from statemachine.games.duel_masters.computed import MILL
-from statemachine.games.duel_masters.effects import DM, NonNegative, choose
+from statemachine.games.duel_masters.effects import DM, NonNegative, choose, may
 from statemachine.vocabulary import Procedure
 
 
@@ -40,6 +40,15 @@ class ActParams(Struct, frozen=True, forbid_unknown_fields=True):
     what: Literal["chosen", "all", "self", "subject"] = "chosen"
     count: NonNegative | Expr = 1  # up to this many (computed when the step is carried out, pool 1.4)
     may: bool = False  # "…してもよい": the controller may choose none
+    # who chooses among them: the controller, or their opponent (「相手は自分自身のクリーチャーを1体選び」,
+    # DM-GAME-CHOOSE, pool 1.5)
+    chooser: Literal["you", "opponent"] = "you"
+
+    def problems(self) -> list[tuple[str, str]]:
+        """A chooser other than the controller needs something to choose: refused at load otherwise."""
+        if self.chooser != "you" and self.what != "chosen":
+            return [(".chooser", f"the opponent chooses only what = \"chosen\" creatures, not {self.what!r}")]
+        return []
 
 
 def selected(ctx: EffectContext, which: Creatures) -> list[int]:
@@ -57,7 +66,14 @@ def selected(ctx: EffectContext, which: Creatures) -> list[int]:
 
 
 def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
-    """The creatures the step acts on, left in ``ctx.bound['chosen']``."""
+    """The creatures the step acts on, left in ``ctx.bound['chosen']``. A ``may`` on a step that chooses nothing
+    (this creature, the subject, all of them) is asked as a yes/no question first (pool 1.5: 《浄化の精霊ウルス》's
+    「このクリーチャーをアンタップしてもよい」; no card of earlier pools says may there)."""
+    if p.may and p.what != "chosen":
+        yield from may(ctx, f"{verb} ({p.what})?")
+        if not ctx.bound["yes"]:
+            ctx.bound["chosen"] = []
+            return
     if p.what in ("self", "subject"):
         one = ctx.source_now() if p.what == "self" else ctx.subject
         obj = ctx.state.objects.get(one) if one is not None else None
@@ -69,8 +85,9 @@ def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
         return
     count = evaluate(ctx, p.count, "count")
     ctx.bound["chosen"] = []
+    chooser = ctx.controller if p.chooser == "you" else ctx.opponent  # DM-GAME-CHOOSE
     if count > 0:
-        yield from choose(ctx, ctx.controller, options, f"choose a creature to {verb}", may_=p.may, count=count)
+        yield from choose(ctx, chooser, options, f"choose a creature to {verb}", may_=p.may, count=count)
 
 
 def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) -> None:
@@ -97,29 +114,34 @@ _verb("put_into_mana", "Put the selected creatures into their owners' mana zones
 class SearchParams(Struct, frozen=True, forbid_unknown_fields=True):
     """Which cards of your deck a search may take (「山札を見て、その中から…を選び」)."""
 
-    types: tuple[str, ...] = ("creature",)  # a card with at least one of these types
+    types: tuple[str, ...] = ("creature",)  # a card with at least one of these types; empty: any card (pool 1.5)
     count: NonNegative = 1
     may: bool = False  # 「…してもよい」: the controller may take none
     to: Literal["hand", "mana"] = "hand"  # where the chosen cards go (手札に加える / マナゾーンに置く)
+    # 「…を相手に見せてから」: the chosen cards are shown to every player; false: only their taker sees them
+    # (《クリスタル・メモリー》, pool 1.5)
+    show: bool = True
 
 
 @DM.effect("search_deck", SearchParams)
 def search_deck(ctx: EffectContext, p: SearchParams) -> Procedure:
-    """Look at your deck, choose up to ``count`` cards of the given types, show them to your opponent and put them
-    into your hand (or mana zone); then shuffle your deck (DM-GAME-SEARCH; 《ディメンジョン・ゲート》). The
-    controller sees the whole deck (recorded as Revealed to them); the chosen cards are revealed to every player."""
+    """Look at your deck, choose up to ``count`` cards of the given types (any card when none is given), show them to
+    your opponent (unless ``show`` is false) and put them into your hand (or mana zone); then shuffle your deck
+    (DM-GAME-SEARCH; 《ディメンジョン・ゲート》, 《クリスタル・メモリー》). The controller sees the whole deck (recorded
+    as Revealed to them)."""
     st = ctx.state
     deck = list(st.zone(zone(ctx.controller, DECK)))
     if deck:
         ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
                           for o in deck])
-    options = [o for o in deck if set(p.types) & set(view(st, o).chars.types)]
+    options = [o for o in deck if not p.types or set(p.types) & set(view(st, o).chars.types)]
     yield from choose(ctx, ctx.controller, options, f"choose a card of your deck ({', '.join(p.types)})",
                       may_=p.may, count=p.count, rule="DM-GAME-SEARCH")
     taken = ctx.bound["chosen"]
     if taken:
-        ctx.engine.emit(*[ev.Revealed(o, tuple(range(len(st.players))), st.objects[o].card,
-                                      st.facts(o).definition) for o in taken])
+        if p.show:
+            ctx.engine.emit(*[ev.Revealed(o, tuple(range(len(st.players))), st.objects[o].card,
+                                          st.facts(o).definition) for o in taken])
         dest = HAND if p.to == "hand" else MANA
         ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.controller, dest)) for o in taken], "search"))
     if st.zone(zone(ctx.controller, DECK)):
@@ -148,25 +170,30 @@ class DiscardParams(Struct, frozen=True, forbid_unknown_fields=True):
     # "all": their whole hand (「相手の手札をすべて捨てさせる」)
     what: Literal["seen", "all"] = "seen"
     count: NonNegative = 1
+    # whose hand: your opponent's, or your own (「自分の手札を1枚捨てる」, pool 1.5), chosen by you either way
+    whose: Literal["opponent", "you"] = "opponent"
 
 
 @DM.effect("discard", DiscardParams)
 def discard(ctx: EffectContext, p: DiscardParams) -> Procedure:
-    """Your opponent discards cards of their hand: ones you choose having seen the hand (recorded as Revealed to
-    you), or all of them at the same time. ``discard_blind`` chooses without looking."""
+    """A player discards cards of their hand: your opponent, ones you choose having seen the hand (recorded as
+    Revealed to you), or all of them at the same time; or you, ones of your own hand you choose (DM-GAME-DISCARD).
+    ``discard_blind`` chooses without looking."""
     st = ctx.state
-    hand = list(st.zone(zone(ctx.opponent, HAND)))
+    owner = ctx.opponent if p.whose == "opponent" else ctx.controller
+    hand = list(st.zone(zone(owner, HAND)))
     if p.what == "all":
         chosen = hand
     else:
-        if hand:
+        if hand and owner != ctx.controller:
             ctx.engine.emit(*[ev.Revealed(o, (ctx.controller,), st.objects[o].card, st.facts(o).definition)
                               for o in hand])
-        yield from choose(ctx, ctx.controller, hand, "choose a card of your opponent's hand to discard", may_=False,
+        whose = "your opponent's" if owner != ctx.controller else "your"
+        yield from choose(ctx, ctx.controller, hand, f"choose a card of {whose} hand to discard", may_=False,
                           count=p.count)
         chosen = ctx.bound["chosen"]
     if chosen:
-        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(ctx.opponent, GRAVEYARD)) for o in chosen],
+        ctx.engine.emit(*board.move_all(ctx.engine, [(o, zone(owner, GRAVEYARD)) for o in chosen],
                                         board.DISCARD))
 
 
@@ -178,6 +205,7 @@ GENERAL_PIECES: dict[str, str] = {
     "cast_free_spell": "casts a spell from the hand for free; which spells is a name filter (名前に《X》とある)",
     "extra_turn": "追加ターン: a game primitive with no object",
     "if_moved": "「それが…なら」: types and civilizations of whatever the step before moved",
+    "lift_attack_limits": "ダイヤモンド状態: a rule of the turn for a player's creatures, no object",
     "invade": "侵略: the keyword's action (this card onto the trigger's subject); every 侵略 card uses it",
     "look_top": "look at the top N, take a card of the given types, the rest to the bottom",
     "mana_boost": "マナブースト: the top N cards of the deck into the mana zone",

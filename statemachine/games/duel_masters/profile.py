@@ -16,6 +16,7 @@ from statemachine.engine import Engine
 from statemachine.games.duel_masters import (
     board,
     computed,  # noqa: F401 - registers the steps with computed amounts
+    lasting,
     pieces,  # noqa: F401 - registers the general effect pieces
     rule_ids,
     steps,  # noqa: F401 - registers the general steps of pool 1.4
@@ -133,6 +134,7 @@ class DuelMasters(RulesProfile):
         me = st.active
         match step.name:
             case "untap":
+                lasting.turn_ended(engine)  # 「このターン」 effects of the turn before end with it
                 mine = [o for z in (MANA, board.BATTLE) for o in st.zone(zone(me, z))]
                 board.set_tapped(engine, mine, False)
                 sick = [ev.StatusSet(o, "sick", 0) for o in st.zone(zone(me, board.BATTLE))

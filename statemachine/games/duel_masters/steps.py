@@ -161,8 +161,21 @@ def battle(ctx: EffectContext, p: ActParams) -> Procedure:
         return
     yield from acted_on(ctx, p, "battle")
     from statemachine.games.duel_masters.combat import battle as fight
+    from statemachine.games.duel_masters.triggers import fire_on
 
     for target in ctx.bound["chosen"]:
+        if ctx.engine.profile.rules.effect_battle_fires and target in ctx.state.objects:
+            # DM-GAME-BATTLE (rules 1.5): 「バトルする時」 of both creatures resolve before this battle, within this
+            # resolution; the abilities waiting before it stay waiting
+            pool = ctx.engine.policy
+            before = {w.effect for w in pool.waiting(ctx.engine)}  # type: ignore[attr-defined]
+            if fire_on(ctx.engine, "battles", me, target):
+                new = {w.effect for w in pool.waiting(ctx.engine)} - before  # type: ignore[attr-defined]
+                yield from pool.settle(ctx.engine, new)  # type: ignore[attr-defined]
+            now = ctx.source_now()
+            if now is None or target not in ctx.state.objects:
+                continue  # one of them left the battle zone meanwhile: no battle
+            me = now
         fight(ctx.engine, me, target)
 
 

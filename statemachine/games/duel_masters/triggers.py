@@ -28,8 +28,9 @@ def _put_without_mana(e: ev.Event, _: dict[str, Any]) -> list[int]:
 
 
 def _destroyed(e: ev.Event, _: dict[str, Any]) -> list[int]:
-    if (isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLE and kind_of(e.dst) == GRAVEYARD
-            and e.cause in (DESTROY, BATTLE_LOST)):
+    # A creature destroyed is destroyed wherever it went: to the graveyard, or where its 破壊置換 sent it
+    # instead (「墓地に置くかわりに手札に戻す」, DM-GAME-REPLACE): the cause says it was destroyed.
+    if isinstance(e, ev.ZoneChanged) and kind_of(e.src) == BATTLE and e.cause in (DESTROY, BATTLE_LOST):
         return [e.old]
     return []
 
@@ -90,7 +91,8 @@ KINDS: dict[str, TriggerKind] = {
     # 「ブロックした時」 (DM-GAME-BLOCK, pool 1.4): fired by the block itself (``fire_on``); the blocker is the subject
     "blocks": TriggerKind("blocks", ev.AFTER, _fired),
     # 「バトルする時」 (DM-GAME-BATTLE, pool 1.4): fired for each creature of an attack's battle before it is fought;
-    # the creature battling is the subject. The battle of an effect (効果バトル) fires none yet.
+    # the creature battling is the subject. The battle of an effect (効果バトル, step ``battle``) fires it from rules
+    # 1.5 (switch ``effect_battle_fires``).
     "battles": TriggerKind("battles", ev.AFTER, _fired),
 }
 

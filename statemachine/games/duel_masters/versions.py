@@ -49,6 +49,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # A step's ``may`` is asked for ``mana_boost`` and ``discard_blind`` too ("…してもよい"). 1.1: they were
     # carried out even when their card said "may".
     may_honoured: bool = False
+    # DM-GAME-BATTLE: 「バトルする時」 triggers on the battle of an effect (効果バトル, step ``battle``) too, its
+    # abilities resolving before that battle. 1.4: only the battles of an attack fired it.
+    effect_battle_fires: bool = False
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
     """The options a Duel Masters game may be started with (``statemachine.options``)."""
