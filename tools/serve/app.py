@@ -14,7 +14,8 @@ server then sends ``records`` (what that viewer saw after record N), ``state`` (
 act, and their legal decisions when it is theirs to answer), and again after every record appended. A seat sends
 ``{"decide": {"head": H, "choice": I}}`` (or ``"action"``/``"args"`` in place of ``choice``); when the state's ``pick``
 names a request answered with several options at once, ``{"decide": {"head": H, "pick": [I, ...]}}``. A refusal names
-the rule and appends nothing. Messages are bounded (``MAX_MESSAGE``), and so are connections per match.
+the rule and appends nothing. Messages are bounded (``MAX_MESSAGE``), and so are request bodies
+(``bounds.MAX_BODY``: 413) and connections per match.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from eventsource import exchange, signing
 from eventsource.errors import StoreUnavailable
 from statemachine.games import PROFILES
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
+from tools.serve.bounds import BoundedBodies
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import SPECTATOR, Refused, Service, Stale
 from tools.serve.shards import Shards
@@ -279,7 +281,7 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
             pusher.cancel()
             hub.leave(match_id, viewer, queue)
 
-    return api
+    return BoundedBodies(api)
 
 
 class _Oversized(Exception):
