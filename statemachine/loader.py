@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Iterable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -106,11 +105,16 @@ def _home_zone(card: CardDef, file: str, vocab: Vocabulary) -> CardDef:
 
 
 
-@cache
+_TYPE_INFO: dict[Any, mi.Type] = {}
+
+
 def _type_info(typ: Any) -> mi.Type:
     """msgspec's description of a parameter type: the same for every card that names it (described afresh for
     each, it was most of the time a card pool took to load)."""
-    return mi.type_info(typ)
+    info = _TYPE_INFO.get(typ)
+    if info is None:
+        info = _TYPE_INFO[typ] = mi.type_info(typ)
+    return info
 
 
 def _ability_at(raw: Any, path: str) -> str | None:
