@@ -16,6 +16,7 @@ no network. Writes bench/results/serve.md (not part of the test suite).
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -26,9 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import httpx
 
 from bench.concurrent import drive, kifu_postgres, kifu_sqlite
 from bench.log import generate
+from statemachine.games import PROFILES
 from tests.tools.serving import ROOT, Serve
 
 RESULTS = ROOT / "bench" / "results" / "serve.md"
@@ -67,6 +70,7 @@ def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -
     server = Serve(db, key, workers=workers)
     began = time.perf_counter()
     try:
+        warm_up(server.url, workers)
         done = subprocess.run([sys.executable, "-m", "tools.cli", "bots", "--server", server.url, "--game", GAME,
                                "--matches", str(k), "--concurrency", str(k), "--seconds", str(limit)], cwd=ROOT,
                               capture_output=True, text=True, timeout=limit + 60,
@@ -81,6 +85,17 @@ def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -
         return Served(store, workers, k, finished, 0, time.perf_counter() - began, 0.0, 0.0, 0.0,
                       note or "no figures printed")
     return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note)
+
+
+def warm_up(url: str, workers: int) -> None:
+    """Each worker loads the game's card pool the first time it creates a match of it (about a second): a match
+    created per worker before the run keeps that out of the figures (the kernel picks the worker a connection
+    lands on, so a few more are created to reach both)."""
+    _, players, decks = importlib.import_module(f"{PROFILES[GAME][0]}.demo").sample_game(0)
+    spec = {"game": GAME, "players": list(players), "decks": [list(d) for d in decks]}
+    for _ in range(1 if workers == 1 else 4 * workers):
+        with httpx.Client(timeout=60) as client:  # (a connection of its own each: spread over the workers)
+            client.post(f"{url}/api/matches", json=spec).raise_for_status()
 
 
 @click.command()
