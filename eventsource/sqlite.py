@@ -94,7 +94,8 @@ _WRITERS: dict[str, threading.Lock] = {}
 _WRITERS_GUARD = threading.Lock()
 
 
-def _writer_lock(path: str) -> threading.Lock:
+def writer_lock(path: str) -> threading.Lock:
+    """The lock this process's writers to the database file ``path`` take turns on."""
     if path == ":memory:":  # (every connection to :memory: is a database of its own)
         return threading.Lock()
     key = os.path.realpath(path)
@@ -123,7 +124,7 @@ class SQLiteStore(EventStore):
             raise
         self._ids: dict[str, int] = {}
         self._typed: set[int] = set()
-        self._writing = _writer_lock(self.path)
+        self._writing = writer_lock(self.path)
 
     def _prepare(self, timeout: float) -> None:
         """Check the schema and create the tables in one write transaction, so that processes opening a new
