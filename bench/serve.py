@@ -16,6 +16,7 @@ no network. Writes bench/results/serve.md (not part of the test suite).
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -26,9 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import httpx
 
 from bench.concurrent import drive, kifu_postgres, kifu_sqlite
 from bench.log import generate
+from statemachine.games import PROFILES
 from tests.tools.serving import ROOT, Serve
 
 RESULTS = ROOT / "bench" / "results" / "serve.md"
@@ -37,16 +40,23 @@ PRINTED = re.compile(r"(\d+) decisions in ([\d.]+) s: (\d+)/s; submission to ack
                      r"p99 ([\d.]+) ms")
 
 
-NOTES = """What bounds these figures: in each worker a match's decisions run one at a time on the thread its id picks
-(four per worker, each with its own store connection; the lobby has a thread of its own), but the threads share
-one interpreter: judging a decision and its commit (the ack), then for each watcher the records it may see and
-its board with the legal decisions named, are CPU bound and take turns; what overlaps is the wait on the store.
-With two workers the seats of a match are served by different ones, and each worker loads the match again from
-its snapshots and records after the other appended (about 11 ms at a 1,000-record Shadowverse game). The bots'
-client (one Python process) shares the machine's two cores with the server, its workers and PostgreSQL, and so
-does everyone else's work on this machine: the figures are of a loaded machine and vary run to run. A run cut at
-the limit counts the decisions acknowledged within it. The in-process rate is the store alone (synthetic 14-event
-decisions, no rules, no signing, no views, no network), measured on the same loaded machine just before."""
+NOTES = """What bounds these figures. In each worker a match's decisions run one at a time on the thread its id picks
+(four per worker, each with its own store connection; the lobby has a thread of its own); the threads share one
+interpreter, so the rules, the views and the JSON of every match take turns, and what overlaps is the wait on the
+store. On SQLite the commits of a worker's threads take turns on one lock per file (each a transaction with
+synchronous=FULL: its own flush), so the served rate is bounded by one commit at a time, each taking longer
+than in the in-process benchmark because the thread holding the lock waits for the interpreter between its
+statements while other threads judge and draw boards. On PostgreSQL an append is about nine round trips, each
+waiting for the interpreter again the same way. With two workers a match's seats are usually on different
+workers (the kernel hands each connection to either); the other worker moves its cached engine on by running
+the new decision through the rules again (not a load from the snapshot), so the rules run twice per decision,
+and the two workers share the same two cores. The bots' client (one Python process) shares the machine's two
+cores with the server, its workers and PostgreSQL, and so does everyone else's work on this machine (the load
+average, 1 minute, at the end of each run is in the table): the figures are of a loaded machine and vary run
+to run by a factor of up to two. A run cut at the limit counts the decisions acknowledged within it; the
+clock starts after the client has loaded the game's sample decks, and each worker has created one match (and
+so loaded the card pool) before it. The in-process rate is the store alone (synthetic 14-event decisions, no
+rules, no signing, no views, no network), measured on the same loaded machine just before."""
 
 
 @dataclass
@@ -61,12 +71,14 @@ class Served:
     p50_ms: float
     p99_ms: float
     note: str = ""
+    load: float = 0.0  # the machine's load average (1 minute) when the run ended
 
 
 def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -> Served:
     server = Serve(db, key, workers=workers)
     began = time.perf_counter()
     try:
+        warm_up(server.url, workers)
         done = subprocess.run([sys.executable, "-m", "tools.cli", "bots", "--server", server.url, "--game", GAME,
                                "--matches", str(k), "--concurrency", str(k), "--seconds", str(limit)], cwd=ROOT,
                               capture_output=True, text=True, timeout=limit + 60,
@@ -74,13 +86,26 @@ def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -
         out = done.stdout
     finally:
         server.stop()
+    load = os.getloadavg()[0]
     finished = sum(1 for line in out.splitlines() if ": finished" in line)
     note = "" if finished == k else f"cut at {limit:.0f} s"
     m = PRINTED.search(out)
     if m is None:
         return Served(store, workers, k, finished, 0, time.perf_counter() - began, 0.0, 0.0, 0.0,
-                      note or "no figures printed")
-    return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note)
+                      note or "no figures printed", load)
+    return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note,
+                  load)
+
+
+def warm_up(url: str, workers: int) -> None:
+    """Each worker loads the game's card pool the first time it creates a match of it (about a second): a match
+    created per worker before the run keeps that out of the figures (the kernel picks the worker a connection
+    lands on, so a few more are created to reach both)."""
+    _, players, decks = importlib.import_module(f"{PROFILES[GAME][0]}.demo").sample_game(0)
+    spec = {"game": GAME, "players": list(players), "decks": [list(d) for d in decks]}
+    for _ in range(1 if workers == 1 else 4 * workers):
+        with httpx.Client(timeout=60) as client:  # (a connection of its own each: spread over the workers)
+            client.post(f"{url}/api/matches", json=spec).raise_for_status()
 
 
 @click.command()
@@ -114,11 +139,11 @@ def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
              f"`python -m bench.serve` ({GAME}; K matches at once, each run bounded to {limit:.0f} s; in-process "
              f"window {seconds:.0f} s), {time.strftime('%Y-%m-%d')}, on this machine (2 cores, shared).", "",
              "| K | store | workers | finished | decisions | decisions/s | p50 submission→ack | p99 | "
-             "in-process store rate | served / in-process |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "in-process store rate | served / in-process | load |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for s, f in rows:
         lines.append(f"| {s.k} | {s.store} | {s.workers} | {s.finished}/{s.k}{' (' + s.note + ')' if s.note else ''} | "
                      f"{s.decisions} | {s.rate:.0f} | {s.p50_ms:.1f} ms | {s.p99_ms:.1f} ms | "
-                     f"{f.rate:.0f}/s at K = {f.k} (p99 {f.p99_ms:.2f} ms) | {s.rate / f.rate:.2f} |")
+                     f"{f.rate:.0f}/s at K = {f.k} (p99 {f.p99_ms:.2f} ms) | {s.rate / f.rate:.2f} | {s.load:.1f} |")
     RESULTS.write_text("\n".join([*lines, "", NOTES]) + "\n", encoding="utf-8")
     click.echo(f"written {RESULTS.relative_to(ROOT)}")
 

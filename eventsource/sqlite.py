@@ -15,7 +15,9 @@ record's column (SQLite lets any column hold any type) raises :class:`CorruptLog
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -84,6 +86,22 @@ _COLUMNS = {
 }
 _OPTIONAL = frozenset({"snapshots", "signatures", "receipts"})  # created if missing (added after 1.0)
 
+# One lock per database file for the writers of this process. SQLite lets one writer in at a time and has the
+# others sleep and try again (1, 2, 5 … 100 ms: sqlite3_busy_timeout), so a thread waiting for another's commit
+# of a few milliseconds slept for up to a hundred; on this lock it is woken as soon as that commit is done.
+# Writers in other processes still wait through SQLite's own timeout.
+_WRITERS: dict[str, threading.Lock] = {}
+_WRITERS_GUARD = threading.Lock()
+
+
+def writer_lock(path: str) -> threading.Lock:
+    """The lock this process's writers to the database file ``path`` take turns on."""
+    if path == ":memory:":  # (every connection to :memory: is a database of its own)
+        return threading.Lock()
+    key = os.path.realpath(path)
+    with _WRITERS_GUARD:
+        return _WRITERS.setdefault(key, threading.Lock())
+
 
 class SQLiteStore(EventStore):
     snapshot_every = 256  # projections.timeline.SNAPSHOT_EVERY
@@ -106,6 +124,7 @@ class SQLiteStore(EventStore):
             raise
         self._ids: dict[str, int] = {}
         self._typed: set[int] = set()
+        self._writing = writer_lock(self.path)
 
     def _prepare(self, timeout: float) -> None:
         """Check the schema and create the tables in one write transaction, so that processes opening a new
@@ -243,6 +262,13 @@ class SQLiteStore(EventStore):
         receipt: bytes | None = None,
     ) -> None:
         db = self._db
+        with self._writing:
+            self._write_locked(db, game, expected, records, signatures, receipt)
+
+    def _write_locked(
+        self, db: sqlite3.Connection, game: str, expected: int, records: Sequence[RawRecord],
+        signatures: Sequence[Signature], receipt: bytes | None,
+    ) -> None:
         db.execute("BEGIN IMMEDIATE")
         try:
             gid = self._game_id(game, create=True)
@@ -387,23 +413,25 @@ class SQLiteStore(EventStore):
         gid = self._game_id(game)
         if gid is None:
             return
-        self._db.execute(
-            "INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)", (gid, seq, state)
-        )
+        with self._writing:
+            self._db.execute(
+                "INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)", (gid, seq, state)
+            )
 
     def save_snapshots(self, game: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
         gid = self._game_id(game)
         if gid is None or not snapshots:
             return
         db = self._db
-        db.execute("BEGIN IMMEDIATE")  # one flush for them all
-        try:
-            db.executemany("INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)",
-                           [(gid, seq, state) for seq, state in snapshots])
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._writing:
+            db.execute("BEGIN IMMEDIATE")  # one flush for them all
+            try:
+                db.executemany("INSERT OR REPLACE INTO snapshots(game, seq, state) VALUES (?, ?, ?)",
+                               [(gid, seq, state) for seq, state in snapshots])
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def load_snapshot(self, game: str, at_most: int) -> tuple[int, bytes] | None:
         gid = self._game_id(game)

@@ -104,6 +104,19 @@ def _home_zone(card: CardDef, file: str, vocab: Vocabulary) -> CardDef:
     return msgspec.structs.replace(card, abilities=tuple(abilities))
 
 
+
+_TYPE_INFO: dict[Any, mi.Type] = {}
+
+
+def _type_info(typ: Any) -> mi.Type:
+    """msgspec's description of a parameter type: the same for every card that names it (described afresh for
+    each, it was most of the time a card pool took to load)."""
+    info = _TYPE_INFO.get(typ)
+    if info is None:
+        info = _TYPE_INFO[typ] = mi.type_info(typ)
+    return info
+
+
 def _ability_at(raw: Any, path: str) -> str | None:
     """The id of the ability a raw card's error path points into, if it has one."""
     m = re.match(r"\$\.abilities\[(\d+)\]", path)
@@ -119,9 +132,9 @@ def _listing(msg: str, typ: Any, path: str) -> str:
     """A msgspec error message, with the names allowed at ``path`` when they are a closed set."""
     if msg.startswith("Object contains unknown field"):
         parent = path
-        allowed = allowed_at(mi.type_info(typ), parent)
+        allowed = allowed_at(_type_info(typ), parent)
     elif msg.startswith("Invalid enum value"):
-        allowed = allowed_at(mi.type_info(typ), path)
+        allowed = allowed_at(_type_info(typ), path)
     else:
         return msg
     return f"{msg} (known: {', '.join(allowed)})" if allowed else msg
@@ -185,7 +198,7 @@ def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: s
                    error: Callable[[str, str], CardFileError]) -> None:
     if t.on not in triggers:
         raise error(f"unknown trigger {t.on!r} ({_known(triggers)})", f"{base}.on")
-    shared = {f.encode_name for f in mi.type_info(SubjectFilter).fields}  # type: ignore[attr-defined]
+    shared = {f.encode_name for f in _type_info(SubjectFilter).fields}  # type: ignore[attr-defined]
     for key in t.filter:
         if key not in shared and key not in vocab.filters:
             raise error(f"unknown trigger filter {key!r} ({_known(shared | set(vocab.filters))})",
@@ -196,7 +209,7 @@ def _check_trigger(t: TriggerDef, vocab: Vocabulary, triggers: set[str], base: s
             if key in vocab.filters:
                 typ = vocab.filters[key][0]
                 value = msgspec.convert(value, typ, strict=True)
-                for kind, name, _ in named_values(mi.type_info(typ), value):
+                for kind, name, _ in named_values(_type_info(typ), value):
                     if not vocab.knows(kind, name):
                         raise error(f"unknown {kind} {name!r} ({_known(vocab.names[kind])})", f"{base}.filter.{key}")
     except msgspec.ValidationError as exc:
@@ -237,7 +250,7 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
         sub = sub.strip("`")
         raise error(f"bad parameters for {what} {name!r}: {_listing(msg, entry.params, sub)}",
                     f"{path}.{params_at}{sub.removeprefix('$')}") from exc
-    for kind, value, at in named_values(mi.type_info(entry.params), parsed):
+    for kind, value, at in named_values(_type_info(entry.params), parsed):
         if not vocab.knows(kind, value):
             raise error(f"unknown {kind} {value!r} for {what} {name!r} ({_known(vocab.names[kind])})",
                         f"{path}.{params_at}{at}")

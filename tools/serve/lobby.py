@@ -13,6 +13,7 @@ does not hold what would let a reader of it play a seat.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import sqlite3
@@ -23,6 +24,7 @@ from typing import Any, Final
 import msgspec
 
 from eventsource.errors import StoreUnavailable
+from eventsource.sqlite import writer_lock
 from tools.errors import BadInput
 from tools.logs.stores import scheme_of, sqlite_path
 
@@ -74,7 +76,11 @@ class Lobby:
     def __init__(self, location: str) -> None:
         self.location = location
         self.postgres = scheme_of(location) in ("postgresql", "postgres")
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # (the connection is shared by the worker's threads)
+        # On SQLite, a write also takes its turn with the store's writers in this process (eventsource.sqlite):
+        # left to SQLite's busy sleep it would wait behind every match's commits, and a join with it.
+        self.writing: Any = contextlib.nullcontext() if self.postgres else writer_lock(
+            str(sqlite_path(location)))
         self.db: Any = None
         with self.lock:
             self._connect()
@@ -119,7 +125,7 @@ class Lobby:
         match_id = "m-" + secrets.token_hex(8)
         secret = secrets.token_bytes(NONCE_BYTES)
         commitment = hashlib.sha256(secret).hexdigest()
-        with self.lock:
+        with self.writing, self.lock:
             self._execute("INSERT INTO kifu_matches (id, spec, secret, commitment) VALUES (?, ?, ?, ?)",
                           (match_id, msgspec.json.encode(spec).decode(), secret, commitment))
         return Match(match_id, spec, commitment, (False, False))
@@ -137,7 +143,7 @@ class Lobby:
         if len(nonce) != NONCE_BYTES:
             raise BadInput(f"a seat's share of the seed is {NONCE_BYTES} random bytes (64 hex digits)")
         credential = secrets.token_urlsafe(32)
-        with self.lock:
+        with self.writing, self.lock:
             cur = self._execute(f"UPDATE kifu_matches SET cred{seat} = ?, nonce{seat} = ? "
                                 f"WHERE id = ? AND cred{seat} IS NULL", (digest(credential), nonce, match_id))
             taken = cur.rowcount != 1

@@ -2,7 +2,8 @@
 everything through the store, nothing held that a restart would lose.
 
 An engine kept for a match is a cache: before every decision the store's head is compared with the engine's, and
-a match another worker moved on is loaded again from its snapshots and records. A decision names the head it was
+a match another worker moved on is caught up by running the decisions appended since through the rules again
+(loaded afresh from its snapshots and records only when that fails). A decision names the head it was
 made against: against the head now, it is judged; against an older head whose next decision was this very
 decision from this seat, it was already applied (a client retrying after a dropped connection) and is
 acknowledged again, not applied twice; against any other head, it is stale and refused.
@@ -26,6 +27,7 @@ from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
+from statemachine.rederive import LOG_DISAGREES
 from tools.errors import BadInput
 from tools.serve.catchup import SPECTATOR, Catchup, judged
 from tools.serve.lobby import Lobby, Match, MatchSpec
@@ -167,6 +169,8 @@ class Service:
         cached = self._engines.get(match_id)
         if cached is not None and cached.state.seq == head:
             return cached
+        if cached is not None and cached.state.seq < head and _caught_up(cached, head):
+            return cached
         spec = self.spec(match_id)
         engine = Engine.load(load_profile(spec.game, spec.rules or None), self.store, match_id, signer=self.signer)
         self._engines[match_id] = engine
@@ -277,6 +281,21 @@ class Service:
 
     def log_records(self, match_id: str) -> list[Record]:
         return list(self.store.read(match_id))
+
+
+def _caught_up(engine: Engine, head: int) -> bool:
+    """Move a cached engine on to ``head`` over the records another worker appended after it: their decisions
+    are run again through the rules, each consequence checked against the log (``Engine.rerun``), as the
+    engine that recorded them ran them — the cost of those decisions alone, not of a load from the match's
+    snapshot and the records since. A log the rules do not give there leaves it to a load (False)."""
+    records = list(engine.store.read(engine.game, engine.state.seq + 1, head))
+    if not records or records[-1].seq != head:
+        return False
+    try:
+        engine.rerun(records)
+    except LOG_DISAGREES:
+        return False
+    return True
 
 
 def _receipt(seat: int, body: str) -> bytes:

@@ -1,0 +1,57 @@
+"""What a watcher is sent after an append, made in one call (``tools.serve.push``): a catch-up longer than one
+message goes out in pieces that together are exactly what one read of every record gives, and the board follows
+the last piece."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import secrets
+from pathlib import Path
+
+import pytest
+
+from statemachine.games import PROFILES
+from tools.logs.stores import open_store
+from tools.serve import push, service
+from tools.serve.lobby import Lobby, MatchSpec
+from tools.serve.push import update
+from tools.serve.service import Service
+
+
+def started(tmp_path: Path, game: str) -> tuple[Service, str]:
+    db = str(tmp_path / "serve.db")
+    open_store(db, write=True).close()
+    svc = Service(lambda: open_store(db, write=True), Lobby(db))
+    _, players, decks = importlib.import_module(f"{PROFILES[game][0]}.demo").sample_game(0)
+    match = svc.create(MatchSpec(game=game, players=list(players), decks=[list(d) for d in decks]))
+    for seat in (0, 1):
+        svc.join(match.id, seat, secrets.token_bytes(32))
+    return svc, match.id
+
+
+@pytest.mark.parametrize("viewer", [0, 1, service.SPECTATOR])
+def test_a_catch_up_in_pieces_sends_every_record_the_viewer_may_see(tmp_path: Path, viewer: int,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, match = started(tmp_path, "shadowverse")
+    head = svc.head(match)
+    whole = svc.records(match, viewer, 0, head)
+    assert head > 3 * 7 and whole
+    monkeypatch.setattr(push, "MAX_RECORDS", 7)
+    monkeypatch.setattr(service, "MAX_RECORDS", 7)
+    sent, stated, pieces, got = 0, -1, 0, []
+    while True:
+        step = update(svc, match, viewer, sent, 0, 0, stated, False)
+        messages = [json.loads(m) for m in step.messages]
+        assert step.sent > sent or not step.more
+        sent, stated = step.sent, step.stated
+        got += [r for m in messages if m["type"] == "records" for r in m["records"]]
+        pieces += 1
+        if not step.more:
+            assert messages[-1]["type"] == "state" and messages[-1]["head"] == head
+            break
+        assert all(m["type"] == "records" for m in messages)
+    assert got == whole
+    assert pieces >= head // 7
+    again = update(svc, match, viewer, sent, head, 0, stated, False)
+    assert again.messages == [] and not again.more  # nothing new: nothing sent

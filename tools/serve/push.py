@@ -1,0 +1,58 @@
+"""What a watcher of a match is sent after an append: made in one call on the match's thread and encoded there.
+
+A watcher's update is the match's head, the records it may see since what it was last sent, and its board at
+that head. Asked for one piece at a time, each a hop from the event loop to the match's thread and back, an
+update cost three hops per watcher per decision, and encoding the messages on the event loop held up every
+other connection's traffic meanwhile; one call that reads the head, folds, draws the board and encodes the
+messages (msgspec) costs one hop, and the event loop only sends them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from tools.serve.catchup import SPECTATOR
+from tools.serve.service import MAX_RECORDS, Service
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the JSON text frame the client receives (as compact as Starlette's ``send_json``)."""
+    return _encoder.encode(message).decode()
+
+
+@dataclass
+class Update:
+    sent: int  # every record up to here has been sent (or was not the watcher's to see)
+    stated: int  # the head of the last board sent
+    messages: list[str] = field(default_factory=list)
+    more: bool = False  # records remain to be sent: ask again (a long catch-up goes out a message at a time)
+
+
+def update(service: Service, match_id: str, viewer: int, sent: int, told: int, delay: int, stated: int,
+           forced: bool) -> Update:
+    """What ``viewer`` is sent now: the records after ``sent`` (at most ``MAX_RECORDS`` of them in one message;
+    ``more`` when others remain), then — once they are all sent — the board, if its head is not ``stated`` (or
+    ``forced``). ``told`` is a head the match is known to be at least at; a spectator sees ``delay`` records
+    behind."""
+    head = service.head(match_id, told)
+    shown = head - delay if viewer == SPECTATOR else head
+    out = Update(sent, stated)
+    if shown > sent:
+        stop = min(shown, sent + MAX_RECORDS)
+        recs = service.records(match_id, viewer, sent, stop)
+        if recs:
+            out.messages.append(encode({"type": "records", "records": recs}))
+        out.sent = stop
+        if stop < shown:
+            out.more = True
+            return out
+    if head and (forced or shown != stated):  # (this worker's append is also notified: once)
+        at = shown if viewer == SPECTATOR else None
+        out.messages.append(encode({"type": "state", **service.view(match_id, viewer, at)}))
+        out.stated = shown
+    return out
