@@ -177,7 +177,9 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 
 
-ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated")
+# "granted": an activated ability a card's static effect gives other objects, which the card itself does not have
+# (Magic's Zombie Master: "Other Zombies have '{B}: Regenerate this permanent.'").
+ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated", "granted")
 TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")))
 
 

@@ -45,7 +45,30 @@ def check_statics(pool: CardPool) -> CardPool:
                     want = "static effects (static_...)" if ability.kind == "static" else "no static effect"
                     raise CardFileError(NAME, f"a {ability.kind} ability takes {want}", card.id,
                                         f"$.abilities[{n}].effects[{k}].name", ability.id)
+        _check_granted(card)
     return pool
+
+
+def _check_granted(card: CardDef) -> None:
+    """CR 613.1f: a "granted" ability is an activated ability the card gives others with static_each_gets
+    (ability = its id), never a mana ability (kifu lists mana sources from a permanent's own card); a grant names
+    one."""
+    kinds = {a.id: a.kind for a in card.abilities}
+    given = {str(s.params["ability"]): (n, k) for n, a in enumerate(card.abilities) for k, s in enumerate(a.effects)
+             if s.name == "static_each_gets" and "ability" in s.params}
+    for ref, (n, k) in sorted(given.items()):
+        if kinds.get(ref) != "granted":
+            raise CardFileError(NAME, f"static_each_gets gives ability {ref!r}, which is not a \"granted\" ability "
+                                      "of this card", card.id, f"$.abilities[{n}].effects[{k}].params.ability")
+    for n, a in enumerate(card.abilities):
+        if a.kind != "granted":
+            continue
+        if a.id not in given:
+            raise CardFileError(NAME, "a granted ability no static_each_gets of this card gives (ability = its id)",
+                                card.id, f"$.abilities[{n}].kind", a.id)
+        if any(e.name == mana.ADD_MANA for e in a.effects):
+            raise CardFileError(NAME, "a granted ability may not be a mana ability", card.id,
+                                f"$.abilities[{n}].effects", a.id)
 
 
 def check_pool(pool: CardPool) -> CardPool:
@@ -171,7 +194,7 @@ class Magic(RulesProfile):
             case "activate":
                 oid, index = _int(decision, 0), (_int(decision, 1) if len(args) > 1 else _first(engine, decision))
                 why = actions.why_not_activate(engine, me, oid, index)
-                if why is None and mana.is_mana_ability(actions.card_of(engine, oid).abilities[index]):
+                if why is None and mana.is_mana_ability(dict(actions.activated(engine, oid))[index]):
                     why = actions.why_not_mana(engine, me, oid, None)
                     if why is None:
                         return actions.activate_mana(engine, me, oid, None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from eventsource import events as ev
-from projections.state import WHILE_SOURCE, GameState
+from projections.state import COUNTED_PT, WHILE_SOURCE, GameState
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.magic import board
@@ -30,46 +30,83 @@ DOESNT_UNTAP = "doesnt_untap"  # flag: "doesn't untap during its controller's un
 DOESNT_UNTAP_NEXT = "doesnt_untap_next"
 
 
-class EachGets(Struct, frozen=True, forbid_unknown_fields=True):
-    """Which permanents ("creatures you control", "white creatures", "other Goblins") and what they get."""
+class Selects(Struct, frozen=True, forbid_unknown_fields=True):
+    """Which permanents a static effect names, without targeting ("creatures you control", "white creatures",
+    "other Goblins", "untapped creatures", "Swamps you control"), as they are now and as they come and go."""
 
-    signed = ("power", "toughness")
-    power: int = 0
-    toughness: int = 0
-    keyword: Keyword | None = None
     types: list[CardType] = field(default_factory=lambda: ["creature"])
     subtypes: list[str] = field(default_factory=list)
     colors: list[Color] = field(default_factory=list)
     controller: Whose = "any"
     other: bool = False  # "other creatures": not the source
+    tapped: bool | None = None  # "untapped creatures" (false): read as the state changes (Castle)
+
+    def selector(self, ctx: EffectContext) -> str:
+        """The selector the projection reads (``projections.state.names``)."""
+        parts = ["zone=battlefield", "types=" + "|".join(self.types)]
+        parts += [f"{k}={'|'.join(v)}" for k, v in (("subtypes", self.subtypes), ("colors", self.colors)) if v]
+        if self.controller != "any":
+            parts.append(f"controller={ctx.controller if self.controller == 'you' else ctx.opponent}")
+        if self.other:
+            parts.append(f"not={ctx.source}")
+        if self.tapped is not None:
+            parts.append(f"tapped={int(self.tapped)}")
+        return ";".join(parts)
+
+
+class EachGets(Selects, frozen=True, forbid_unknown_fields=True):
+    """What each permanent named gets: +P/+T, a keyword, or an activated ability of this card that it gives."""
+
+    signed = ("power", "toughness")
+    power: int = 0
+    toughness: int = 0
+    keyword: Keyword | None = None
+    ability: str | None = None  # the id of this card's "granted" ability each of them has (CR 613.1f)
 
     def problems(self) -> list[tuple[str, str]]:
-        if not (self.power or self.toughness or self.keyword):
-            return [("", "gives nothing: say power, toughness or keyword")]
+        if not (self.power or self.toughness or self.keyword or self.ability):
+            return [("", "gives nothing: say power, toughness, keyword or ability")]
         return []
+
+    def ability_refs(self) -> list[tuple[str, str]]:
+        return [(".ability", self.ability)] if self.ability else []
 
 
 @MTG.effect("static_each_gets", EachGets)
 def each_gets(ctx: EffectContext, p: EachGets) -> Procedure:
-    """Static: each permanent the filter names gets +P/+T and the keyword, for as long as this is on the
-    battlefield (CR 611.3a; layer 7c for power and toughness, 6 for the keyword, CR 613.1)."""
-    parts = ["zone=battlefield", "types=" + "|".join(p.types)]
-    parts += [f"{k}={'|'.join(v)}" for k, v in (("subtypes", p.subtypes), ("colors", p.colors)) if v]
-    if p.controller != "any":
-        parts.append(f"controller={ctx.controller if p.controller == 'you' else ctx.opponent}")
-    if p.other:
-        parts.append(f"not={ctx.source}")
-    selector = ";".join(parts)
+    """Static: each permanent the filter names gets +P/+T, the keyword and the ability, for as long as this is
+    on the battlefield (CR 611.3a; layer 7c for power and toughness, 6 for the keyword and the ability, CR
+    613.1); a filter on tapped is read as the state changes (CR 611.3a: the effect applies at each moment to
+    what it names then)."""
+    selector = p.selector(ctx)
     eid = ctx.state.next_effect
     events: list[ev.Event] = []
     for kind, n in (("each_power", p.power), ("each_toughness", p.toughness)):
         if n:
             events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source, amount=n,
                                                      value=selector, until=WHILE_SOURCE))
-    if p.keyword:
-        events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, "each_grant_keyword", ctx.source,
-                                                 value=f"{selector};keyword={p.keyword}", until=WHILE_SOURCE))
+    for kind, grant, what in (("each_grant_keyword", "keyword", p.keyword), ("each_grant_ability", "ability",
+                                                                              p.ability)):
+        if what:
+            events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source,
+                                                     value=f"{selector};{grant}={what}", until=WHILE_SOURCE))
     ctx.engine.emit(*events)
+    return
+    yield
+
+
+class CountedPT(Selects, frozen=True, forbid_unknown_fields=True):
+    """The permanents counted: "the number of Swamps you control" is types = ["land"], subtypes = ["Swamp"],
+    controller = "you"."""
+
+
+@MTG.effect("static_counted_pt", CountedPT)
+def counted_pt(ctx: EffectContext, p: CountedPT) -> Procedure:
+    """Static, characteristic-defining: this creature's power and toughness are each equal to the number of
+    permanents the filter names, counted as the projection reads the creature (CR 604.3; layer 7a, applied
+    before every other change to power and toughness, CR 613.4a). kifu applies it on the battlefield only."""
+    ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, COUNTED_PT, ctx.source,
+                                               value=p.selector(ctx), until=WHILE_SOURCE))
     return
     yield
 

@@ -22,7 +22,7 @@ from statemachine.games.magic import board, damage, lifegain
 from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, zone
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
-from statemachine.games.magic.statics import DOESNT_UNTAP_NEXT
+from statemachine.games.magic.statics import ATTACHED, DOESNT_UNTAP_NEXT
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Keyword, NoParams, Procedure
 
@@ -59,6 +59,10 @@ def acted_on(ctx: EffectContext, p: Acts, *, players_too: bool = False) -> list[
             return [oid] if oid is not None and oid in st.objects and board.on_battlefield(st, oid) else []
         case "each":
             return each(ctx, p.filter)
+        case "attached":  # "enchanted creature": what the source is attached to now (CR 303.4)
+            me = ctx.source_now()
+            host = st.objects[me].status.get(ATTACHED) if me is not None and me in st.objects else None
+            return [host] if host is not None and host in st.objects and board.on_battlefield(st, host) else []
         case _:
             return [board.player_ref(q) for q in players(ctx, p.on)] if players_too else []
 
