@@ -76,3 +76,22 @@ def test_nightmare_counts_swamps_as_they_come_and_go() -> None:
     assert view(eng.state, nightmare).power == 2
     eng.emit(*board.to_graveyards(eng, [r.obj("s1")], board.DESTROY))
     assert (view(eng.state, nightmare).power, view(eng.state, nightmare).chars.toughness) == (1, 1)
+
+
+SALVE_MODES = [{"label": "a", "effects": [{"name": "target", "params": {"what": "player"}},
+                                          {"name": "gain_life", "params": {"who": "target", "amount": 3}}]},
+               {"label": "b", "effects": [{"name": "target", "params": {"what": "any"}},
+                                          {"name": "prevent_damage", "params": {"amount": 3, "target": 1}}]}]
+
+
+@pytest.mark.parametrize(("kind", "params", "why"), [
+    ("spell", {"as_cast": False, "modes": SALVE_MODES[:1] * 2}, "names no target"),
+    ("spell", {"as_cast": True, "modes": SALVE_MODES}, "acts on target 1, but the ability chooses 1 target"),
+    ("activated", {"as_cast": True, "modes": SALVE_MODES[:1] * 2}, "belong to a spell's text"),
+    ("spell", {"as_cast": True, "chooser": "opponent", "modes": SALVE_MODES[:1] * 2}, "chosen by its caster"),
+])
+def test_modes_chosen_as_cast_that_cannot_work_are_refused(kind: str, params: dict[str, object], why: str) -> None:
+    """CR 700.2a: a mode's steps count its own targets after the ability's; only a spell records its mode."""
+    raw = magic_card(types=["instant"], abilities=[
+        {"id": "a1", "label": "m", "kind": kind, "effects": [{"name": "choose_one", "params": params}]}])
+    assert why in refused(raw)

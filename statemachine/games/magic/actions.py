@@ -17,7 +17,7 @@ from statemachine.games.magic import board, mana, targets
 from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STACK, zone
 from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
 from statemachine.games.magic.effects import ACTIVATED_TURN, ACTIVATIONS, TIMES_EACH_TURN, activations_this_turn
-from statemachine.games.magic.stack import SPELL, choose_targets, give_priority, stack_key
+from statemachine.games.magic.stack import SPELL, choose_mode, choose_targets, give_priority, stack_key
 from statemachine.games.magic.turn import sorcery_timing
 from statemachine.vocabulary import Procedure
 
@@ -103,6 +103,7 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
                                rule="MTG-C-04")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
+    yield from choose_mode(engine, player, eid, abilities, spell)
     yield from choose_targets(engine, player, eid, abilities, spell, spell)
     paid = yield from mana.pay(engine, player, printed.with_x(x), eid)
     assert paid, "checked before the decision was accepted"

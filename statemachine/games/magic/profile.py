@@ -46,6 +46,12 @@ def check_statics(pool: CardPool) -> CardPool:
                     raise CardFileError(NAME, f"a {ability.kind} ability takes {want}", card.id,
                                         f"$.abilities[{n}].effects[{k}].name", ability.id)
         _check_granted(card)
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if step.name == "choose_one" and step.params.get("as_cast") and ability.kind != "spell":
+                    raise CardFileError(NAME, "modes chosen as it is cast belong to a spell's text (kifu records "
+                                              "the mode on the spell)", card.id,
+                                        f"$.abilities[{n}].effects[{k}].params.as_cast", ability.id)
     return pool
 
 

@@ -211,8 +211,9 @@ def choose_targets(engine: Engine, player: int, eid: int, abilities: list[Abilit
     """Targets are chosen as the object is put on the stack; with none to choose, a triggered ability is
     removed from the stack (603.3d)."""
     chosen: list[int] = []
+    mode = targets.spell_mode(engine.state, spell)
     for ability in abilities:
-        for n, spec in enumerate(targets.specs(ability)):
+        for n, spec in enumerate(targets.specs(ability, mode)):
             options = targets.candidates(engine, spec, spell, player, source)
             if not options:
                 engine.emit(ev.EffectFizzled(eid, "no legal target when put on the stack (603.3d)"))
@@ -222,6 +223,20 @@ def choose_targets(engine: Engine, player: int, eid: int, abilities: list[Abilit
             chosen.append(int(answer[0]))
     if chosen:
         engine.emit(ev.Chosen(player, tuple(chosen), eid))
+
+
+def choose_mode(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int) -> Procedure:
+    """CR 700.2a, 601.2b: a spell whose text says "choose one" with modes chosen as it is cast: the caster
+    chooses the mode before its targets, among the modes whose targets can be chosen; recorded on the spell."""
+    for ability in abilities:
+        modes = targets.cast_modes(ability)
+        if not modes:
+            continue
+        options = tuple(m for m in range(len(modes)) if targets.has_targets(engine, ability, spell, player, spell, m))
+        answer = yield Request(player, "mode", "choose one: " + " / ".join(
+            f"{m}: {modes[m]['label']}" for m in options), options, effect=eid, rule="MTG-GAME-MODE")
+        engine.emit(ev.StatusSet(spell, targets.MODE, int(answer[0]) + 1))  # (a status of 0 is no status)
+        return
 
 
 def pass_priority(engine: Engine, player: int) -> Procedure:
@@ -260,7 +275,7 @@ def _carry_out(engine: Engine, pend: Pending) -> Body:
     card, abilities = ability_of(engine, pend)
     spell = pend.key[1] if is_spell(pend) else None
     source = source_object(pend)
-    specs = [s for a in abilities for s in targets.specs(a)]
+    specs = [s for a in abilities for s in targets.specs(a, targets.spell_mode(st, spell))]
     chosen = list(pend.targets)
     if specs and not any(targets.legal(engine, s, t, spell, pend.controller, source)
                          for s, t in zip(specs, chosen, strict=False)):

@@ -23,6 +23,7 @@ from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, z
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
 from statemachine.games.magic.statics import ATTACHED, DOESNT_UNTAP_NEXT
+from statemachine.games.magic.targets import spell_mode
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Keyword, NoParams, Procedure
 
@@ -429,27 +430,44 @@ class Mode(Struct, frozen=True, forbid_unknown_fields=True):
 class ChooseParams(Struct, frozen=True, forbid_unknown_fields=True):
     modes: list[Mode]
     chooser: Literal["you", "opponent"] = "you"  # "an opponent chooses one"
+    # CR 700.2a: the mode is chosen as the spell is cast, before its targets (601.2b-c), and each mode may name
+    # its own targets ("Choose one — Target player gains 3 life; or prevent the next 3 damage ... to any target")
+    as_cast: bool = False
 
-    def nested(self) -> list[tuple[str, str, dict[str, object]]]:
-        return [(f"modes[{m}].effects[{k}]", e.name, e.params) for m, mode in enumerate(self.modes)
-                for k, e in enumerate(mode.effects)]
+    def nested(self) -> list[tuple[str, str, dict[str, object], int]]:
+        # A mode chosen as it is cast adds its own targets, counted after the ability's (``targets.specs``).
+        return [(f"modes[{m}].effects[{k}]", e.name, e.params, self._own_targets(mode)) for m, mode in
+                enumerate(self.modes) for k, e in enumerate(mode.effects)]
+
+    def _own_targets(self, mode: Mode) -> int:
+        return sum(1 for e in mode.effects if e.name == "target") if self.as_cast else 0
 
     def problems(self) -> list[tuple[str, str]]:
         out = [] if len(self.modes) >= 2 else [(".modes", "choose one of at least two modes")]
-        out += [(f".modes[{m}]", "a mode chosen as it resolves names no target (choose targets on the stack)")
-                for m, mode in enumerate(self.modes) if any(e.name == "target" for e in mode.effects)]
+        if not self.as_cast:
+            out += [(f".modes[{m}]", "a mode chosen as it resolves names no target (choose targets on the stack, "
+                                     "or as_cast = true)") for m, mode in enumerate(self.modes)
+                    if any(e.name == "target" for e in mode.effects)]
+        elif self.chooser != "you":
+            out.append((".chooser", "a mode chosen as the spell is cast is chosen by its caster (CR 700.2a)"))
         return out
 
 
 @MTG.effect("choose_one", ChooseParams)
 def choose_one(ctx: EffectContext, p: ChooseParams) -> Procedure:
-    """Choose one of the modes (you, or an opponent: "target opponent chooses one"), then do its steps."""
-    who = ctx.controller if p.chooser == "you" else ctx.opponent
-    answer = yield Request(who, "mode", "choose one: " + " / ".join(f"{i}: {m.label}" for i, m in enumerate(p.modes)),
-                           tuple(range(len(p.modes))), effect=ctx.effect, rule="MTG-GAME-MODE")
-    mode = p.modes[int(answer[0])]
+    """Choose one of the modes (you, or an opponent: "target opponent chooses one") as it resolves, then do its
+    steps; with ``as_cast``, do the steps of the mode chosen as the spell was cast (CR 700.2a)."""
     vocab = ctx.engine.profile.vocabulary
-    for step in mode.effects:
+    if p.as_cast:
+        chosen = spell_mode(ctx.state, ctx.bound.get("spell"))
+        steps = p.modes[chosen].effects if chosen is not None else []
+    else:
+        who = ctx.controller if p.chooser == "you" else ctx.opponent
+        answer = yield Request(who, "mode", "choose one: " + " / ".join(
+            f"{i}: {m.label}" for i, m in enumerate(p.modes)), tuple(range(len(p.modes))), effect=ctx.effect,
+            rule="MTG-GAME-MODE")
+        steps = p.modes[int(answer[0])].effects
+    for step in steps:
         yield from vocab.run_effect(ctx, step.name, step.params)
 
 
