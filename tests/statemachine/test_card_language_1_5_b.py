@@ -10,6 +10,7 @@ import pytest
 
 from projections.characteristics import view
 from statemachine.cards import CardPool
+from statemachine.decisions import Decision
 from statemachine.games import profile
 from statemachine.games.magic import actions, board
 from statemachine.games.magic.profile import Magic
@@ -95,3 +96,38 @@ def test_modes_chosen_as_cast_that_cannot_work_are_refused(kind: str, params: di
     raw = magic_card(types=["instant"], abilities=[
         {"id": "a1", "label": "m", "kind": kind, "effects": [{"name": "choose_one", "params": params}]}])
     assert why in refused(raw)
+
+
+def test_fireball_rounds_a_divided_share_down() -> None:
+    """CR 107.1a: "divided evenly, rounded down": X = 3 between the opponent and a Bears is 1 each."""
+    r = played("tests/scenarios/magic/MTG-CORE-S76.toml", upto=1)
+    eng = r.engine
+    for args in ((3,), (r.obj("b1"), -2), ("auto",)):
+        eng.decide(Decision(0, "mana" if args == ("auto",) else "choose", args))
+    eng.decide(Decision(0, "pass", ()))
+    eng.decide(Decision(1, "pass", ()))
+    assert eng.state.objects[r.obj("b1")].status.get("damage") == 1
+    assert eng.state.stat(1, "life") == 19
+    assert all(eng.state.objects[m].status.get("tapped") for m in map(r.obj, ("m1", "m2", "m3", "m4", "m5")))
+    assert not eng.state.objects[r.obj("m6")].status.get("tapped")  # {3}{R} and {1} for the second target
+
+
+@pytest.mark.parametrize(("fields", "why"), [
+    ({"mana": "1B", "cost": 2, "x_mana": "B"}, "the mana cost has no X"),
+    ({"mana": "XR", "cost": 1, "cost_per_extra_target": "1"}, "a spell with any number of targets"),
+    ({"mana": "XR", "cost": 1, "cost_per_extra_target": "R"}, "generic mana"),
+])
+def test_coloured_x_and_extra_target_costs_that_cannot_work_are_refused(fields: dict[str, object], why: str) -> None:
+    raw = magic_card(types=["sorcery"], **fields, abilities=[
+        {"id": "a1", "label": "d", "kind": "spell", "effects": [
+            {"name": "target", "params": {"what": "any"}},
+            {"name": "damage", "params": {"amount": {"x": True}}}]}])
+    assert why in refused(raw)
+
+
+def test_only_the_last_target_step_takes_any_number() -> None:
+    raw = magic_card(types=["sorcery"], abilities=[{"id": "a1", "label": "d", "kind": "spell", "effects": [
+        {"name": "target", "params": {"what": "any", "any_number": True}},
+        {"name": "target", "params": {"what": "creature"}},
+        {"name": "damage", "params": {"amount": 1, "target": 1}}]}])
+    assert "last target step" in refused(raw)

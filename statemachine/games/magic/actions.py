@@ -17,7 +17,7 @@ from statemachine.games.magic import board, mana, targets
 from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STACK, zone
 from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
 from statemachine.games.magic.effects import ACTIVATED_TURN, ACTIVATIONS, TIMES_EACH_TURN, activations_this_turn
-from statemachine.games.magic.stack import SPELL, choose_mode, choose_targets, give_priority, stack_key
+from statemachine.games.magic.stack import MAX_TARGETS, SPELL, choose_mode, choose_targets, give_priority, stack_key
 from statemachine.games.magic.turn import sorcery_timing
 from statemachine.vocabulary import Procedure
 
@@ -96,16 +96,22 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
                                rule="MTG-C-05")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
-    elif printed.xs:
-        # 601.2b: X is announced as the spell is cast; only an X whose total cost can be paid is offered (601.2g-h).
-        options = tuple(n for n in range(MAX_X + 1) if mana.affordable(engine, player, printed.with_x(n)))
+    x_mana, per_target = card.fields.get("x_mana"), int(card.fields.get("cost_per_extra_target") or 0)
+    if printed.xs and not life_x(costs):
+        # 601.2b: X is announced as the spell is cast; only an X whose total cost can be paid is offered (601.2g-h),
+        # in the one colour the card allows for X (CR 107.3).
+        options = tuple(n for n in range(MAX_X + 1) if mana.affordable(engine, player, printed.with_x(n, x_mana)))
         answer = yield Request(player, "x", f"choose X (the cost {printed})", options, effect=eid,
                                rule="MTG-C-04")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
     yield from choose_mode(engine, player, eid, abilities, spell)
-    yield from choose_targets(engine, player, eid, abilities, spell, spell)
-    paid = yield from mana.pay(engine, player, printed.with_x(x), eid)
+    # CR 601.2f: "costs {1} more for each target beyond the first": only as many targets as can be paid for
+    most = next((k for k in range(MAX_TARGETS, 1, -1) if mana.affordable(
+        engine, player, printed.with_x(x, x_mana, (k - 1) * per_target))), 1) if per_target else MAX_TARGETS
+    yield from choose_targets(engine, player, eid, abilities, spell, spell, most)
+    chosen = len(st.pending[eid].targets) if eid in st.pending else 0
+    paid = yield from mana.pay(engine, player, printed.with_x(x, x_mana, max(0, chosen - 1) * per_target), eid)
     assert paid, "checked before the decision was accepted"
     yield from pay_costs(engine, player, spell, costs, eid, x)
     yield from give_priority(engine, player)  # MTG-P-17

@@ -92,7 +92,28 @@ def check_pool(pool: CardPool) -> CardPool:
         if card.cost != total:
             raise CardFileError(NAME, f"mana {mana.symbols(card)!r} totals {total}, not cost {card.cost}", card.id,
                                 "$.cost")
+        _check_x_and_targets(card)
     return pool
+
+
+def _check_x_and_targets(card: CardDef) -> None:
+    """"Spend only [colour] mana on X" needs an X (CR 107.3); "any number of targets" is an ability's last
+    target step (its targets are the rest of the list); a cost per extra target (CR 601.2f) is generic mana
+    and needs a spell that may have more than one target."""
+    if card.fields.get("x_mana") and not mana.parse(mana.symbols(card) or "0").xs:
+        raise CardFileError(NAME, "x_mana names the mana for X, but the mana cost has no X", card.id, "$.x_mana")
+    many = False
+    for n, ability in enumerate(card.abilities):
+        steps = [(k, e) for k, e in enumerate(ability.effects) if e.name == "target"]
+        for k, e in steps[:-1]:
+            if e.params.get("any_number"):
+                raise CardFileError(NAME, "only an ability's last target step may take any number of targets",
+                                    card.id, f"$.abilities[{n}].effects[{k}].params.any_number", ability.id)
+        many = many or (ability.kind == "spell" and bool(steps) and bool(steps[-1][1].params.get("any_number")))
+    extra = card.fields.get("cost_per_extra_target")
+    if extra is not None and not (str(extra).isdigit() and many):
+        why = "generic mana (\"1\")" if not str(extra).isdigit() else "a spell with any number of targets"
+        raise CardFileError(NAME, f"a cost per extra target needs {why}", card.id, "$.cost_per_extra_target")
 
 
 def _basic_land(card: CardDef) -> bool:

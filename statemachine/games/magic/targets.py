@@ -30,6 +30,9 @@ class TargetParams(Filter, frozen=True, forbid_unknown_fields=True):
     # "any": a creature or a player (CR 115.4); "permanent": a permanent matching the filter; "card": a card in
     # a graveyard ("target creature card in your graveyard": controller = "you" is whose graveyard).
     what: Literal["any", "creature", "player", "spell", "permanent", "card"] = "any"
+    # "any number of targets" (CR 115.1, 601.2c): one or more different targets; only an ability's last target
+    # step may say it, and the steps after it refer to them as targets from its index on
+    any_number: bool = False
 
     def problems(self, at: str = "") -> list[tuple[str, str]]:
         out = Filter.problems(self, at)
@@ -50,6 +53,13 @@ def cast_modes(ability: AbilityDef) -> list[dict[str, Any]]:
     none if it has no such choice."""
     step = next((e for e in ability.effects if e.name == CHOOSE_ONE and e.params.get("as_cast")), None)
     return list(step.params["modes"]) if step is not None else []
+
+
+def expand(found: list[TargetParams], chosen: int) -> list[TargetParams]:
+    """The specs of the targets chosen: a last "any number" step stands for each target chosen for it."""
+    if found and found[-1].any_number and chosen > len(found):
+        return found + [found[-1]] * (chosen - len(found))
+    return found
 
 
 def spell_mode(state: GameState, spell: int | None) -> int | None:

@@ -78,20 +78,51 @@ def _permanents(ctx: EffectContext, p: Acts) -> list[int]:
 class DamageParams(Acts, frozen=True, forbid_unknown_fields=True):
     amount: Amount = 1
     gain_life: bool = False  # "you gain life equal to the damage dealt this way"
+    # "..., but not more than the player's life total before [it] dealt damage or the creature's toughness"
+    gain_up_to_life_or_toughness: bool = False
+    # "N damage divided evenly, rounded down, among any number of targets": the targets from ``target`` on,
+    # each dealt N divided by how many were chosen (one made illegal gets nothing)
+    divided: bool = False
+
+    def problems(self) -> list[tuple[str, str]]:
+        out = Acts.problems(self)
+        if self.gain_up_to_life_or_toughness and not self.gain_life:
+            out.append((".gain_up_to_life_or_toughness", "caps the life gained: say gain_life = true"))
+        if self.divided and self.on != "target":
+            out.append((".divided", "damage is divided among targets (on = \"target\")"))
+        return out
+
+
+def _divided(ctx: EffectContext, p: DamageParams, n: int) -> list[tuple[int, int]]:
+    """CR 601.2d: the damage divided evenly among the targets chosen from ``target`` on, rounded down (CR
+    107.1a: the card says so); a target illegal as it resolves is dealt nothing."""
+    count = len(ctx.bound.get("targets", [])[p.target:])
+    found = [target(ctx, i) for i in range(p.target, p.target + count)]
+    return [(r, n // count) for r in found if r is not None and (r < 0 or board.on_battlefield(ctx.state, r))]
 
 
 @MTG.effect("damage", DamageParams)
 def deal_damage(ctx: EffectContext, p: DamageParams) -> Procedure:
     """This deals N damage to what ``on`` names — a target (a creature or a player), "each creature without
-    flying", "each player", "this creature" — all at once (CR 120.3); prevention, deathtouch and lifelink apply
-    (``damage``); lethal damage is a state-based action, checked after the resolution."""
-    refs = acted_on(ctx, p, players_too=True)
-    if refs:
-        n = evaluate(ctx, p.amount)
-        dealt = damage.deal(ctx.engine, ctx.source, [(r, n) for r in refs])
-        if p.gain_life and dealt:
-            lifegain.emit(ctx.engine, ev.PlayerStat(ctx.controller, board.LIFE,
-                                                    board.life(ctx.state, ctx.controller) + dealt))
+    flying", "each player", "this creature" — all at once (CR 120.3), or divided among targets; prevention,
+    deathtouch and lifelink apply (``damage``); lethal damage is a state-based action, checked after the
+    resolution. With ``gain_life`` you gain life equal to the damage dealt, capped if the card says by what each
+    could lose: a player's life total, a creature's toughness, before the damage."""
+    st = ctx.state
+    refs = [] if p.divided else acted_on(ctx, p, players_too=True)
+    if not refs and not (p.divided and ctx.bound.get("targets", [])[p.target:]):
+        return  # (nothing to deal damage to: the amount is not even computed)
+    n = evaluate(ctx, p.amount)
+    hits = _divided(ctx, p, n) if p.divided else [(r, n) for r in refs]
+    caps = {r: board.life(st, board.ref_player(r) or 0) if r < 0 else (view(st, r).chars.toughness or 0)
+            for r, _ in hits}
+    events, dealt = damage.damage_events(ctx.engine, ctx.source, hits)
+    if events:
+        lifegain.emit(ctx.engine, *events)
+    if p.gain_up_to_life_or_toughness:
+        dealt = sum(min(d.amount, max(0, caps.get(d.to, 0))) for d in events if isinstance(d, ev.DamageDealt))
+    if p.gain_life and dealt:
+        lifegain.emit(ctx.engine, ev.PlayerStat(ctx.controller, board.LIFE, board.life(st, ctx.controller) + dealt))
     return
     yield
 
