@@ -320,6 +320,9 @@ def _drop_modifiers_on(state: GameState, oid: int) -> list[Modifier]:
     gone = [m for m in state.modifiers.values() if m.target == oid or (m.source == oid and m.until == WHILE_SOURCE)]
     for m in gone:
         del state.modifiers[m.effect]
+    for m in sorted(gone, key=lambda m: (m.since, m.effect), reverse=True):  # the oldest's controller last
+        if m.kind == CONTROL and m.target != oid:
+            _control_ended(state, m)
     return applied
 
 
@@ -461,10 +464,33 @@ def _effect_started(state: GameState, seq: int, event: ev.ContinuousEffectStarte
         event.effect, event.source, event.kind, event.target, event.amount, event.value, event.until, seq
     )
     state.next_effect = max(state.next_effect, event.effect + 1)
+    if event.kind == CONTROL and event.target in state.objects:
+        _own(state, state.objects[event.target]).controller = event.amount
 
 
 def _effect_ended(state: GameState, seq: int, event: ev.ContinuousEffectEnded) -> None:
-    state.modifiers.pop(event.effect, None)
+    ended = state.modifiers.pop(event.effect, None)
+    if ended is not None and ended.kind == CONTROL:
+        _control_ended(state, ended)
+
+
+# CR 613.1b (layer 2): a control-changing effect ("You control enchanted creature"): while it lasts its ``amount``
+# is the object's controller; its ``value`` is the controller the object had when the effect started, so when the
+# last such effect ends the object returns to its controller before them. The newest effect wins (timestamps).
+CONTROL = "control"
+
+
+def _control_ended(state: GameState, ended: Modifier) -> None:
+    obj = state.objects.get(ended.target)
+    if obj is None:
+        return
+    left = sorted((m for m in state.modifiers.values() if m.kind == CONTROL and m.target == ended.target),
+                  key=lambda m: (m.since, m.effect))
+    if left and (ended.since, ended.effect) < (left[0].since, left[0].effect):  # the oldest ended: pass its base on
+        first = left[0]
+        state.modifiers[first.effect] = Modifier(first.effect, first.source, first.kind, first.target, first.amount,
+                                                 ended.value, first.until, first.since)
+    _own(state, obj).controller = left[-1].amount if left else int(ended.value)
 
 
 def _stacked(state: GameState, seq: int, event: ev.Stacked) -> None:

@@ -332,6 +332,7 @@ CARD_VALUES: dict[str, tuple[str, Callable[[Run, int], Any]]] = {
     "defense": ("toughness minus damage marked (Shadowverse's defense now)",
                 lambda run, o: (view(run.engine.state, o).chars.toughness or 0) - _damage(run, o)),
     "tapped": ("whether it is tapped (rested)", lambda run, o: bool(run.engine.state.objects[o].status.get("tapped"))),
+    "controller": ("the player who controls it now", lambda run, o: run.engine.state.objects[o].controller),
 }
 for _name, (_doc, _read) in CARD_VALUES.items():
     EXPECTATIONS[_name] = Expectation(_name, '{"@h" = value}', f"Per card: {_doc}.", table, per_card(_name, _read))

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.cards import CardPool
 from statemachine.decisions import Decision
@@ -131,3 +132,20 @@ def test_only_the_last_target_step_takes_any_number() -> None:
         {"name": "target", "params": {"what": "creature"}},
         {"name": "damage", "params": {"amount": 1, "target": 1}}]}])
     assert "last target step" in refused(raw)
+
+
+def test_control_returns_to_the_controller_before_when_the_oldest_of_two_effects_ends() -> None:
+    """CR 613.1b: the newest control effect wins; when an older one ends first the newer keeps control, and when
+    the last ends the object returns to the controller it had before either (its owner here)."""
+    r = played("tests/scenarios/magic/MTG-CORE-S77.toml", upto=5)
+    eng, bears = r.engine, r.obj("bears")
+    st = eng.state
+    first = next(m for m in st.modifiers.values() if m.kind == "control")
+    eng.emit(ev.ContinuousEffectStarted(st.next_effect, r.obj("i1"), "control", bears, amount=1, value="0",
+                                        until="end_of_turn"))
+    second = st.next_effect - 1
+    assert st.objects[bears].controller == 1
+    eng.emit(ev.ContinuousEffectEnded(first.effect))
+    assert st.objects[bears].controller == 1
+    eng.emit(ev.ContinuousEffectEnded(second))
+    assert st.objects[bears].controller == 1  # the owner, who controlled it before the first effect

@@ -13,7 +13,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from eventsource import events as ev
-from projections.state import COUNTED_PT, WHILE_SOURCE, GameState
+from projections.state import CONTROL, COUNTED_PT, WHILE_SOURCE, GameState
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.magic import board
@@ -119,10 +119,11 @@ class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
     cant_attack: bool = False
     cant_block: bool = False
     doesnt_untap: bool = False  # "doesn't untap during its controller's untap step"
+    control: bool = False  # "You control enchanted creature" (CR 613.1b, layer 2)
 
     def problems(self) -> list[tuple[str, str]]:
         if not (self.power or self.toughness or self.keyword or self.cant_attack or self.cant_block
-                or self.doesnt_untap):
+                or self.doesnt_untap or self.control):
             return [("", "gives nothing")]
         return []
 
@@ -130,8 +131,8 @@ class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
 @MTG.effect("static_attached_gets", AttachedGets)
 def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
     """Static: the permanent this aura is attached to ("enchanted creature") gets +P/+T, a keyword, can't
-    attack or block, or doesn't untap in its controller's untap step, for as long as this is on the battlefield
-    (CR 303.4, 611.3a, 502.3)."""
+    attack or block, doesn't untap in its controller's untap step, or is controlled by this aura's controller,
+    for as long as this is on the battlefield (CR 303.4, 611.3a, 502.3, 613.1b)."""
     st = ctx.state
     host = st.objects[ctx.source].status.get(ATTACHED) if ctx.source in st.objects else None
     if host is None or host not in st.objects:
@@ -151,6 +152,12 @@ def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
     for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block), (DOESNT_UNTAP, p.doesnt_untap)):
         if on:
             add("set_flag", value=flag)
+    if p.control and st.objects[host].controller != ctx.controller:
+        # CR 613.1b: the aura's controller controls it (the projection changes its controller while this lasts);
+        # CR 302.6: a creature just gained control of has not been controlled continuously since the turn began.
+        add(CONTROL, ctx.controller, str(st.objects[host].controller))
+        if board.has_type(st, host, "creature"):
+            events.append(ev.StatusSet(host, "sick", 1))
     ctx.engine.emit(*events)
     return
     yield
