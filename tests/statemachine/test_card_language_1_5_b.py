@@ -61,7 +61,7 @@ def test_a_grant_that_cannot_work_is_refused(abilities: list[dict[str, object]],
 
 def test_the_granted_ability_leaves_with_its_giver() -> None:
     """CR 611.3a: once Zombie Master is gone, the Zombies no longer have its ability (nothing to activate)."""
-    r = played("tests/scenarios/magic/MTG-CORE-S70.toml", upto=0)
+    r = played("tests/scenarios/magic/MTG-CORE-S80.toml", upto=0)
     eng, zombies, master = r.engine, r.obj("zombies"), r.obj("master")
     assert [a.id for _, a in actions.activated(eng, zombies)] == ["zombie_regenerate"]
     assert "swampwalk" in view(eng.state, zombies).chars.keywords
@@ -73,7 +73,7 @@ def test_the_granted_ability_leaves_with_its_giver() -> None:
 
 def test_nightmare_counts_swamps_as_they_come_and_go() -> None:
     """CR 604.3: the count is read whenever the creature is looked at: a Swamp leaving makes it smaller."""
-    r = played("tests/scenarios/magic/MTG-CORE-S72.toml", upto=1)
+    r = played("tests/scenarios/magic/MTG-CORE-S82.toml", upto=1)
     eng, nightmare = r.engine, r.obj("nightmare")
     assert view(eng.state, nightmare).power == 2
     eng.emit(*board.to_graveyards(eng, [r.obj("s1")], board.DESTROY))
@@ -101,7 +101,7 @@ def test_modes_chosen_as_cast_that_cannot_work_are_refused(kind: str, params: di
 
 def test_fireball_rounds_a_divided_share_down() -> None:
     """CR 107.1a: "divided evenly, rounded down": X = 3 between the opponent and a Bears is 1 each."""
-    r = played("tests/scenarios/magic/MTG-CORE-S76.toml", upto=1)
+    r = played("tests/scenarios/magic/MTG-CORE-S86.toml", upto=1)
     eng = r.engine
     for args in ((3,), (r.obj("b1"), -2), ("auto",)):
         eng.decide(Decision(0, "mana" if args == ("auto",) else "choose", args))
@@ -137,7 +137,7 @@ def test_only_the_last_target_step_takes_any_number() -> None:
 def test_control_returns_to_the_controller_before_when_the_oldest_of_two_effects_ends() -> None:
     """CR 613.1b: the newest control effect wins; when an older one ends first the newer keeps control, and when
     the last ends the object returns to the controller it had before either (its owner here)."""
-    r = played("tests/scenarios/magic/MTG-CORE-S77.toml", upto=5)
+    r = played("tests/scenarios/magic/MTG-CORE-S87.toml", upto=5)
     eng, bears = r.engine, r.obj("bears")
     st = eng.state
     first = next(m for m in st.modifiers.values() if m.kind == "control")
