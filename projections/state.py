@@ -259,8 +259,8 @@ def selected(state: GameState, m: Modifier, oid: int) -> bool:
 def names(state: GameState, selector: str, oid: int) -> bool:
     """Whether ``selector`` names object ``oid`` now. A selector is ``key=value`` pairs joined by ``;`` (values
     joined by ``|``: any of them): ``zone`` (the zone's kind, after the player's prefix), ``types``,
-    ``subtypes``, ``colors`` (printed characteristics), ``controller`` (a player), ``tapped`` (``1`` or ``0``),
-    ``not`` (an object it leaves out); ``keyword`` and ``ability`` are what it grants, not tests."""
+    ``subtypes``, ``colors``, ``name`` (printed characteristics), ``controller`` (a player), ``tapped`` (``1``
+    or ``0``), ``not`` (an object it leaves out); ``keyword`` and ``ability`` are what it grants, not tests."""
     obj = state.objects.get(oid)
     if obj is None:
         return False
@@ -269,7 +269,7 @@ def names(state: GameState, selector: str, oid: int) -> bool:
     reads: dict[str, tuple[str, ...]] = {
         "types": printed.types, "subtypes": printed.subtypes, "colors": printed.colors,
         "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),),
-        "tapped": ("1" if obj.status.get("tapped") else "0",)}
+        "tapped": ("1" if obj.status.get("tapped") else "0",), "name": (printed.name,)}
     for part in selector.split(";"):
         key, _, want = part.partition("=")
         values = set(want.split("|"))

@@ -40,6 +40,7 @@ class Selects(Struct, frozen=True, forbid_unknown_fields=True):
     controller: Whose = "any"
     other: bool = False  # "other creatures": not the source
     tapped: bool | None = None  # "untapped creatures" (false): read as the state changes (Castle)
+    same_name: bool = False  # "named [this card's name]" (Plague Rats: "creatures named Plague Rats")
 
     def selector(self, ctx: EffectContext) -> str:
         """The selector the projection reads (``projections.state.names``)."""
@@ -51,6 +52,8 @@ class Selects(Struct, frozen=True, forbid_unknown_fields=True):
             parts.append(f"not={ctx.source}")
         if self.tapped is not None:
             parts.append(f"tapped={int(self.tapped)}")
+        if self.same_name:
+            parts.append(f"name={ctx.state.cards[ctx.source_card].printed.name}")
         return ";".join(parts)
 
 
