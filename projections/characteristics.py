@@ -64,7 +64,7 @@ def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple
         match m.kind:
             case "base_pt":
                 power = toughness = m.amount
-            case "grant_ability":  # an ability another object gives it (Zombie Master's regeneration)
+            case "granted_ability":  # an ability another object gives it (Zombie Master's regeneration)
                 if m.value not in printed.abilities and m.value not in granted:
                     granted.append(m.value)
             case "power":

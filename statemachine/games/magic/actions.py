@@ -22,7 +22,7 @@ from statemachine.games.magic.turn import sorcery_timing
 from statemachine.vocabulary import Procedure
 
 MAX_X = 20
-GRANT_ABILITY = "grant_ability"  # a continuous effect giving an object an ability of another card (statics)
+GRANT_ABILITY = "granted_ability"  # a continuous effect giving an object an ability of another card (statics)
 
 
 def card_of(engine: Engine, oid: int) -> CardDef:

@@ -88,7 +88,7 @@ def each_gets(ctx: EffectContext, p: EachGets) -> Procedure:
         if n:
             events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source, amount=n,
                                                      value=selector, until=WHILE_SOURCE))
-    for kind, grant, what in (("each_grant_keyword", "keyword", p.keyword), ("each_grant_ability", "ability",
+    for kind, grant, what in (("each_grant_keyword", "keyword", p.keyword), ("each_granted_ability", "ability",
                                                                               p.ability)):
         if what:
             events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source,
