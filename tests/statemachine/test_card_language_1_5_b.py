@@ -16,17 +16,7 @@ from statemachine.games import profile
 from statemachine.games.magic import actions, board
 from statemachine.games.magic.profile import Magic
 from statemachine.loader import CardFileError, parse_cards
-from statemachine.scenario import Run
-from statemachine.scenario.run import load
-
-
-def played(path: str, *, upto: int | None = None) -> Run:
-    sc = load(path)
-    if upto is not None:
-        sc.steps[upto:] = []
-    r = Run(sc, path)
-    r.run()
-    return r
+from tests.statemachine.test_card_language_1_4 import played
 
 
 def magic_card(**fields: object) -> dict[str, object]:
