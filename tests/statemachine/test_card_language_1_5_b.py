@@ -139,3 +139,11 @@ def test_control_returns_to_the_controller_before_when_the_oldest_of_two_effects
     assert st.objects[bears].controller == 1
     eng.emit(ev.ContinuousEffectEnded(second))
     assert st.objects[bears].controller == 1  # the owner, who controlled it before the first effect
+
+
+def test_attaching_to_a_returned_creature_needs_a_step_that_returns_one() -> None:
+    raw = magic_card(types=["enchantment"], subtypes=["Aura"], abilities=[
+        {"id": "a1", "label": "r", "kind": "spell", "effects": [
+            {"name": "target", "params": {"what": "card", "types": ["creature"]}},
+            {"name": "attach", "params": {"to": "returned"}}]}])
+    assert "needs an earlier put_onto_battlefield step" in refused(raw)

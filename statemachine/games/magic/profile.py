@@ -48,6 +48,10 @@ def check_statics(pool: CardPool) -> CardPool:
         _check_granted(card)
         for n, ability in enumerate(card.abilities):
             for k, step in enumerate(ability.effects):
+                if step.name == "attach" and step.params.get("to") == "returned" and not any(
+                        e.name == "put_onto_battlefield" for e in ability.effects[:k]):
+                    raise CardFileError(NAME, "attach to = \"returned\" needs an earlier put_onto_battlefield step",
+                                        card.id, f"$.abilities[{n}].effects[{k}].params.to", ability.id)
                 if step.name == "choose_one" and step.params.get("as_cast") and ability.kind != "spell":
                     raise CardFileError(NAME, "modes chosen as it is cast belong to a spell's text (kifu records "
                                               "the mode on the spell)", card.id,

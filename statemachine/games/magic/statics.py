@@ -10,6 +10,8 @@ their spell targeted as they enter (``attach``); "enchanted creature" is what th
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct, field
 
 from eventsource import events as ev
@@ -176,11 +178,21 @@ def cant_lose(ctx: EffectContext, _: NoParams) -> Procedure:
     yield
 
 
-@MTG.effect("attach")
-def attach(ctx: EffectContext, _: NoParams) -> Procedure:
-    """An aura spell: as it resolves it enters attached to its (first) target (CR 303.4f)."""
+RETURNED_NOW = "returned"  # ctx.bound: the permanent an earlier step of the effect put onto the battlefield
+
+
+class AttachParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # "target": its (first) target; "returned": the creature an earlier put_onto_battlefield step of the same
+    # spell returned ("return enchanted creature card to the battlefield ... and attach Animate Dead to it")
+    to: Literal["target", "returned"] = "target"
+
+
+@MTG.effect("attach", AttachParams)
+def attach(ctx: EffectContext, p: AttachParams) -> Procedure:
+    """An aura spell: as it resolves it enters attached to its (first) target, or to the permanent an earlier
+    step returned to the battlefield (CR 303.4f)."""
     spell = ctx.bound.get("spell")
-    chosen: list[int] = ctx.bound.get("targets", [])
+    chosen: list[int] = ctx.bound.get("targets", []) if p.to == "target" else ctx.bound.get(RETURNED_NOW, [])
     if spell is not None and spell in ctx.state.objects and chosen and chosen[0] >= 0:
         ctx.engine.emit(ev.StatusSet(spell, ATTACH_TO, chosen[0]))
     return

@@ -22,7 +22,7 @@ from statemachine.games.magic import board, damage, lifegain
 from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, zone
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
-from statemachine.games.magic.statics import ATTACHED, DOESNT_UNTAP_NEXT
+from statemachine.games.magic.statics import ATTACHED, DOESNT_UNTAP_NEXT, RETURNED_NOW
 from statemachine.games.magic.targets import spell_mode
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Keyword, NoParams, Procedure
@@ -60,9 +60,9 @@ def acted_on(ctx: EffectContext, p: Acts, *, players_too: bool = False) -> list[
             return [oid] if oid is not None and oid in st.objects and board.on_battlefield(st, oid) else []
         case "each":
             return each(ctx, p.filter)
-        case "attached":  # "enchanted creature": what the source is attached to now (CR 303.4)
-            me = ctx.source_now()
-            host = st.objects[me].status.get(ATTACHED) if me is not None and me in st.objects else None
+        case "attached":  # "enchanted creature": what the source is (or, if it left, was last) attached to
+            seen = ctx.view(ctx.source)  # (last known information, CR 608.2h)
+            host = seen.status.get(ATTACHED) if seen is not None else None
             return [host] if host is not None and host in st.objects and board.on_battlefield(st, host) else []
         case _:
             return [board.player_ref(q) for q in players(ctx, p.on)] if players_too else []
@@ -173,12 +173,16 @@ class ToBattlefield(Acts, frozen=True, forbid_unknown_fields=True):
 
 @MTG.effect("put_onto_battlefield", ToBattlefield)
 def put_onto_battlefield(ctx: EffectContext, p: ToBattlefield) -> Procedure:
-    """Put the card ``on`` names (a card in a graveyard) onto the battlefield under your control."""
+    """Put the card ``on`` names (a card in a graveyard) onto the battlefield under your control (a creature
+    summoning sick, CR 302.6)."""
     for o in acted_on(ctx, p):
         if o >= 0 and o in ctx.state.objects:
             moved = board.move(ctx.engine, o, zone(ctx.controller, BATTLEFIELD), board.ENTER, controller=ctx.controller)
             extra = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
+            if "creature" in ctx.state.cards[moved.card].printed.types:  # CR 302.6: not controlled since the turn began
+                extra.append(ev.StatusSet(moved.new, "sick", 1))
             ctx.engine.emit(moved, *extra)
+            ctx.bound.setdefault(RETURNED_NOW, []).append(moved.new)  # what a later ``attach`` may name
     return
     yield
 
@@ -365,18 +369,21 @@ class SacrificeParams(Struct, frozen=True, forbid_unknown_fields=True):
 
     def problems(self) -> list[tuple[str, str]]:
         out = self.filter.problems(".filter")
-        if self.on != "target" and not is_player_selector(self.on):
-            out.append((".on", f"{self.on!r} names objects; a player sacrifices"))
+        if self.on not in ("target", "attached") and not is_player_selector(self.on):
+            out.append((".on", f"{self.on!r} names objects; a player sacrifices (or: the attached creature)"))
         return out
 
 
 @MTG.effect("sacrifice", SacrificeParams)
 def sacrifice(ctx: EffectContext, p: SacrificeParams) -> Procedure:
     """Each player named sacrifices N permanents matching the filter that they control, chosen by them, in turn
-    order; the chosen ones go to the graveyard together (CR 701.17)."""
+    order; the chosen ones go to the graveyard together (CR 701.17). ``on = "attached"``: the permanent this aura
+    is (or was last) attached to is sacrificed by its controller."""
     st = ctx.state
     chosen: list[int] = []
-    for q in acted_players(ctx, p.on, p.target):
+    if p.on == "attached":  # "that creature's controller sacrifices it": the permanent the aura was attached to
+        chosen = acted_on(ctx, Acts(on="attached"))
+    for q in acted_players(ctx, p.on, p.target) if p.on != "attached" else []:
         mine = [o for o in each(ctx, p.filter) if st.objects[o].controller == q]
         for k in range(min(p.count, len(mine))):
             options = [o for o in mine if o not in chosen]
