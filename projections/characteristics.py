@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from msgspec import Struct
 
 from eventsource import events as ev
-from projections.state import CardFacts, GameObject, GameState, LastKnown, Modifier, modifiers_applying
+from projections.state import BASE_PT, CardFacts, GameObject, GameState, LastKnown, Modifier, modifiers_applying
 
 # The status of the kernel's tapping kit (``statemachine.board.set_tapped``), for the games that tap their cards.
 TAPPED = "tapped"
@@ -51,15 +51,22 @@ class ObjectView(Struct, frozen=True):
 
 
 def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple[ev.Characteristics, bool]:
-    """Apply modifiers in the order they started; returns the characteristics and whether abilities are ignored."""
+    """Apply modifiers in the order they started; returns the characteristics and whether abilities are ignored.
+    Power and toughness defined by the object itself come first, whatever their timestamps (CR 613.4a)."""
     power = printed.power
     toughness = printed.toughness
     keywords = list(printed.keywords)
+    granted: list[str] = []
     ignored = False
     changed = False
-    for m in sorted(modifiers, key=lambda m: (m.since, m.effect)):
+    for m in sorted(modifiers, key=lambda m: (m.kind != BASE_PT, m.since, m.effect)):
         changed = True
         match m.kind:
+            case "base_pt":
+                power = toughness = m.amount
+            case "granted_ability":  # an ability another object gives it (Zombie Master's regeneration)
+                if m.value not in printed.abilities and m.value not in granted:
+                    granted.append(m.value)
             case "power":
                 power = (power or 0) + m.amount
             case "toughness":
@@ -79,7 +86,7 @@ def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple
     return (
         ev.Characteristics(
             printed.name, printed.types, printed.subtypes, printed.colors, printed.cost, power,
-            toughness, () if ignored else tuple(keywords), () if ignored else printed.abilities,
+            toughness, () if ignored else tuple(keywords), () if ignored else printed.abilities + tuple(granted),
         ),
         ignored,
     )

@@ -252,10 +252,15 @@ EACH = "each_"
 
 
 def selected(state: GameState, m: Modifier, oid: int) -> bool:
-    """Whether the selector of an "each_" effect names object ``oid`` now. A selector is ``key=value`` pairs
-    joined by ``;`` (values joined by ``|``: any of them): ``zone`` (the zone's kind, after the player's
-    prefix), ``types``, ``subtypes``, ``colors`` (printed characteristics), ``controller`` (a player), ``not``
-    (an object it leaves out); ``keyword`` is what it grants, not a test."""
+    """Whether the selector of an "each_" effect names object ``oid`` now (``names``)."""
+    return names(state, m.value, oid)
+
+
+def names(state: GameState, selector: str, oid: int) -> bool:
+    """Whether ``selector`` names object ``oid`` now. A selector is ``key=value`` pairs joined by ``;`` (values
+    joined by ``|``: any of them): ``zone`` (the zone's kind, after the player's prefix), ``types``,
+    ``subtypes``, ``colors``, ``name`` (printed characteristics), ``controller`` (a player), ``tapped`` (``1``
+    or ``0``), ``not`` (an object it leaves out); ``keyword`` and ``ability`` are what it grants, not tests."""
     obj = state.objects.get(oid)
     if obj is None:
         return False
@@ -263,8 +268,9 @@ def selected(state: GameState, m: Modifier, oid: int) -> bool:
     # What each key reads of the object; a key holds when one of its values is among what it reads.
     reads: dict[str, tuple[str, ...]] = {
         "types": printed.types, "subtypes": printed.subtypes, "colors": printed.colors,
-        "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),)}
-    for part in m.value.split(";"):
+        "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),),
+        "tapped": ("1" if obj.status.get("tapped") else "0",), "name": (printed.name,)}
+    for part in selector.split(";"):
         key, _, want = part.partition("=")
         values = set(want.split("|"))
         if key in reads and not values & set(reads[key]):
@@ -274,15 +280,34 @@ def selected(state: GameState, m: Modifier, oid: int) -> bool:
     return True
 
 
+GRANTS = ("keyword=", "ability=")  # what an "each_" effect gives each object it names
+
+
 def as_applied(m: Modifier) -> Modifier:
-    """An "each_" effect as it applies to one object: its kind without the prefix, its value the keyword."""
-    keyword = next((p.partition("=")[2] for p in m.value.split(";") if p.startswith("keyword=")), "")
-    return Modifier(m.effect, m.source, m.kind.removeprefix(EACH), m.target, m.amount, keyword, m.until, m.since)
+    """An "each_" effect as it applies to one object: its kind without the prefix, its value what it grants."""
+    granted = next((p.partition("=")[2] for p in m.value.split(";") if p.startswith(GRANTS)), "")
+    return Modifier(m.effect, m.source, m.kind.removeprefix(EACH), m.target, m.amount, granted, m.until, m.since)
+
+
+# CR 604.3, 613.4a: power and toughness defined by a count ("equal to the number of Swamps you control"): its
+# ``value`` is a selector, and the effect applies as the base power and toughness, the count of the objects on
+# the battlefield the selector names now.
+COUNTED_PT, BASE_PT = "counted_pt", "base_pt"
+
+
+def count_named(state: GameState, selector: str) -> int:
+    return sum(1 for zone, ids in state.zones.items() if zone.endswith(".battlefield") for o in ids
+               if names(state, selector, o))
+
+
+def _as_counted(state: GameState, m: Modifier) -> Modifier:
+    return Modifier(m.effect, m.source, BASE_PT, m.target, count_named(state, m.value), "", m.until, m.since)
 
 
 def modifiers_applying(state: GameState, oid: int) -> list[Modifier]:
     """The continuous effects that apply to object ``oid`` now: those on it, and those whose selector names it."""
-    return [m for m in state.modifiers.values() if m.target == oid and not m.kind.startswith(EACH)] + [
+    own = [m for m in state.modifiers.values() if m.target == oid and not m.kind.startswith(EACH)]
+    return [_as_counted(state, m) if m.kind == COUNTED_PT else m for m in own] + [
         as_applied(m) for m in state.modifiers.values() if m.kind.startswith(EACH) and selected(state, m, oid)]
 
 
@@ -295,6 +320,9 @@ def _drop_modifiers_on(state: GameState, oid: int) -> list[Modifier]:
     gone = [m for m in state.modifiers.values() if m.target == oid or (m.source == oid and m.until == WHILE_SOURCE)]
     for m in gone:
         del state.modifiers[m.effect]
+    for m in sorted(gone, key=lambda m: (m.since, m.effect), reverse=True):  # the oldest's controller last
+        if m.kind == CONTROL and m.target != oid:
+            _control_ended(state, m)
     return applied
 
 
@@ -436,10 +464,33 @@ def _effect_started(state: GameState, seq: int, event: ev.ContinuousEffectStarte
         event.effect, event.source, event.kind, event.target, event.amount, event.value, event.until, seq
     )
     state.next_effect = max(state.next_effect, event.effect + 1)
+    if event.kind == CONTROL and event.target in state.objects:
+        _own(state, state.objects[event.target]).controller = event.amount
 
 
 def _effect_ended(state: GameState, seq: int, event: ev.ContinuousEffectEnded) -> None:
-    state.modifiers.pop(event.effect, None)
+    ended = state.modifiers.pop(event.effect, None)
+    if ended is not None and ended.kind == CONTROL:
+        _control_ended(state, ended)
+
+
+# CR 613.1b (layer 2): a control-changing effect ("You control enchanted creature"): while it lasts its ``amount``
+# is the object's controller; its ``value`` is the controller the object had when the effect started, so when the
+# last such effect ends the object returns to its controller before them. The newest effect wins (timestamps).
+CONTROL = "control"
+
+
+def _control_ended(state: GameState, ended: Modifier) -> None:
+    obj = state.objects.get(ended.target)
+    if obj is None:
+        return
+    left = sorted((m for m in state.modifiers.values() if m.kind == CONTROL and m.target == ended.target),
+                  key=lambda m: (m.since, m.effect))
+    if left and (ended.since, ended.effect) < (left[0].since, left[0].effect):  # the oldest ended: pass its base on
+        first = left[0]
+        state.modifiers[first.effect] = Modifier(first.effect, first.source, first.kind, first.target, first.amount,
+                                                 ended.value, first.until, first.since)
+    _own(state, obj).controller = left[-1].amount if left else int(ended.value)
 
 
 def _stacked(state: GameState, seq: int, event: ev.Stacked) -> None:

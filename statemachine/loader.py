@@ -190,7 +190,9 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 
 
-ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated")
+# "granted": an activated ability a card's static effect gives other objects, which the card itself does not have
+# (Magic's Zombie Master: "Other Zombies have '{B}: Regenerate this permanent.'").
+ABILITY_KINDS = ("triggered", "spell", "static", "icon", "activated", "granted")
 TRIGGER_FIELDS = (("subject", ("self", "other", "any")), ("whose", ("you", "opponent", "any")))
 
 
@@ -278,10 +280,11 @@ def _check_entry(vocab: Vocabulary, path: str, table: dict[str, Entry[Any]], nam
             _check_entry(vocab, f"{path}.{params_at}", vocab.conditions, inner, inner_params, "condition", error,
                          fld, f"{fld}_params", targets, abilities)
     nested = getattr(parsed, "nested", None)
-    if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way
-        for fld, inner, inner_params in nested():
+    if callable(nested):  # an effect that carries another (``then`` with its ``params``): checked the same way;
+        # a fourth item counts targets the carrier adds for it (a mode chosen as a spell is cast, with its own)
+        for fld, inner, inner_params, *more in nested():
             _check_entry(vocab, f"{path}.{params_at}", table, inner, inner_params, what, error, fld, "params",
-                         targets, abilities)
+                         None if targets is None else targets + sum(more), abilities)
 
 
 def in_version(card: CardDef, version: str) -> bool:

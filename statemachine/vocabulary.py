@@ -96,7 +96,8 @@ class Checked:
     - ``signed``: a class attribute, the parameters that may take a negative literal (all others refuse one);
     - ``problems()``: ``(path, message)`` pairs for what cannot work (a selector that can select nothing);
     - ``target_refs()``: ``(path, index)`` pairs, the ability's targets the step acts on (counted from 0);
-    - ``nested()``: ``(field, name, params)`` of steps it carries, checked the same way.
+    - ``nested()``: ``(field, name, params)`` of steps it carries, checked the same way (a fourth item: how many
+      targets the carrier adds for that step, counted after the ability's own).
     """
 
 

@@ -334,6 +334,7 @@ CARD_VALUES: dict[str, tuple[str, Callable[[Run, int], Any]]] = {
     "tapped": ("whether it is tapped (rested)", lambda run, o: bool(run.engine.state.objects[o].status.get("tapped"))),
     "keywords": ("the computed keywords, printed then granted, as a list",
                  lambda run, o: list(view(run.engine.state, o).chars.keywords)),
+    "controller": ("the player who controls it now", lambda run, o: run.engine.state.objects[o].controller),
 }
 for _name, (_doc, _read) in CARD_VALUES.items():
     EXPECTATIONS[_name] = Expectation(_name, '{"@h" = value}', f"Per card: {_doc}.", table, per_card(_name, _read))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import modifiers_applying
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.engine import Engine
@@ -17,11 +18,12 @@ from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STAC
 from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
 from statemachine.games.magic.effects import ACTIVATED_TURN, ACTIVATIONS, TIMES_EACH_TURN, activations_this_turn
 from statemachine.games.magic.restrictions import AS_SORCERY, DURING_YOUR_TURN
-from statemachine.games.magic.stack import SPELL, choose_targets, give_priority, stack_key
+from statemachine.games.magic.stack import MAX_TARGETS, SPELL, choose_mode, choose_targets, give_priority, stack_key
 from statemachine.games.magic.turn import sorcery_timing
 from statemachine.vocabulary import Procedure
 
 MAX_X = 20
+GRANT_ABILITY = "granted_ability"  # a continuous effect giving an object an ability of another card (statics)
 
 
 def card_of(engine: Engine, oid: int) -> CardDef:
@@ -95,15 +97,22 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
                                rule="MTG-C-05")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
-    elif printed.xs:
-        # 601.2b: X is announced as the spell is cast; only an X whose total cost can be paid is offered (601.2g-h).
-        options = tuple(n for n in range(MAX_X + 1) if mana.affordable(engine, player, printed.with_x(n)))
+    x_mana, per_target = card.fields.get("x_mana"), int(card.fields.get("cost_per_extra_target") or 0)
+    if printed.xs and not life_x(costs):
+        # 601.2b: X is announced as the spell is cast; only an X whose total cost can be paid is offered (601.2g-h),
+        # in the one colour the card allows for X (CR 107.3).
+        options = tuple(n for n in range(MAX_X + 1) if mana.affordable(engine, player, printed.with_x(n, x_mana)))
         answer = yield Request(player, "x", f"choose X (the cost {printed})", options, effect=eid,
                                rule="MTG-C-04")
         x = int(answer[0])
         engine.emit(ev.StatusSet(spell, "x", x))
-    yield from choose_targets(engine, player, eid, abilities, spell, spell)
-    paid = yield from mana.pay(engine, player, printed.with_x(x), eid)
+    yield from choose_mode(engine, player, eid, abilities, spell)
+    # CR 601.2f: "costs {1} more for each target beyond the first": only as many targets as can be paid for
+    most = next((k for k in range(MAX_TARGETS, 1, -1) if mana.affordable(
+        engine, player, printed.with_x(x, x_mana, (k - 1) * per_target))), 1) if per_target else MAX_TARGETS
+    yield from choose_targets(engine, player, eid, abilities, spell, spell, most)
+    chosen = len(st.pending[eid].targets) if eid in st.pending else 0
+    paid = yield from mana.pay(engine, player, printed.with_x(x, x_mana, max(0, chosen - 1) * per_target), eid)
     assert paid, "checked before the decision was accepted"
     yield from pay_costs(engine, player, spell, costs, eid, x)
     yield from give_priority(engine, player)  # MTG-P-17
@@ -113,10 +122,29 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
 
 
 def activated(engine: Engine, oid: int) -> list[tuple[int, AbilityDef]]:
-    """The activated abilities (mana abilities included) an object has now, with their positions."""
+    """The activated abilities (mana abilities included) an object has now, with their positions: its card's,
+    then those other objects give it (``granted``), numbered on after its card's."""
     v = view(engine.state, oid)
-    return [(i, a) for i, a in enumerate(card_of(engine, oid).abilities)
-            if a.kind == "activated" and a.id in v.chars.abilities]
+    own = card_of(engine, oid).abilities
+    mine = [(i, a) for i, a in enumerate(own) if a.kind == "activated" and a.id in v.chars.abilities]
+    return mine + [(len(own) + n, a) for n, (_, _, a) in enumerate(granted(engine, oid))]
+
+
+def granted(engine: Engine, oid: int) -> list[tuple[int, int, AbilityDef]]:
+    """The activated abilities other permanents' static effects give the object now ("Other Zombies have
+    '{B}: Regenerate this permanent.'", CR 613.1f), in the order the effects started: each as the card that
+    defines it, its position there, and the ability."""
+    st = engine.state
+    if not st.modifiers:
+        return []
+    out: list[tuple[int, int, AbilityDef]] = []
+    for m in sorted(modifiers_applying(st, oid), key=lambda m: m.effect):
+        if m.kind != GRANT_ABILITY or m.source not in st.objects or view(st, oid).abilities_ignored:
+            continue
+        giver = st.objects[m.source].card
+        out += [(giver, i, a) for i, a in enumerate(engine.profile.pool[st.cards[giver].definition].abilities)
+                if a.id == m.value]
+    return out
 
 
 def why_not_activate(engine: Engine, player: int, oid: int, index: int) -> Why | None:
@@ -152,10 +180,12 @@ def activate(engine: Engine, player: int, oid: int, index: int) -> Procedure:
     """602.2: the ability goes on the stack, targets are chosen, costs paid; then its controller receives
     priority (MTG-P-17)."""
     st = engine.state
-    ability = card_of(engine, oid).abilities[index]
+    ability = dict(activated(engine, oid))[index]
+    # A granted ability is named on the stack by the card that defines it and its position there.
+    own = len(card_of(engine, oid).abilities)
+    card, at = (st.objects[oid].card, index) if index < own else granted(engine, oid)[index - own][:2]
     eid = st.next_effect
-    engine.emit(ev.EffectPending(eid, STACK, player, ability.label,
-                                 stack_key(engine, oid, index, st.objects[oid].card)))
+    engine.emit(ev.EffectPending(eid, STACK, player, ability.label, stack_key(engine, oid, at, card)))
     if any(c.name == TIMES_EACH_TURN for c in ability.conditions):  # counted as it is activated (CR 602.5b)
         engine.emit(ev.StatusSet(oid, ACTIVATIONS + ability.id, activations_this_turn(st, oid, ability.id) + 1),
                     ev.StatusSet(oid, ACTIVATED_TURN + ability.id, st.turn))

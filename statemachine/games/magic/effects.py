@@ -108,19 +108,23 @@ def drain(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 class GainParams(Struct, frozen=True, forbid_unknown_fields=True):
     amount: Amount = 1
-    who: Literal["you", "target_controller"] = "you"  # the controller of the target as it is or last existed
+    # "target_controller": the controller of the target as it is or last existed; "target": a target player
+    who: Literal["you", "target_controller", "target"] = "you"
     target: int = 0
 
     def target_refs(self) -> list[tuple[str, int]]:
-        return [(".target", self.target)] if self.who == "target_controller" else []
+        return [(".target", self.target)] if self.who != "you" else []
 
 
 @MTG.effect("gain_life", GainParams)
 def gain_life(ctx: EffectContext, p: GainParams) -> Procedure:
-    """You (or the target's controller: 《剣を鍬に》) gain N life. The target may have left the battlefield by
-    now; its controller is then read from its last known information (608.2h)."""
+    """You (or the target's controller: 《剣を鍬に》, or a target player) gain N life. The target may have left the
+    battlefield by now; its controller is then read from its last known information (608.2h)."""
     player: int | None = ctx.controller
-    if p.who == "target_controller":
+    if p.who == "target":  # "target player gains N life" (治癒の軟膏): a player still legal as it resolves
+        ref = target(ctx, p.target)
+        player = board.ref_player(ref) if ref is not None else None
+    elif p.who == "target_controller":
         chosen: list[int] = ctx.bound.get("targets", [])
         ref = chosen[p.target] if p.target < len(chosen) else None
         seen = ctx.view(ref) if ref is not None and ref >= 0 else None

@@ -40,9 +40,13 @@ class ManaCost(NamedTuple):
     def total(self) -> int:
         return self.generic + len(self.pips)
 
-    def with_x(self, x: int) -> ManaCost:
-        """The cost to pay once X is chosen: each {X} is X generic mana (601.2f)."""
-        return ManaCost(self.generic + self.xs * x, self.pips)
+    def with_x(self, x: int, color: str | None = None, more: int = 0) -> ManaCost:
+        """The cost to pay once X is chosen: each {X} is X generic mana (601.2f), or X mana of ``color`` when
+        the card says "spend only [black] mana on X" (CR 107.3); ``more`` generic mana added (an increase,
+        CR 601.2f)."""
+        if color:
+            return ManaCost(self.generic + more, self.pips + (color,) * (self.xs * x))
+        return ManaCost(self.generic + self.xs * x + more, self.pips)
 
     def __str__(self) -> str:
         return "{X}" * self.xs + "".join(f"{{{p}}}" for p in (

@@ -45,7 +45,40 @@ def check_statics(pool: CardPool) -> CardPool:
                     want = "static effects (static_...)" if ability.kind == "static" else "no static effect"
                     raise CardFileError(NAME, f"a {ability.kind} ability takes {want}", card.id,
                                         f"$.abilities[{n}].effects[{k}].name", ability.id)
+        _check_granted(card)
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if step.name == "attach" and step.params.get("to") == "returned" and not any(
+                        e.name == "put_onto_battlefield" for e in ability.effects[:k]):
+                    raise CardFileError(NAME, "attach to = \"returned\" needs an earlier put_onto_battlefield step",
+                                        card.id, f"$.abilities[{n}].effects[{k}].params.to", ability.id)
+                if step.name == "choose_one" and step.params.get("as_cast") and ability.kind != "spell":
+                    raise CardFileError(NAME, "modes chosen as it is cast belong to a spell's text (kifu records "
+                                              "the mode on the spell)", card.id,
+                                        f"$.abilities[{n}].effects[{k}].params.as_cast", ability.id)
     return pool
+
+
+def _check_granted(card: CardDef) -> None:
+    """CR 613.1f: a "granted" ability is an activated ability the card gives others with static_each_gets
+    (ability = its id), never a mana ability (kifu lists mana sources from a permanent's own card); a grant names
+    one."""
+    kinds = {a.id: a.kind for a in card.abilities}
+    given = {str(s.params["ability"]): (n, k) for n, a in enumerate(card.abilities) for k, s in enumerate(a.effects)
+             if s.name == "static_each_gets" and "ability" in s.params}
+    for ref, (n, k) in sorted(given.items()):
+        if kinds.get(ref) != "granted":
+            raise CardFileError(NAME, f"static_each_gets gives ability {ref!r}, which is not a \"granted\" ability "
+                                      "of this card", card.id, f"$.abilities[{n}].effects[{k}].params.ability")
+    for n, a in enumerate(card.abilities):
+        if a.kind != "granted":
+            continue
+        if a.id not in given:
+            raise CardFileError(NAME, "a granted ability no static_each_gets of this card gives (ability = its id)",
+                                card.id, f"$.abilities[{n}].kind", a.id)
+        if any(e.name == mana.ADD_MANA for e in a.effects):
+            raise CardFileError(NAME, "a granted ability may not be a mana ability", card.id,
+                                f"$.abilities[{n}].effects", a.id)
 
 
 def check_pool(pool: CardPool) -> CardPool:
@@ -63,7 +96,28 @@ def check_pool(pool: CardPool) -> CardPool:
         if card.cost != total:
             raise CardFileError(NAME, f"mana {mana.symbols(card)!r} totals {total}, not cost {card.cost}", card.id,
                                 "$.cost")
+        _check_x_and_targets(card)
     return pool
+
+
+def _check_x_and_targets(card: CardDef) -> None:
+    """"Spend only [colour] mana on X" needs an X (CR 107.3); "any number of targets" is an ability's last
+    target step (its targets are the rest of the list); a cost per extra target (CR 601.2f) is generic mana
+    and needs a spell that may have more than one target."""
+    if card.fields.get("x_mana") and not mana.parse(mana.symbols(card) or "0").xs:
+        raise CardFileError(NAME, "x_mana names the mana for X, but the mana cost has no X", card.id, "$.x_mana")
+    many = False
+    for n, ability in enumerate(card.abilities):
+        steps = [(k, e) for k, e in enumerate(ability.effects) if e.name == "target"]
+        for k, e in steps[:-1]:
+            if e.params.get("any_number"):
+                raise CardFileError(NAME, "only an ability's last target step may take any number of targets",
+                                    card.id, f"$.abilities[{n}].effects[{k}].params.any_number", ability.id)
+        many = many or (ability.kind == "spell" and bool(steps) and bool(steps[-1][1].params.get("any_number")))
+    extra = card.fields.get("cost_per_extra_target")
+    if extra is not None and not (str(extra).isdigit() and many):
+        why = "generic mana (\"1\")" if not str(extra).isdigit() else "a spell with any number of targets"
+        raise CardFileError(NAME, f"a cost per extra target needs {why}", card.id, "$.cost_per_extra_target")
 
 
 def _basic_land(card: CardDef) -> bool:
@@ -172,7 +226,7 @@ class Magic(RulesProfile):
             case "activate":
                 oid, index = _int(decision, 0), (_int(decision, 1) if len(args) > 1 else _first(engine, decision))
                 why = actions.why_not_activate(engine, me, oid, index)
-                if why is None and mana.is_mana_ability(actions.card_of(engine, oid).abilities[index]):
+                if why is None and mana.is_mana_ability(dict(actions.activated(engine, oid))[index]):
                     why = actions.why_not_mana(engine, me, oid, None)
                     if why is None:
                         return actions.activate_mana(engine, me, oid, None)

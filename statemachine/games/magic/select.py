@@ -25,8 +25,9 @@ CardType = Literal["creature", "artifact", "enchantment", "land", "instant", "so
 Whose = Literal["any", "you", "opponent"]
 # What an effect step acts on. "target": the ability's target step ``target`` (counted from 0); "this": the
 # source itself ("this creature gets +1/+0"); "each": every permanent matching ``filter`` ("each creature",
-# "all artifacts"); "each_player", "you", "each_opponent": players; "subject": what the trigger is about.
-On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject"]
+# "all artifacts"); "each_player", "you", "each_opponent": players; "subject": what the trigger is about;
+# "attached": the permanent this aura is attached to ("enchanted creature", CR 303.4).
+On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject", "attached"]
 
 
 class Filter(Struct, frozen=True, forbid_unknown_fields=True):

@@ -39,6 +39,7 @@ TRIGGERED = -2
 PERMANENT_TYPES = ("creature", "artifact", "enchantment", "land", "planeswalker")
 UNTAP, CLEANUP = "untap", "cleanup"
 PRIORITY_ACTIONS = ("pass", "cast", "activate", "play")
+MAX_TARGETS = 20  # the most targets "any number of targets" offers (as MAX_X bounds X)
 
 
 def waiting(state: GameState) -> list[Pending]:
@@ -208,21 +209,38 @@ def put_on_stack(engine: Engine, eid: int) -> Procedure:
 
 
 def choose_targets(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int | None,
-                   source: int | None = None) -> Procedure:
+                   source: int | None = None, most_targets: int = MAX_TARGETS) -> Procedure:
     """Targets are chosen as the object is put on the stack; with none to choose, a triggered ability is
     removed from the stack (603.3d)."""
     chosen: list[int] = []
+    mode = targets.spell_mode(engine.state, spell)
     for ability in abilities:
-        for n, spec in enumerate(targets.specs(ability)):
+        for n, spec in enumerate(targets.specs(ability, mode)):
             options = targets.candidates(engine, spec, spell, player, source)
             if not options:
                 engine.emit(ev.EffectFizzled(eid, "no legal target when put on the stack (603.3d)"))
                 return
-            answer = yield Request(player, "target", f"choose target {n + 1} ({spec.what}) for {ability.label}",
-                                   tuple(options), effect=eid, rule="MTG-GAME-TARGET")
-            chosen.append(int(answer[0]))
+            most = min(len(options), most_targets) if spec.any_number else 1  # "any number": 1 or more, each once
+            answer = yield Request(player, "target", f"choose target {n + 1} ({spec.what}) for {ability.label}"
+                                   + (f": up to {most}, each once" if most > 1 else ""), tuple(options),
+                                   maximum=most, effect=eid, rule="MTG-GAME-TARGET")
+            chosen += [int(a) for a in answer]
     if chosen:
         engine.emit(ev.Chosen(player, tuple(chosen), eid))
+
+
+def choose_mode(engine: Engine, player: int, eid: int, abilities: list[AbilityDef], spell: int) -> Procedure:
+    """CR 700.2a, 601.2b: a spell whose text says "choose one" with modes chosen as it is cast: the caster
+    chooses the mode before its targets, among the modes whose targets can be chosen; recorded on the spell."""
+    for ability in abilities:
+        modes = targets.cast_modes(ability)
+        if not modes:
+            continue
+        options = tuple(m for m in range(len(modes)) if targets.has_targets(engine, ability, spell, player, spell, m))
+        answer = yield Request(player, "mode", "choose one: " + " / ".join(
+            f"{m}: {modes[m]['label']}" for m in options), options, effect=eid, rule="MTG-GAME-MODE")
+        engine.emit(ev.StatusSet(spell, targets.MODE, int(answer[0]) + 1))  # (a status of 0 is no status)
+        return
 
 
 def pass_priority(engine: Engine, player: int) -> Procedure:
@@ -261,8 +279,9 @@ def _carry_out(engine: Engine, pend: Pending) -> Body:
     card, abilities = ability_of(engine, pend)
     spell = pend.key[1] if is_spell(pend) else None
     source = source_object(pend)
-    specs = [s for a in abilities for s in targets.specs(a)]
     chosen = list(pend.targets)
+    specs = targets.expand([s for a in abilities for s in targets.specs(a, targets.spell_mode(st, spell))],
+                           len(chosen))
     if specs and not any(targets.legal(engine, s, t, spell, pend.controller, source)
                          for s, t in zip(specs, chosen, strict=False)):
         # 608.2b: a spell or ability whose targets are all illegal does nothing.

@@ -10,10 +10,12 @@ their spell targeted as they enter (``attach``); "enchanted creature" is what th
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct, field
 
 from eventsource import events as ev
-from projections.state import WHILE_SOURCE, GameState
+from projections.state import CONTROL, COUNTED_PT, WHILE_SOURCE, GameState
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.magic import board
@@ -30,46 +32,86 @@ DOESNT_UNTAP = "doesnt_untap"  # flag: "doesn't untap during its controller's un
 DOESNT_UNTAP_NEXT = "doesnt_untap_next"
 
 
-class EachGets(Struct, frozen=True, forbid_unknown_fields=True):
-    """Which permanents ("creatures you control", "white creatures", "other Goblins") and what they get."""
+class Selects(Struct, frozen=True, forbid_unknown_fields=True):
+    """Which permanents a static effect names, without targeting ("creatures you control", "white creatures",
+    "other Goblins", "untapped creatures", "Swamps you control"), as they are now and as they come and go."""
 
-    signed = ("power", "toughness")
-    power: int = 0
-    toughness: int = 0
-    keyword: Keyword | None = None
     types: list[CardType] = field(default_factory=lambda: ["creature"])
     subtypes: list[str] = field(default_factory=list)
     colors: list[Color] = field(default_factory=list)
     controller: Whose = "any"
     other: bool = False  # "other creatures": not the source
+    tapped: bool | None = None  # "untapped creatures" (false): read as the state changes (Castle)
+    same_name: bool = False  # "named [this card's name]" (Plague Rats: "creatures named Plague Rats")
+
+    def selector(self, ctx: EffectContext) -> str:
+        """The selector the projection reads (``projections.state.names``)."""
+        parts = ["zone=battlefield", "types=" + "|".join(self.types)]
+        parts += [f"{k}={'|'.join(v)}" for k, v in (("subtypes", self.subtypes), ("colors", self.colors)) if v]
+        if self.controller != "any":
+            parts.append(f"controller={ctx.controller if self.controller == 'you' else ctx.opponent}")
+        if self.other:
+            parts.append(f"not={ctx.source}")
+        if self.tapped is not None:
+            parts.append(f"tapped={int(self.tapped)}")
+        if self.same_name:
+            parts.append(f"name={ctx.state.cards[ctx.source_card].printed.name}")
+        return ";".join(parts)
+
+
+class EachGets(Selects, frozen=True, forbid_unknown_fields=True):
+    """What each permanent named gets: +P/+T, a keyword, or an activated ability of this card that it gives."""
+
+    signed = ("power", "toughness")
+    power: int = 0
+    toughness: int = 0
+    keyword: Keyword | None = None
+    ability: str | None = None  # the id of this card's "granted" ability each of them has (CR 613.1f)
 
     def problems(self) -> list[tuple[str, str]]:
-        if not (self.power or self.toughness or self.keyword):
-            return [("", "gives nothing: say power, toughness or keyword")]
+        if not (self.power or self.toughness or self.keyword or self.ability):
+            return [("", "gives nothing: say power, toughness, keyword or ability")]
         return []
+
+    def ability_refs(self) -> list[tuple[str, str]]:
+        return [(".ability", self.ability)] if self.ability else []
 
 
 @MTG.effect("static_each_gets", EachGets)
 def each_gets(ctx: EffectContext, p: EachGets) -> Procedure:
-    """Static: each permanent the filter names gets +P/+T and the keyword, for as long as this is on the
-    battlefield (CR 611.3a; layer 7c for power and toughness, 6 for the keyword, CR 613.1)."""
-    parts = ["zone=battlefield", "types=" + "|".join(p.types)]
-    parts += [f"{k}={'|'.join(v)}" for k, v in (("subtypes", p.subtypes), ("colors", p.colors)) if v]
-    if p.controller != "any":
-        parts.append(f"controller={ctx.controller if p.controller == 'you' else ctx.opponent}")
-    if p.other:
-        parts.append(f"not={ctx.source}")
-    selector = ";".join(parts)
+    """Static: each permanent the filter names gets +P/+T, the keyword and the ability, for as long as this is
+    on the battlefield (CR 611.3a; layer 7c for power and toughness, 6 for the keyword and the ability, CR
+    613.1); a filter on tapped is read as the state changes (CR 611.3a: the effect applies at each moment to
+    what it names then)."""
+    selector = p.selector(ctx)
     eid = ctx.state.next_effect
     events: list[ev.Event] = []
     for kind, n in (("each_power", p.power), ("each_toughness", p.toughness)):
         if n:
             events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source, amount=n,
                                                      value=selector, until=WHILE_SOURCE))
-    if p.keyword:
-        events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, "each_grant_keyword", ctx.source,
-                                                 value=f"{selector};keyword={p.keyword}", until=WHILE_SOURCE))
+    for kind, grant, what in (("each_grant_keyword", "keyword", p.keyword), ("each_granted_ability", "ability",
+                                                                              p.ability)):
+        if what:
+            events.append(ev.ContinuousEffectStarted(eid + len(events), ctx.source, kind, ctx.source,
+                                                     value=f"{selector};{grant}={what}", until=WHILE_SOURCE))
     ctx.engine.emit(*events)
+    return
+    yield
+
+
+class CountedPT(Selects, frozen=True, forbid_unknown_fields=True):
+    """The permanents counted: "the number of Swamps you control" is types = ["land"], subtypes = ["Swamp"],
+    controller = "you"."""
+
+
+@MTG.effect("static_counted_pt", CountedPT)
+def counted_pt(ctx: EffectContext, p: CountedPT) -> Procedure:
+    """Static, characteristic-defining: this creature's power and toughness are each equal to the number of
+    permanents the filter names, counted as the projection reads the creature (CR 604.3; layer 7a, applied
+    before every other change to power and toughness, CR 613.4a). kifu applies it on the battlefield only."""
+    ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, COUNTED_PT, ctx.source,
+                                               value=p.selector(ctx), until=WHILE_SOURCE))
     return
     yield
 
@@ -82,10 +124,11 @@ class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
     cant_attack: bool = False
     cant_block: bool = False
     doesnt_untap: bool = False  # "doesn't untap during its controller's untap step"
+    control: bool = False  # "You control enchanted creature" (CR 613.1b, layer 2)
 
     def problems(self) -> list[tuple[str, str]]:
         if not (self.power or self.toughness or self.keyword or self.cant_attack or self.cant_block
-                or self.doesnt_untap):
+                or self.doesnt_untap or self.control):
             return [("", "gives nothing")]
         return []
 
@@ -93,8 +136,8 @@ class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
 @MTG.effect("static_attached_gets", AttachedGets)
 def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
     """Static: the permanent this aura is attached to ("enchanted creature") gets +P/+T, a keyword, can't
-    attack or block, or doesn't untap in its controller's untap step, for as long as this is on the battlefield
-    (CR 303.4, 611.3a, 502.3)."""
+    attack or block, doesn't untap in its controller's untap step, or is controlled by this aura's controller,
+    for as long as this is on the battlefield (CR 303.4, 611.3a, 502.3, 613.1b)."""
     st = ctx.state
     host = st.objects[ctx.source].status.get(ATTACHED) if ctx.source in st.objects else None
     if host is None or host not in st.objects:
@@ -114,6 +157,12 @@ def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
     for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block), (DOESNT_UNTAP, p.doesnt_untap)):
         if on:
             add("set_flag", value=flag)
+    if p.control and st.objects[host].controller != ctx.controller:
+        # CR 613.1b: the aura's controller controls it (the projection changes its controller while this lasts);
+        # CR 302.6: a creature just gained control of has not been controlled continuously since the turn began.
+        add(CONTROL, ctx.controller, str(st.objects[host].controller))
+        if board.has_type(st, host, "creature"):
+            events.append(ev.StatusSet(host, "sick", 1))
     ctx.engine.emit(*events)
     return
     yield
@@ -129,11 +178,21 @@ def cant_lose(ctx: EffectContext, _: NoParams) -> Procedure:
     yield
 
 
-@MTG.effect("attach")
-def attach(ctx: EffectContext, _: NoParams) -> Procedure:
-    """An aura spell: as it resolves it enters attached to its (first) target (CR 303.4f)."""
+RETURNED_NOW = "returned"  # ctx.bound: the permanent an earlier step of the effect put onto the battlefield
+
+
+class AttachParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # "target": its (first) target; "returned": the creature an earlier put_onto_battlefield step of the same
+    # spell returned ("return enchanted creature card to the battlefield ... and attach Animate Dead to it")
+    to: Literal["target", "returned"] = "target"
+
+
+@MTG.effect("attach", AttachParams)
+def attach(ctx: EffectContext, p: AttachParams) -> Procedure:
+    """An aura spell: as it resolves it enters attached to its (first) target, or to the permanent an earlier
+    step returned to the battlefield (CR 303.4f)."""
     spell = ctx.bound.get("spell")
-    chosen: list[int] = ctx.bound.get("targets", [])
+    chosen: list[int] = ctx.bound.get("targets", []) if p.to == "target" else ctx.bound.get(RETURNED_NOW, [])
     if spell is not None and spell in ctx.state.objects and chosen and chosen[0] >= 0:
         ctx.engine.emit(ev.StatusSet(spell, ATTACH_TO, chosen[0]))
     return

@@ -10,11 +10,12 @@ protection (CR 702.16b).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
 from projections.characteristics import ObjectView, view
+from projections.state import GameState
 from statemachine.cards import AbilityDef
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
@@ -29,6 +30,9 @@ class TargetParams(Filter, frozen=True, forbid_unknown_fields=True):
     # "any": a creature or a player (CR 115.4); "permanent": a permanent matching the filter; "card": a card in
     # a graveyard ("target creature card in your graveyard": controller = "you" is whose graveyard).
     what: Literal["any", "creature", "player", "spell", "permanent", "card"] = "any"
+    # "any number of targets" (CR 115.1, 601.2c): one or more different targets; only an ability's last target
+    # step may say it, and the steps after it refer to them as targets from its index on
+    any_number: bool = False
 
     def problems(self, at: str = "") -> list[tuple[str, str]]:
         out = Filter.problems(self, at)
@@ -40,8 +44,39 @@ class TargetParams(Filter, frozen=True, forbid_unknown_fields=True):
         return out
 
 
-def specs(ability: AbilityDef) -> list[TargetParams]:
-    return [msgspec.convert(e.params, TargetParams) for e in ability.effects if e.name == "target"]
+CHOOSE_ONE = "choose_one"
+MODE = "mode"  # status of a spell: 1 + the mode chosen as it was cast (CR 700.2a)
+
+
+def cast_modes(ability: AbilityDef) -> list[dict[str, Any]]:
+    """The modes of the ability's "choose one" chosen as it is cast (``as_cast``), each a table with its steps;
+    none if it has no such choice."""
+    step = next((e for e in ability.effects if e.name == CHOOSE_ONE and e.params.get("as_cast")), None)
+    return list(step.params["modes"]) if step is not None else []
+
+
+def expand(found: list[TargetParams], chosen: int) -> list[TargetParams]:
+    """The specs of the targets chosen: a last "any number" step stands for each target chosen for it."""
+    if found and found[-1].any_number and chosen > len(found):
+        return found + [found[-1]] * (chosen - len(found))
+    return found
+
+
+def spell_mode(state: GameState, spell: int | None) -> int | None:
+    """The mode chosen as the spell was cast (CR 700.2a), if it has one."""
+    found = state.objects[spell].status.get(MODE) if spell is not None and spell in state.objects else None
+    return int(found) - 1 if found else None
+
+
+def specs(ability: AbilityDef, mode: int | None = None) -> list[TargetParams]:
+    """The ability's targets in printed order: its own target steps, then those of the mode chosen as it was
+    cast (CR 601.2c: the targets of the chosen mode only)."""
+    out = [msgspec.convert(e.params, TargetParams) for e in ability.effects if e.name == "target"]
+    modes = cast_modes(ability)
+    if modes and mode is not None:
+        out += [msgspec.convert(e.get("params", {}), TargetParams) for e in modes[mode]["effects"]
+                if e["name"] == "target"]
+    return out
 
 
 def protected_from(seen: ObjectView, source: ObjectView | None) -> bool:
@@ -128,7 +163,12 @@ def candidates(engine: Engine, spec: TargetParams, spell: int | None = None, con
 
 
 def has_targets(engine: Engine, ability: AbilityDef, spell: int | None = None, controller: int = 0,
-                source: int | None = None) -> bool:
-    return all(candidates(engine, s, spell, controller, source) for s in specs(ability))
+                source: int | None = None, mode: int | None = None) -> bool:
+    """Whether every target can be chosen; for a spell with modes chosen as it is cast, of that mode, or (no
+    mode given) of at least one mode (CR 700.2a: a mode whose targets can't be chosen can't be chosen)."""
+    modes = cast_modes(ability)
+    if modes and mode is None:
+        return any(has_targets(engine, ability, spell, controller, source, m) for m in range(len(modes)))
+    return all(candidates(engine, s, spell, controller, source) for s in specs(ability, mode))
 
 

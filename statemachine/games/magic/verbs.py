@@ -22,7 +22,8 @@ from statemachine.games.magic import board, damage, lifegain
 from statemachine.games.magic.board import BATTLEFIELD, DECK, GRAVEYARD, HAND, zone
 from statemachine.games.magic.effects import EXILED, target
 from statemachine.games.magic.select import Filter, On, each, is_player_selector, players
-from statemachine.games.magic.statics import DOESNT_UNTAP_NEXT
+from statemachine.games.magic.statics import ATTACHED, DOESNT_UNTAP_NEXT, RETURNED_NOW
+from statemachine.games.magic.targets import spell_mode
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Keyword, NoParams, Procedure
 
@@ -59,6 +60,10 @@ def acted_on(ctx: EffectContext, p: Acts, *, players_too: bool = False) -> list[
             return [oid] if oid is not None and oid in st.objects and board.on_battlefield(st, oid) else []
         case "each":
             return each(ctx, p.filter)
+        case "attached":  # "enchanted creature": what the source is (or, if it left, was last) attached to
+            seen = ctx.view(ctx.source)  # (last known information, CR 608.2h)
+            host = seen.status.get(ATTACHED) if seen is not None else None
+            return [host] if host is not None and host in st.objects and board.on_battlefield(st, host) else []
         case _:
             return [board.player_ref(q) for q in players(ctx, p.on)] if players_too else []
 
@@ -73,20 +78,51 @@ def _permanents(ctx: EffectContext, p: Acts) -> list[int]:
 class DamageParams(Acts, frozen=True, forbid_unknown_fields=True):
     amount: Amount = 1
     gain_life: bool = False  # "you gain life equal to the damage dealt this way"
+    # "..., but not more than the player's life total before [it] dealt damage or the creature's toughness"
+    gain_up_to_life_or_toughness: bool = False
+    # "N damage divided evenly, rounded down, among any number of targets": the targets from ``target`` on,
+    # each dealt N divided by how many were chosen (one made illegal gets nothing)
+    divided: bool = False
+
+    def problems(self) -> list[tuple[str, str]]:
+        out = Acts.problems(self)
+        if self.gain_up_to_life_or_toughness and not self.gain_life:
+            out.append((".gain_up_to_life_or_toughness", "caps the life gained: say gain_life = true"))
+        if self.divided and self.on != "target":
+            out.append((".divided", "damage is divided among targets (on = \"target\")"))
+        return out
+
+
+def _divided(ctx: EffectContext, p: DamageParams, n: int) -> list[tuple[int, int]]:
+    """CR 601.2d: the damage divided evenly among the targets chosen from ``target`` on, rounded down (CR
+    107.1a: the card says so); a target illegal as it resolves is dealt nothing."""
+    count = len(ctx.bound.get("targets", [])[p.target:])
+    found = [target(ctx, i) for i in range(p.target, p.target + count)]
+    return [(r, n // count) for r in found if r is not None and (r < 0 or board.on_battlefield(ctx.state, r))]
 
 
 @MTG.effect("damage", DamageParams)
 def deal_damage(ctx: EffectContext, p: DamageParams) -> Procedure:
     """This deals N damage to what ``on`` names — a target (a creature or a player), "each creature without
-    flying", "each player", "this creature" — all at once (CR 120.3); prevention, deathtouch and lifelink apply
-    (``damage``); lethal damage is a state-based action, checked after the resolution."""
-    refs = acted_on(ctx, p, players_too=True)
-    if refs:
-        n = evaluate(ctx, p.amount)
-        dealt = damage.deal(ctx.engine, ctx.source, [(r, n) for r in refs])
-        if p.gain_life and dealt:
-            lifegain.emit(ctx.engine, ev.PlayerStat(ctx.controller, board.LIFE,
-                                                    board.life(ctx.state, ctx.controller) + dealt))
+    flying", "each player", "this creature" — all at once (CR 120.3), or divided among targets; prevention,
+    deathtouch and lifelink apply (``damage``); lethal damage is a state-based action, checked after the
+    resolution. With ``gain_life`` you gain life equal to the damage dealt, capped if the card says by what each
+    could lose: a player's life total, a creature's toughness, before the damage."""
+    st = ctx.state
+    refs = [] if p.divided else acted_on(ctx, p, players_too=True)
+    if not refs and not (p.divided and ctx.bound.get("targets", [])[p.target:]):
+        return  # (nothing to deal damage to: the amount is not even computed)
+    n = evaluate(ctx, p.amount)
+    hits = _divided(ctx, p, n) if p.divided else [(r, n) for r in refs]
+    caps = {r: board.life(st, board.ref_player(r) or 0) if r < 0 else (view(st, r).chars.toughness or 0)
+            for r, _ in hits}
+    events, dealt = damage.damage_events(ctx.engine, ctx.source, hits)
+    if events:
+        lifegain.emit(ctx.engine, *events)
+    if p.gain_up_to_life_or_toughness:
+        dealt = sum(min(d.amount, max(0, caps.get(d.to, 0))) for d in events if isinstance(d, ev.DamageDealt))
+    if p.gain_life and dealt:
+        lifegain.emit(ctx.engine, ev.PlayerStat(ctx.controller, board.LIFE, board.life(st, ctx.controller) + dealt))
     return
     yield
 
@@ -137,12 +173,16 @@ class ToBattlefield(Acts, frozen=True, forbid_unknown_fields=True):
 
 @MTG.effect("put_onto_battlefield", ToBattlefield)
 def put_onto_battlefield(ctx: EffectContext, p: ToBattlefield) -> Procedure:
-    """Put the card ``on`` names (a card in a graveyard) onto the battlefield under your control."""
+    """Put the card ``on`` names (a card in a graveyard) onto the battlefield under your control (a creature
+    summoning sick, CR 302.6)."""
     for o in acted_on(ctx, p):
         if o >= 0 and o in ctx.state.objects:
             moved = board.move(ctx.engine, o, zone(ctx.controller, BATTLEFIELD), board.ENTER, controller=ctx.controller)
             extra = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
+            if "creature" in ctx.state.cards[moved.card].printed.types:  # CR 302.6: not controlled since the turn began
+                extra.append(ev.StatusSet(moved.new, "sick", 1))
             ctx.engine.emit(moved, *extra)
+            ctx.bound.setdefault(RETURNED_NOW, []).append(moved.new)  # what a later ``attach`` may name
     return
     yield
 
@@ -334,8 +374,8 @@ class SacrificeParams(Struct, frozen=True, forbid_unknown_fields=True):
 
     def problems(self) -> list[tuple[str, str]]:
         out = self.filter.problems(".filter")
-        if self.on != "target" and not is_player_selector(self.on):
-            out.append((".on", f"{self.on!r} names objects; a player sacrifices"))
+        if self.on not in ("target", "attached") and not is_player_selector(self.on):
+            out.append((".on", f"{self.on!r} names objects; a player sacrifices (or: the attached creature)"))
         if self.otherwise and self.on != "you":
             out.append((".otherwise", "\"if you can't\" is said of your own sacrifice: on = \"you\""))
         if any(e.name == "target" for e in self.otherwise):
@@ -347,10 +387,13 @@ class SacrificeParams(Struct, frozen=True, forbid_unknown_fields=True):
 def sacrifice(ctx: EffectContext, p: SacrificeParams) -> Procedure:
     """Each player named sacrifices N permanents matching the filter that they control, chosen by them, in turn
     order; the chosen ones go to the graveyard together (CR 701.17). With ``otherwise``, "if you can't": those
-    steps are done when you control none."""
+    steps are done when you control none. ``on = "attached"``: the permanent this aura is (or was last) attached
+    to is sacrificed by its controller."""
     st = ctx.state
     chosen: list[int] = []
-    for q in acted_players(ctx, p.on, p.target):
+    if p.on == "attached":  # "that creature's controller sacrifices it": the permanent the aura was attached to
+        chosen = acted_on(ctx, Acts(on="attached"))
+    for q in acted_players(ctx, p.on, p.target) if p.on != "attached" else []:
         mine = [o for o in each(ctx, p.filter) if st.objects[o].controller == q]
         for k in range(min(p.count, len(mine))):
             options = [o for o in mine if o not in chosen]
@@ -439,27 +482,44 @@ class Mode(Struct, frozen=True, forbid_unknown_fields=True):
 class ChooseParams(Struct, frozen=True, forbid_unknown_fields=True):
     modes: list[Mode]
     chooser: Literal["you", "opponent"] = "you"  # "an opponent chooses one"
+    # CR 700.2a: the mode is chosen as the spell is cast, before its targets (601.2b-c), and each mode may name
+    # its own targets ("Choose one — Target player gains 3 life; or prevent the next 3 damage ... to any target")
+    as_cast: bool = False
 
-    def nested(self) -> list[tuple[str, str, dict[str, object]]]:
-        return [(f"modes[{m}].effects[{k}]", e.name, e.params) for m, mode in enumerate(self.modes)
-                for k, e in enumerate(mode.effects)]
+    def nested(self) -> list[tuple[str, str, dict[str, object], int]]:
+        # A mode chosen as it is cast adds its own targets, counted after the ability's (``targets.specs``).
+        return [(f"modes[{m}].effects[{k}]", e.name, e.params, self._own_targets(mode)) for m, mode in
+                enumerate(self.modes) for k, e in enumerate(mode.effects)]
+
+    def _own_targets(self, mode: Mode) -> int:
+        return sum(1 for e in mode.effects if e.name == "target") if self.as_cast else 0
 
     def problems(self) -> list[tuple[str, str]]:
         out = [] if len(self.modes) >= 2 else [(".modes", "choose one of at least two modes")]
-        out += [(f".modes[{m}]", "a mode chosen as it resolves names no target (choose targets on the stack)")
-                for m, mode in enumerate(self.modes) if any(e.name == "target" for e in mode.effects)]
+        if not self.as_cast:
+            out += [(f".modes[{m}]", "a mode chosen as it resolves names no target (choose targets on the stack, "
+                                     "or as_cast = true)") for m, mode in enumerate(self.modes)
+                    if any(e.name == "target" for e in mode.effects)]
+        elif self.chooser != "you":
+            out.append((".chooser", "a mode chosen as the spell is cast is chosen by its caster (CR 700.2a)"))
         return out
 
 
 @MTG.effect("choose_one", ChooseParams)
 def choose_one(ctx: EffectContext, p: ChooseParams) -> Procedure:
-    """Choose one of the modes (you, or an opponent: "target opponent chooses one"), then do its steps."""
-    who = ctx.controller if p.chooser == "you" else ctx.opponent
-    answer = yield Request(who, "mode", "choose one: " + " / ".join(f"{i}: {m.label}" for i, m in enumerate(p.modes)),
-                           tuple(range(len(p.modes))), effect=ctx.effect, rule="MTG-GAME-MODE")
-    mode = p.modes[int(answer[0])]
+    """Choose one of the modes (you, or an opponent: "target opponent chooses one") as it resolves, then do its
+    steps; with ``as_cast``, do the steps of the mode chosen as the spell was cast (CR 700.2a)."""
     vocab = ctx.engine.profile.vocabulary
-    for step in mode.effects:
+    if p.as_cast:
+        chosen = spell_mode(ctx.state, ctx.bound.get("spell"))
+        steps = p.modes[chosen].effects if chosen is not None else []
+    else:
+        who = ctx.controller if p.chooser == "you" else ctx.opponent
+        answer = yield Request(who, "mode", "choose one: " + " / ".join(
+            f"{i}: {m.label}" for i, m in enumerate(p.modes)), tuple(range(len(p.modes))), effect=ctx.effect,
+            rule="MTG-GAME-MODE")
+        steps = p.modes[int(answer[0])].effects
+    for step in steps:
         yield from vocab.run_effect(ctx, step.name, step.params)
 
 

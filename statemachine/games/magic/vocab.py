@@ -44,6 +44,13 @@ MTG.home_zone = "battlefield"  # CR 113.6: abilities of permanents work on the b
 # of zero (MTG-C-12). ``cost`` stays the total.
 MTG.card_field("mana", str | None, None,
                "the mana cost's symbols (\"1R\", \"XR\", \"0\"); left out: no mana cost (MTG-C-12)")
+# CR 107.3 (rules 1.5): "Spend only black mana on X": each X of the cost is paid with mana of this colour.
+MTG.card_field("x_mana", Literal["W", "U", "B", "R", "G"] | None, None,
+               "the colour of mana X must be paid with (\"Spend only black mana on X\": \"B\"); left out: any",
+               later=True)
+# CR 601.2f (rules 1.5): "This spell costs {1} more to cast for each target beyond the first".
+MTG.card_field("cost_per_extra_target", str | None, None,
+               "mana symbols added to the cost for each target beyond the first (\"1\"); left out: none", later=True)
 MTG.digest_also(card={}, trigger={"timing": "shita"})  # the kernel's card format of pools 1.0-1.1
 MTG.declare(ZONE, {
     "battlefield": "the battlefield", "hand": "the hand", "graveyard": "the graveyard", "deck": "the library",
