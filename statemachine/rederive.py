@@ -199,7 +199,9 @@ def dealt_opening(profile: Rules, records: list[Record]) -> list[ev.Event]:
              for p in range(seats)]
     broken = deck_rules.problems(profile, decks)
     if broken:  # a deck its rules version does not allow (statemachine.decks)
-        first = next(r for r in cards if isinstance(r.event, ev.ObjectCreated) and r.event.owner == broken[0].player)
+        # (the player's first card, or the game's start when the log gives that player no card at all)
+        first = next((r for r in cards if isinstance(r.event, ev.ObjectCreated) and r.event.owner == broken[0].player),
+                     records[0])
         raise Divergence(first.seq, first.event, None, first.decision, field="deck", kind="deck",
                          log_value=broken[0].player, reason="; ".join(map(str, broken)))
     try:

@@ -124,3 +124,16 @@ def test_a_given_board_says_no_deck_was_checked(tmp_path: Path) -> None:
     summary = next(line for line in text.splitlines() if line.startswith("summary:"))
     assert ("the game began from a given board, not from decks, so no deck construction was checked "
             f"(duel_masters rules {DM_RELEASES.latest.version})") in summary  # a scenario plays the newest release
+
+
+def test_a_log_cut_before_a_players_first_card_is_a_deck_finding_not_a_crash(tmp_path: Path) -> None:
+    """Found by the log fuzz: a log cut after the first player's cards gives the second player no card at all;
+    the deck check named that player's first card, and there was none."""
+    _, _, legal = sample("vision")(5)
+    records = _played("vision", legal, None)
+    last_of_first = max(r.seq for r in records if isinstance(r.event, ev.ObjectCreated) and r.event.owner == 0)
+    assert not any(isinstance(r.event, ev.ObjectCreated) and r.event.owner == 1 for r in records[:last_of_first])
+    code, report, _text = _audit(reseal(records[:last_of_first], tmp_path / "cut.jsonl"))
+    assert code == 1 and not report["clean"]
+    found = _rules_finding(report)
+    assert found["kind"] == "deck" and found["seq"] == 1, found
