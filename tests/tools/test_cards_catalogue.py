@@ -23,9 +23,8 @@ LEGACY_UNPLAYED = frozenset({
     "duel_masters/cyber_g_hogan", "duel_masters/kiriko3",
     "magic/counterspell", "magic/elvish_visionary", "magic/felidar_sovereign", "magic/fling", "magic/giant_growth",
     "magic/llanowar_elves",
-    "shadowverse/clash_knight", "shadowverse/death_card", "shadowverse/gem_dragon", "shadowverse/genesis_dragon",
-    "shadowverse/magna_zero", "shadowverse/osiris", "shadowverse/ruinweb_spider", "shadowverse/shion",
-    "shadowverse/subjugation", "shadowverse/summit_arena", "shadowverse/urd", "shadowverse/zerganeia",
+    "shadowverse/genesis_dragon", "shadowverse/magna_zero", "shadowverse/osiris", "shadowverse/urd",
+    "shadowverse/zerganeia",
 })
 
 
