@@ -24,7 +24,6 @@ LEGACY_UNPLAYED = frozenset({
     "magic/counterspell", "magic/elvish_visionary", "magic/felidar_sovereign", "magic/fling", "magic/giant_growth",
     "magic/llanowar_elves",
     "shadowverse/genesis_dragon", "shadowverse/magna_zero", "shadowverse/osiris", "shadowverse/urd",
-    "shadowverse/zerganeia",
 })
 
 
