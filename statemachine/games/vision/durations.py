@@ -20,6 +20,7 @@ from msgspec import Struct
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.amounts import Amount, evaluate
 from statemachine.cards import AbilityDef
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
@@ -56,17 +57,22 @@ def characters_targeted(ctx: EffectContext) -> list[int]:
 
 class BattleParams(Struct, frozen=True, forbid_unknown_fields=True):
     signed: ClassVar[tuple[str, ...]] = ("power", "toughness")  # 「戦闘修正:-1/-0」 lowers
-    power: int = 0
-    toughness: int = 0
+    # A literal, or (pool 1.6) an amount computed as the step is carried out: 「戦闘修正:±0/-X」 with X the
+    # opponent's hand is ``toughness = { minus = [0, { count = ... }] }`` (《毒符「ポイズンブレス」》).
+    power: Amount = 0
+    toughness: Amount = 0
     duration: Duration = "end_of_turn"
 
 
 @VOP.effect("battle_modifier", BattleParams, asks=False)
 def battle_modifier(ctx: EffectContext, p: BattleParams) -> Procedure:
     """「ターン終了時まで、目標の〔キャラクター〕は「戦闘修正:+A/+T」を得る」: each targeted character's attack in
-    battle and its toughness against damage change by A and T (README: what a battle modifier means)."""
+    battle and its toughness against damage change by A and T (README: what a battle modifier means). A computed
+    A or T is computed once, at resolution, and recorded (``AmountComputed``); a literal records nothing, so a
+    fixed modifier's events are as before; a part that comes to 0 starts no effect, as a literal 0 does."""
     hit = characters_targeted(ctx)
-    for kind, n in ((BATTLE_POWER, p.power), (BATTLE_TOUGHNESS, p.toughness)):
+    for kind, param, amount in ((BATTLE_POWER, "power", p.power), (BATTLE_TOUGHNESS, "toughness", p.toughness)):
+        n = evaluate(ctx, amount, param)
         if n:
             start(ctx, kind, hit, amount=n, until=p.duration)
     return

@@ -154,7 +154,7 @@ def fire_turn_end(engine: Engine) -> None:
 # of older pools is not here (``set_from_discard``, pools up to 1.3).
 GENERAL_PIECES: dict[str, str] = {
     "at_end_of_turn": "「ターン終了時に、…」: delays any ability of the same card to the end of the turn",
-    "battle_modifier": "戦闘修正 +A/+T, signed, on the targets: the game's battle modifier",
+    "battle_modifier": "戦闘修正 +A/+T, signed, fixed or computed, on the targets: the game's battle modifier",
     "discard_own_hand": "「〔あなたの手札X枚〕を破棄する」: any count, computed or not; failing with too few cards",
     "discard_random": "「…無作為に選んで破棄する」: N cards of a player's hand at random",
     "discard_self": "「〔このカード〕を破棄する」: this card, whatever it is",
