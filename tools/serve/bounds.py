@@ -9,6 +9,7 @@ whatever it answers is dropped) and answered 413 too.
 from __future__ import annotations
 
 import json
+import re
 from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,7 +28,7 @@ class BoundedBodies:
             await self.app(scope, receive, send)
             return
         announced = dict(scope["headers"]).get(b"content-length")
-        if announced is not None and (not announced.isdigit() or int(announced) > self.limit):
+        if announced is not None and (not re.fullmatch(rb"[0-9]+", announced) or int(announced) > self.limit):
             await _too_large(send, self.limit)
             return
         seen = 0

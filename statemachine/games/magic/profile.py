@@ -115,8 +115,8 @@ def _check_x_and_targets(card: CardDef) -> None:
                                     card.id, f"$.abilities[{n}].effects[{k}].params.any_number", ability.id)
         many = many or (ability.kind == "spell" and bool(steps) and bool(steps[-1][1].params.get("any_number")))
     extra = card.fields.get("cost_per_extra_target")
-    if extra is not None and not (str(extra).isdigit() and many):
-        why = "generic mana (\"1\")" if not str(extra).isdigit() else "a spell with any number of targets"
+    if extra is not None and not (str(extra).isdecimal() and many):
+        why = "generic mana (\"1\")" if not str(extra).isdecimal() else "a spell with any number of targets"
         raise CardFileError(NAME, f"a cost per extra target needs {why}", card.id, "$.cost_per_extra_target")
 
 

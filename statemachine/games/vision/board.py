@@ -20,7 +20,7 @@ from statemachine.board import player_ref as player_target
 from statemachine.engine import Engine
 
 DECK, HAND, NODE, FIELD, DISCARD = "deck", "hand", "node", "field", "discard"
-REMOVED: Final = "removed"  # ゲームから除外 (pool 1.6): out of the game; nothing brings a card back (VOP-GAME-REMOVED)
+REMOVED: Final = "excluded"  # ゲームから除外 (pool 1.6): out of the game; nothing brings a card back (VOP-GAME-REMOVED)
 CHAIN: Final = "chain"
 
 CHARACTER, SPELL_CARD, COMMAND = "character", "spell_card", "command"

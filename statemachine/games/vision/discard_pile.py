@@ -65,7 +65,7 @@ class RemoveParams(Struct, frozen=True, forbid_unknown_fields=True):
 @VOP.effect("remove_from_game", RemoveParams)
 def remove_from_game(ctx: EffectContext, p: RemoveParams) -> Procedure:
     """「〔…このカード〕をゲームから除外する(しても良い)。除外した場合、…」: this card, if it still lies in ``where``,
-    goes to its owner's removed zone (VOP-GAME-REMOVED); then ``then`` is carried out. A card no longer there is
+    goes to its owner's excluded zone (除外) (VOP-GAME-REMOVED); then ``then`` is carried out. A card no longer there is
     not removed, and nothing follows."""
     st = ctx.state
     me = ctx.source_now()
