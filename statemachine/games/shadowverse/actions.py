@@ -9,6 +9,7 @@ import msgspec
 
 from eventsource import events as ev
 from projections.characteristics import view
+from statemachine.cards import TriggerDef
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.shadowverse import board, statics
@@ -60,20 +61,47 @@ def can_play(engine: Engine, player: int, oid: int) -> str | None:
     alt = played_as(engine, player, oid)
     if alt is not None:
         chars = engine.profile.pool[alt].printed()
-    cost, _ = play_cost(engine, player, oid, chars)
+    cost, _ = play_cost(engine, player, oid, chars, own=alt is None)
     if cost > st.stat(player, "pp"):
         return f"not enough PP (cost {cost}, {st.stat(player, 'pp')} PP left)"
     if "spell" not in chars.types and len(board.field(st, player)) >= FIELD_LIMIT:
         return "your field is full (5 cards)"
+    if "spell" in chars.types and engine.profile.rules.spell_needs_target:
+        # SV-GAME-PLAY, SV-O-35 (rules 1.7): a spell's targets are chosen as it is played, so a spell that asks for
+        # one is not playable while none can be chosen; a follower or amulet is, its Fanfare then does nothing.
+        card = engine.profile.pool[alt if alt is not None else st.facts(oid).definition]
+        for ability in card.abilities:
+            if ability.trigger is not None and target_selector(ability.trigger) is not None \
+                    and not play_targets(engine, player, oid, ability.trigger):
+                return f"no target can be chosen for {chars.name} ({ability.trigger.filter['target']})"
     return None
 
 
-def play_cost(engine: Engine, player: int, oid: int, chars: ev.Characteristics) -> tuple[int, bool]:
+def target_selector(trigger: TriggerDef) -> str | None:
+    """What the player chooses as the card is played, if this own-play trigger asks for a target (SV-O-35)."""
+    if trigger.subject != "self" or trigger.on not in OWN_PLAY or "target" not in trigger.filter:
+        return None
+    return str(trigger.filter["target"])
+
+
+def play_targets(engine: Engine, player: int, oid: int, trigger: TriggerDef) -> list[int]:
+    """What may be chosen now for a trigger that asks for a target: its selector's cards, within the bounds of its
+    ``target_where`` (「体力3以下の相手のフォロワー」, SV-O-35)."""
+    options = target_options(engine, player, oid, str(trigger.filter["target"]))
+    if "target_where" in trigger.filter:
+        where = msgspec.convert(trigger.filter["target_where"], Where)
+        options = [o for o in options if where.admits(engine.state, o)]
+    return options
+
+
+def play_cost(engine: Engine, player: int, oid: int, chars: ev.Characteristics, *, own: bool = True
+              ) -> tuple[int, bool]:
     """The PP playing ``oid`` costs now, and whether it is played enhanced.
 
     スペルブースト コスト-N (``spellboost_cost_<N>``, SV-GAME-SPELLBOOST): N less for each time the card was boosted
     in the hand, never below 0. エンハンス N (``enhance_<N>``, SV-GAME-ENHANCE): with N PP or more left, the card is
-    played enhanced and N PP are paid instead of its cost — automatically, the player does not choose."""
+    played enhanced and N PP are paid instead of its cost — automatically, the player does not choose. A static
+    ``costs_less`` of the card itself (``own``: not a card it is played as) lowers its cost (SV-GAME-STATIC)."""
     st = engine.state
     pp = st.stat(player, "pp")
     for n in keyword_numbers(chars.keywords, "enhance_"):
@@ -83,6 +111,8 @@ def play_cost(engine: Engine, player: int, oid: int, chars: ev.Characteristics) 
     boosts = st.objects[oid].status.get("spellboost", 0) if oid in st.objects else 0
     for n in keyword_numbers(chars.keywords, "spellboost_cost_"):
         cost -= n * boosts
+    if own and oid in st.objects:
+        cost -= statics.cost_cut(engine, oid)
     return max(0, cost), False
 
 
@@ -120,6 +150,8 @@ def target_options(engine: Engine, player: int, oid: int, selector: str) -> list
             return [leader(player), *board.followers(st, player)]
         case "own_card":  # 「自分のフォロワーかアミュレット1つ」
             return board.field(st, player)
+        case "own_amulet":  # 「自分のアミュレット1つ」
+            return [o for o in board.field(st, player) if "amulet" in view(st, o).chars.types]
         case "hand_follower":
             return [o for o in board.hand(st, player) if o != oid and "follower" in view(st, o).chars.types]
         case _:
@@ -144,18 +176,16 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
     chosen: list[str] = []
     for ability in card.abilities:
         t = ability.trigger
-        if t is None or t.subject != "self" or t.on not in OWN_PLAY or "target" not in t.filter:
+        if t is None or target_selector(t) is None:
             continue
-        options = target_options(engine, player, oid, str(t.filter["target"]))
-        if "target_where" in t.filter:  # 「体力3以下の相手のフォロワー」: only those within the bounds now (SV-O-35)
-            where = msgspec.convert(t.filter["target_where"], Where)
-            options = [o for o in options if where.admits(st, o)]
+        options = play_targets(engine, player, oid, t)
         if not options:
             continue
         answer = yield Request(player, "target", f"choose a target for {chars.name}", tuple(options), 1, 1,
                                rule="SV-O-35")
-        engine.emit(ev.Chosen(player, tuple(int(a) for a in answer)))
-        chosen += [f"target={int(a)}" for a in answer]
+        picked = tuple(int(a) for a in answer)
+        engine.emit(ev.Chosen(player, picked), *chosen_count(engine, player, picked))
+        chosen += [f"target={a}" for a in picked]
     spell = "spell" in chars.types
     cost, enhanced = play_cost(engine, player, oid, chars)
     dst = board.zone(player, CASTING if spell else FIELD)
@@ -196,6 +226,16 @@ def play(engine: Engine, player: int, oid: int) -> Procedure:
     if spell and moved.new in st.objects and board.kind_of(st.objects[moved.new].zone) == CASTING:
         # A spell whose text triggered nothing (or nothing any more) still ends in the cemetery.
         engine.emit(board.move(engine, moved.new, board.zone(player, board.CEMETERY), "resolved"))
+
+
+def chosen_count(engine: Engine, player: int, picked: tuple[int, ...]) -> list[ev.Event]:
+    """SV-O-87 (rules 1.7): the followers on the field a player chose as targets count in the player's ``chosen``,
+    whatever the effect then does to them (ウルズ: choosing is enough)."""
+    st = engine.state
+    n = sum(1 for o in picked if o >= 0 and o in board.followers(st, st.objects[o].controller))
+    if not n or not engine.profile.rules.counts_chosen:
+        return []
+    return [ev.PlayerStat(player, "chosen", st.stat(player, "chosen") + n)]
 
 
 def countdown_of(keywords: tuple[str, ...]) -> int:
@@ -271,9 +311,9 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
     if attacker not in board.followers(st, player):
         return "only your follower on the field can attack"
     obj = st.objects[attacker]
-    if obj.status.get("attacked"):
-        return "it has already attacked this turn"
     kw = statics.keywords(engine, attacker)  # its own, granted, and static while a condition holds
+    if obj.status.get("attacked", 0) >= attacks_per_turn(kw):
+        return "it has already attacked this turn" + (" twice" if "attacks_twice" in kw else "")
     storm = "storm" in kw
     rush = storm or "rush" in kw or bool(obj.status.get("evolved"))
     if obj.status.get("sick") and not (storm or (rush and target is not None)):
@@ -290,6 +330,11 @@ def can_attack(engine: Engine, player: int, attacker: int, target: int | None,
     if wards and target not in wards:
         return "a follower with Ward must be attacked first"
     return None
+
+
+def attacks_per_turn(keywords: tuple[str, ...]) -> int:
+    """SV-GAME-ATTACK: a follower attacks once a turn; 「1ターンに2回攻撃できる」 (``attacks_twice``) twice."""
+    return 2 if "attacks_twice" in keywords else 1
 
 
 def ward_followers(engine: Engine, player: int) -> list[int]:
@@ -313,7 +358,8 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
     partner = [ev.StatusSet(attacker, "clash_with", target), ev.StatusSet(target, "clash_with", attacker)] \
         if target is not None else ([ev.StatusSet(attacker, "clash_with", 0)]
                                     if st.objects[attacker].status.get("clash_with") else [])
-    engine.emit(ev.StatusSet(attacker, "attacked", 1), *partner,
+    # The attacks made this turn: 1 after a follower's first (as ever), 2 after a second (``attacks_twice``).
+    engine.emit(ev.StatusSet(attacker, "attacked", st.objects[attacker].status.get("attacked", 0) + 1), *partner,
                 ev.Attacked(attacker, opp if target is None else None, target))
     policy = queue(engine)
     yield from policy.settle(engine)

@@ -6,8 +6,9 @@ SV-O-83) and the pseudo-zone ``under`` (a pilot aboard a vehicle). Leaders are n
 ``leader(p) = -1 - p`` wherever a target may be a leader (the kernel's convention for players).
 
 Numbers are player stats: ``life``, ``max_life``, ``pp``, ``max_pp``, ``ep``, ``evolved_turn`` (evolved this
-turn), ``evolutions`` (times evolved), ``drawn_turn`` (Avarice), ``self_damage`` (Wrath), ``played_turn``
-(Combo), ``entered`` (cards that came into play), ``resonance_changes`` (マグナゼロ) and ``returned`` (mulligan).
+turn), ``evolutions`` (times evolved), ``drawn_turn`` and ``avarice_forced`` (Avarice, read by no card),
+``self_damage`` (Wrath), ``played_turn`` (Combo), ``entered`` (cards that came into play), ``resonance_changes``
+(マグナゼロ), ``chosen`` (followers chosen as targets at play, from rules 1.7: ウルズ) and ``returned`` (mulligan).
 A follower's damage is the status ``damage``; its defense is computed, never stored (STYLE 6).
 """
 
@@ -101,11 +102,6 @@ def overflow(state: GameState, player: int) -> bool:
 def vengeance(state: GameState, player: int) -> bool:
     """復讐 (Vengeance): leader's defense 10 or less."""
     return state.stat(player, "life") <= 10
-
-
-def avarice(state: GameState, player: int) -> bool:
-    """渇望 (Avarice): drew 2 or more cards this turn; the second player on turn 1 always (SV-O-53)."""
-    return state.stat(player, "drawn_turn") >= 2 or state.stat(player, "avarice_forced") > 0
 
 
 def wrath(state: GameState, player: int) -> bool:

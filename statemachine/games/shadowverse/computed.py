@@ -18,12 +18,13 @@ from statemachine.games.shadowverse.effects.targets import SV, declared
 # A half: no rule given to kifu says how Shadowverse rounds, and no card of the pool halves: a card says it
 # (assumed, like Magic's CR 107.1a). Counters ``stat`` may read, as ``board`` keeps them: cards played this turn
 # (連携/Combo), cards that came into play, times evolved, leader damage in your own turns (Wrath), followers
-# destroyed, heals, life, PP.
+# destroyed, heals, life, PP; from pool 1.7 the times Resonance began or ended (マグナゼロ, SV-O-51) and the
+# followers chosen as targets at play (ウルズ, SV-O-87).
 SV.amounts = AmountRules(
     zones=(DECK, HAND, FIELD, CEMETERY, BANISHED),
     characteristics=("power_of", "toughness_of", "cost_of"),
     stats=("played_turn", "entered", "evolutions", "self_damage", "destroyed_count", "healed", "life", "pp",
-           "max_pp"),
+           "max_pp", "resonance_changes", "chosen"),
     rounding="",
     rounding_rule="assumed: the card states it",
     targets=declared,

@@ -184,7 +184,7 @@ class Shadowverse(RulesProfile):
                 yield from policy.settle(engine)
                 # SV-O-51..53, SV-O-60: the normal draw; the second player's first draws two at once.
                 first_of_second = bool(st.stat(me, "second")) and turns == 1
-                if first_of_second:
+                if first_of_second:  # 渇望 (Avarice) on turn 1 (SV-O-53): kept as recorded, though no card reads it
                     engine.emit(ev.PlayerStat(me, "avarice_forced", 1))
                 board.draw(engine, me, 2 if first_of_second else 1, together=True)
                 yield from policy.settle(engine)

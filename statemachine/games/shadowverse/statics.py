@@ -15,6 +15,9 @@ abilities and every condition holds, it has those keywords and stats.
   replacement effect (``statemachine.replacements``), started and ended by the same state check, followers' and
   amulets' alike, and lost the moment its card leaves the field (``board.WHILE_ON``, SV-O-80).
 
+- A cost (``costs_less``, マグナゼロ: 1 less for each time Resonance began or ended, from pool 1.7) is read in the hand,
+  each time the rules read what playing the card costs (``actions.play_cost``): an amount, recording nothing.
+
 ``check_statics`` refuses, at load, a static step outside a static ability and a static ability with a step the
 rules never read.
 """
@@ -22,10 +25,12 @@ rules never read.
 from __future__ import annotations
 
 import msgspec
+from msgspec import Struct
 
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine import replacements
+from statemachine.amounts import Amount, peek
 from statemachine.cards import AbilityDef, CardPool
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
@@ -33,9 +38,10 @@ from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.effects.targets import SV
 from statemachine.games.shadowverse.replacing import REPLACED_TYPES, StaticReplacesParams, replacement_value
 from statemachine.loader import CardFileError
+from statemachine.vocabulary import Procedure
 
 STATIC = "static"
-STATIC_STEPS = ("has_keyword", "has_stats", "replaces")  # the steps a static ability may have (effects.basic)
+STATIC_STEPS = ("has_keyword", "has_stats", "replaces", "costs_less")  # the steps a static ability may have
 STARTED_STEPS = ("has_stats", "replaces")  # those the state check starts and ends as events
 MARK = "static:"  # ``value`` of the modifications ``reconcile`` starts: "static:<ability>"
 
@@ -60,6 +66,38 @@ def keywords(engine: Engine, oid: int) -> tuple[str, ...]:
         if all(SV.check(ctx, c.name, c.params) for c in ability.conditions):
             extra += [str(step.params["keyword"]) for step in ability.effects if step.name == "has_keyword"]
     return own + tuple(dict.fromkeys(k for k in extra if k not in own))
+
+
+class StaticCostParams(Struct, frozen=True, forbid_unknown_fields=True):
+    amount: Amount  # how much less, computed as the cost is read (a counter: ``{ stat = "resonance_changes" }``)
+
+
+@SV.effect("costs_less", StaticCostParams, asks=False)
+def costs_less(ctx: EffectContext, p: StaticCostParams) -> Procedure:
+    """Static (SV-GAME-STATIC, SV-GAME-PLAY): while the card is in its owner's hand and the ability's conditions hold,
+    playing it costs ``amount`` less, never below 0 (マグナゼロ: 1 less for each time Resonance began or ended,
+    SV-O-51). Read by ``actions.play_cost``; allowed only in an ability of kind ``static``, never carried out."""
+    raise AssertionError(f"the static step costs_less ({p.amount}) is read, never resolved")
+    yield
+
+
+def cost_cut(engine: Engine, oid: int) -> int:
+    """How much less playing ``oid`` costs now by its static ``costs_less`` abilities (conditions judged now, for its
+    controller; nothing recorded: what it allows is the decision the log records)."""
+    st = engine.state
+    seen = view(st, oid)
+    card = engine.profile.pool.cards.get(seen.definition)
+    if card is None or seen.abilities_ignored:
+        return 0
+    cut = 0
+    for ability in card.abilities:
+        steps = [step for step in ability.effects if step.name == "costs_less"]
+        if not steps or not always_on(ability) or ability.id not in seen.chars.abilities:
+            continue
+        ctx = EffectContext(engine, controller=seen.controller, source=oid, source_card=seen.card, ability=ability.id)
+        if all(SV.check(ctx, c.name, c.params) for c in ability.conditions):
+            cut += sum(peek(ctx, msgspec.convert(step.params, StaticCostParams).amount) for step in steps)
+    return cut
 
 
 def always_on(ability: AbilityDef) -> bool:

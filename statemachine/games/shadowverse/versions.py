@@ -49,6 +49,12 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # Until 1.3 a card's spellboost count stayed with the card in the hand; from 1.4 the card played keeps it, so
     # its text may read it (SV-GAME-SPELLBOOST: 「スペルブースト ダメージ+1」, 「スペルブースト +1体」).
     spellboost_kept: bool = False
+    # Until 1.6 a spell whose every play-time target was missing could still be played (its effect did nothing); from
+    # 1.7 a spell that asks for a target is playable only when one can be chosen (SV-GAME-PLAY, SV-O-35).
+    spell_needs_target: bool = False
+    # From 1.7 each follower a player chooses as a play-time target counts in the player's counter ``chosen``, what
+    # ever the effect then does (SV-O-87: choosing is enough for ウルズ); until 1.6 no such counter was kept.
+    counts_chosen: bool = False
 
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):

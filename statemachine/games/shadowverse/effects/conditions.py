@@ -40,16 +40,6 @@ def c_overflow(ctx: EffectContext, _: NoParams) -> bool:
     return board.overflow(ctx.state, ctx.controller)
 
 
-@SV.condition("wrath")
-def c_wrath(ctx: EffectContext, _: NoParams) -> bool:
-    return board.wrath(ctx.state, ctx.controller)
-
-
-@SV.condition("avarice")
-def c_avarice(ctx: EffectContext, _: NoParams) -> bool:
-    return board.avarice(ctx.state, ctx.controller)
-
-
 @SV.condition("resonance")
 def c_resonance(ctx: EffectContext, _: NoParams) -> bool:
     return board.resonance(ctx.state, ctx.controller)
@@ -70,23 +60,6 @@ def c_evolved_times(ctx: EffectContext, p: CountParams) -> bool:
 @SV.condition("earth_sigil")
 def c_earth_sigil(ctx: EffectContext, _: NoParams) -> bool:
     return bool(board.earth_sigils(ctx.state, ctx.controller))
-
-
-@SV.condition("subject_is_enemy_follower")
-def c_enemy_subject(ctx: EffectContext, _: NoParams) -> bool:
-    s = ctx.view(ctx.subject) if ctx.subject is not None else None
-    return s is not None and s.controller != ctx.controller and "follower" in s.chars.types
-
-
-@SV.condition("subject_is_follower")
-def c_subject_follower(ctx: EffectContext, _: NoParams) -> bool:
-    s = ctx.view(ctx.subject) if ctx.subject is not None else None
-    return s is not None and "follower" in s.chars.types
-
-
-@SV.condition("your_turn")
-def c_your_turn(ctx: EffectContext, _: NoParams) -> bool:
-    return ctx.state.active == ctx.controller
 
 
 @SV.condition("enhanced")

@@ -5,7 +5,9 @@ summons (SV-O-59), lowering maximum PP and Overflow (SV-O-113), and cards added 
 
 from __future__ import annotations
 
-from msgspec import Struct
+from typing import Annotated
+
+from msgspec import Meta, Struct
 
 from eventsource import events as ev
 from projections.characteristics import view
@@ -14,10 +16,10 @@ from statemachine.engine import Engine
 from statemachine.games.shadowverse import board
 from statemachine.games.shadowverse.actions import board_onto, evolve_group
 from statemachine.games.shadowverse.board import CEMETERY, DECK, FIELD, HAND, leader
-from statemachine.games.shadowverse.effects.basic import AmountParams, DrawParams, ToParams, cards
+from statemachine.games.shadowverse.effects.basic import AmountParams, ToParams, cards
 from statemachine.games.shadowverse.effects.targets import SV, random_pick
 from statemachine.games.shadowverse.queue import STOP
-from statemachine.vocabulary import NoParams, Procedure
+from statemachine.vocabulary import NoParams, Procedure, Selector
 
 
 @SV.effect("evolve", ToParams)
@@ -64,17 +66,6 @@ def board_vehicle(ctx: EffectContext, _: NoParams) -> Procedure:
     yield
 
 
-@SV.effect("deck_top_to_cemetery", DrawParams)
-def deck_top_to_cemetery(ctx: EffectContext, p: DrawParams) -> Procedure:
-    st = ctx.state
-    top = list(st.zone(board.zone(ctx.controller, DECK)))[: p.count]
-    if top:
-        ctx.engine.emit(*board.move_all(ctx.engine, [(o, board.zone(ctx.controller, CEMETERY)) for o in top],
-                                        "mill"))
-    return
-    yield
-
-
 class GrantParams(Struct, frozen=True, forbid_unknown_fields=True):
     ability: str
     while_on_field: bool = False  # "lost when this card leaves the field" (SV-O-80)
@@ -114,18 +105,27 @@ def grant_fanfare(ctx: EffectContext, p: GrantParams) -> Procedure:
                                                value=f"{definition}/{p.ability}"))
 
 
-@SV.effect("countdown")
-def countdown(ctx: EffectContext, _: NoParams) -> Procedure:
-    """カウントダウン: one less; at 0 the amulet is destroyed at once and its Last Words triggers now, when the
-    reduction resolves (SV-O-58)."""
+class CountdownParams(Struct, frozen=True, forbid_unknown_fields=True):
+    by: Annotated[int, Meta(ge=1)] = 1
+    to: Selector = "self"
+
+
+@SV.effect("countdown", CountdownParams)
+def countdown(ctx: EffectContext, p: CountdownParams) -> Procedure:
+    """カウントダウン: N less (1 at the start of its controller's turn; 「カウントダウンを2進める」 of another amulet, a
+    selector, from pool 1.7); at 0 the amulet is destroyed at once and its Last Words triggers now, when the
+    reduction resolves (SV-O-58). An amulet with no countdown is left as it is."""
     st = ctx.state
-    me = ctx.source_now()
-    if me is None or not board.on_field(st, me):
-        return
-    left = st.objects[me].status.get("countdown", 0) - 1
-    ctx.engine.emit(ev.StatusSet(me, "countdown", max(left, 0)))
-    if left <= 0:
-        board.destroy(ctx.engine, me)
+    if p.to == "self":
+        me = ctx.source_now()
+        targets = [me] if me is not None and board.on_field(st, me) else []
+    else:
+        targets = [o for o in cards(ctx, p.to) if board.on_field(st, o) and "countdown" in st.objects[o].status]
+    for amulet in targets:  # SV-O-25: one at a time
+        left = st.objects[amulet].status.get("countdown", 0) - p.by
+        ctx.engine.emit(ev.StatusSet(amulet, "countdown", max(left, 0)))
+        if left <= 0:
+            board.destroy(ctx.engine, amulet)
     return
     yield
 

@@ -49,6 +49,7 @@ SV.declare(KEYWORD, {
     "enhance_<number>": "エンハンス N: with N PP or more, played for N PP, 'enhanced' (SV-GAME-ENHANCE)",
     "attacks_only_ward": "守護を持たないフォロワーを攻撃不能: attacks the leader or Ward only (SV-GAME-ATTACK)",
     "cant_attack_leader": "相手のリーダーを攻撃できない: it may attack followers only (SV-GAME-ATTACK)",
+    "attacks_twice": "1ターンに2回攻撃できる: it may attack twice each turn (SV-GAME-ATTACK, pool 1.7)",
 })
 SV.declare(SELECTOR, {
     "self": "the source, if it is on the field",
@@ -76,11 +77,12 @@ SV.declare(SELECTOR, {
 CHOSEN = "chosen"  # ctx.bound: what ``choose`` chose
 Until = Literal["", "end_of_turn", "start_of_turn", "overflow"]  # "": while it is on the field
 PlayTarget = Literal["enemy_follower", "own_follower", "any_follower", "enemy_card", "hand_follower", "enemy",
-                     "own_card", "own"]
+                     "own_card", "own", "own_amulet"]
 SV.filter_key("target", PlayTarget, "triggers 'fanfare' and 'cast': what the player chooses as the card is played "
               "(enemy: an enemy follower or the enemy leader, 「相手のフォロワー1体か相手のリーダー」; own: your "
               "follower or your leader, 「自分のフォロワー1体か自分のリーダー」; own_card: your follower or amulet, "
-              "「自分のフォロワーかアミュレット1つ」; the last two from pool 1.6)")
+              "「自分のフォロワーかアミュレット1つ」; the last two from pool 1.6; own_amulet: your amulet, "
+              "「自分のアミュレット1つ」, from pool 1.7)")
 
 
 class Where(Struct, frozen=True, forbid_unknown_fields=True):
