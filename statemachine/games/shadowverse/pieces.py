@@ -43,5 +43,6 @@ GENERAL_PIECES: Final[dict[str, str]] = {
     "replace_deck": "a player's deck replaced by a listed deck (「デッキを…デッキにする」)",
     "has_stats": "a static ability's stats while a condition holds (SV-GAME-STATIC)",
     "replaces": "a static replacement: destroyed → banished for followers or amulets (SV-O-76)",
+    "costs_less": "a static cost reduction in the hand by any amount (コスト-N: a counter, a count; SV-GAME-STATIC)",
     "opponent_has_follower": "a condition on the board: the opponent has a follower on the field",
 }
