@@ -4,8 +4,6 @@ say with the new pieces (refused at load, naming card, ability and path)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from statemachine.decisions import Decision, IllegalDecision

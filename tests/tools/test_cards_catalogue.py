@@ -18,6 +18,7 @@ from statemachine.releases import load_releases
 from tests.hardening.cli import kifu
 from tools.cards.catalogue import catalogue, check, check_game
 
+
 def test_every_card_in_a_pool_is_played_by_a_scenario() -> None:
     unplayed = sorted(f"{e.game}/{e.id}" for e in catalogue() if not e.played)
     assert not unplayed, f"cards no scenario plays (write one under tests/scenarios/<game>/): {unplayed}"
