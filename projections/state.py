@@ -283,10 +283,22 @@ def names(state: GameState, selector: str, oid: int) -> bool:
 GRANTS = ("keyword=", "ability=")  # what an "each_" effect gives each object it names
 
 
-def as_applied(m: Modifier) -> Modifier:
-    """An "each_" effect as it applies to one object: its kind without the prefix, its value what it grants."""
+def as_applied(m: Modifier, prefix: str = EACH) -> Modifier:
+    """An "each_" (or "while_") effect as it applies to one object: its kind without the prefix, its value what it
+    grants."""
     granted = next((p.partition("=")[2] for p in m.value.split(";") if p.startswith(GRANTS)), "")
-    return Modifier(m.effect, m.source, m.kind.removeprefix(EACH), m.target, m.amount, granted, m.until, m.since)
+    return Modifier(m.effect, m.source, m.kind.removeprefix(prefix), m.target, m.amount, granted, m.until, m.since)
+
+
+# A static effect under a condition (DM-GAME-STATIC: 「バトルゾーンに自分のクリーチャーが他に2体以上出ているなら、
+# このクリーチャーはブロックされない」): a kind "while_<kind>" applies to its target as <kind>, giving what its
+# ``value`` grants (``keyword=``), only while at least ``amount`` objects are named by the rest of its selector.
+WHILE = "while_"
+
+
+def _while_holds(state: GameState, m: Modifier) -> bool:
+    selector = ";".join(p for p in m.value.split(";") if not p.startswith(GRANTS))
+    return sum(1 for o in state.objects if names(state, selector, o)) >= m.amount
 
 
 # CR 604.3, 613.4a: power and toughness defined by a count ("equal to the number of Swamps you control"): its
@@ -307,6 +319,9 @@ def _as_counted(state: GameState, m: Modifier) -> Modifier:
 def modifiers_applying(state: GameState, oid: int) -> list[Modifier]:
     """The continuous effects that apply to object ``oid`` now: those on it, and those whose selector names it."""
     own = [m for m in state.modifiers.values() if m.target == oid and not m.kind.startswith(EACH)]
+    if any(m.kind.startswith(WHILE) for m in own):
+        own = [as_applied(m, WHILE) if m.kind.startswith(WHILE) else m for m in own
+               if not m.kind.startswith(WHILE) or _while_holds(state, m)]
     return [_as_counted(state, m) if m.kind == COUNTED_PT else m for m in own] + [
         as_applied(m) for m in state.modifiers.values() if m.kind.startswith(EACH) and selected(state, m, oid)]
 

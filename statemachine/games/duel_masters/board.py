@@ -30,6 +30,7 @@ RULE = "rule"  # the Modifier kind of a rule of the turn, on a player (``target`
 # Why a card moved: ZoneChanged.cause. "summon" is the only way into the battle zone that taps mana for it.
 SUMMON, PUT, DESTROY, BATTLE_LOST, BREAK, BOUNCE, DRAW, CHARGE, CAST, DISCARD = (
     "summon", "put", "destroy", "battle", "break", "bounce", "draw", "charge", "cast", "discard")
+TO_GRAVEYARD = "to_graveyard"  # 「墓地に置く」: put into the graveyard by an effect, not destroyed (pool 1.6)
 
 
 def creatures(state: GameState, player: int) -> list[int]:

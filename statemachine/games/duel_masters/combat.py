@@ -48,6 +48,7 @@ ATTACKS_UNTAPPED = "attacks_untapped"  # 「このクリーチャーは、タッ
 
 
 ATTACKS_IF_ABLE = "attacks_if_able"
+UNBLOCKABLE_BY_POWER = "unblockable_by_power_at_most_"  # + N: no creature of power N or less may block it
 
 
 def must_attack(engine: Engine, player: int) -> list[int]:
@@ -108,10 +109,14 @@ def attack(engine: Engine, player: int, attacker: int, target: int | None) -> Pr
 def block(engine: Engine, defender: int, attacker: int) -> Generator[Request, Answer, int | None]:
     """The defender may block with an untapped blocker; returns the blocker, if any."""
     st = engine.state
-    if "unblockable" in view(st, attacker).chars.keywords:
+    keywords = view(st, attacker).chars.keywords
+    if "unblockable" in keywords:
         return None  # DM-GAME-BLOCK: 「このクリーチャーはブロックされない」
+    # DM-GAME-BLOCK (pool 1.6): 「パワーN以下のクリーチャーにブロックされない」
+    weak = max((int(k.removeprefix(UNBLOCKABLE_BY_POWER)) for k in keywords if k.startswith(UNBLOCKABLE_BY_POWER)),
+               default=-1)
     blockers = [o for o in board.creatures(st, defender)
-                if not board.is_tapped(st, o) and "blocker" in view(st, o).chars.keywords]
+                if not board.is_tapped(st, o) and "blocker" in view(st, o).chars.keywords and view(st, o).power > weak]
     if not blockers:
         return None
     answer = yield Request(defender, "block", "you may block with one of your blockers", tuple(blockers), 0, 1,

@@ -34,6 +34,8 @@ DM.declare(KEYWORD, {
     "slayer": "スレイヤー: when it battles, after the battle the creature it battled is destroyed (DM-GAME-SLAYER)",
     "power_attacker_<number>": "パワーアタッカー+N: while it attacks, its power is N higher (DM-GAME-POWER-ATTACKER)",
     "unblockable": "このクリーチャーはブロックされない: it cannot be blocked (DM-GAME-BLOCK)",
+    "unblockable_by_power_at_most_<number>": "このクリーチャーは、パワーN以下のクリーチャーにブロックされない: no "
+                                             "creature of power N or less may block it (DM-GAME-BLOCK, pool 1.6)",
     "cant_attack_players": "相手プレイヤーを攻撃できない: it may attack creatures only (DM-GAME-ATTACK)",
     "cant_attack": "このクリーチャーは攻撃できない: it cannot attack (DM-GAME-ATTACK, pool 1.4)",
     "attacks_if_able": "可能であれば毎ターン攻撃する: the attack step cannot end while it could attack "

@@ -19,7 +19,7 @@ from projections.characteristics import view
 from statemachine.amounts import Expr, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
-from statemachine.games.duel_masters.board import BATTLE, BOUNCE, DECK, GRAVEYARD, HAND, MANA, zone
+from statemachine.games.duel_masters.board import BATTLE, BOUNCE, DECK, GRAVEYARD, HAND, MANA, TO_GRAVEYARD, zone
 from statemachine.games.duel_masters.computed import MILL
 from statemachine.games.duel_masters.effects import DM, NonNegative, choose, may
 from statemachine.vocabulary import Procedure
@@ -31,6 +31,7 @@ class Creatures(Struct, frozen=True, forbid_unknown_fields=True):
     whose: Literal["opponent", "you", "any"] = "opponent"  # whose creatures, relative to the controller
     tapped: bool | None = None  # only tapped ones (true), only untapped ones (false), or either
     max_power: NonNegative | None = None  # power at most this (パワー2000以下)
+    other: bool = False  # 「他の」: leaves out this creature itself (《ギガベロス》, pool 1.6)
 
 
 class ActParams(Struct, frozen=True, forbid_unknown_fields=True):
@@ -54,9 +55,12 @@ class ActParams(Struct, frozen=True, forbid_unknown_fields=True):
 def selected(ctx: EffectContext, which: Creatures) -> list[int]:
     st = ctx.state
     players = {"opponent": [ctx.opponent], "you": [ctx.controller], "any": [st.active, 1 - st.active]}[which.whose]
+    me = ctx.source_now() if which.other else None
     out = []
     for p in players:
         for o in board.creatures(st, p):
+            if o == me:
+                continue
             if which.tapped is not None and board.is_tapped(st, o) != which.tapped:
                 continue
             if which.max_power is not None and view(st, o).power > which.max_power:
@@ -66,9 +70,11 @@ def selected(ctx: EffectContext, which: Creatures) -> list[int]:
 
 
 def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
-    """The creatures the step acts on, left in ``ctx.bound['chosen']``. A ``may`` on a step that chooses nothing
+    """The creatures the step acts on, left in ``ctx.bound['chosen']``, and how many the text names, left in
+    ``ctx.bound['wanted']`` (read by ``otherwise``, 「そうしなければ」). A ``may`` on a step that chooses nothing
     (this creature, the subject, all of them) is asked as a yes/no question first (pool 1.5: 《浄化の精霊ウルス》's
     「このクリーチャーをアンタップしてもよい」; no card of earlier pools says may there)."""
+    ctx.bound["wanted"] = 1
     if p.may and p.what != "chosen":
         yield from may(ctx, f"{verb} ({p.what})?")
         if not ctx.bound["yes"]:
@@ -82,9 +88,11 @@ def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
     options = selected(ctx, p.which)
     if p.what == "all":
         ctx.bound["chosen"] = options
+        ctx.bound["wanted"] = len(options)
         return
     count = evaluate(ctx, p.count, "count")
     ctx.bound["chosen"] = []
+    ctx.bound["wanted"] = count
     chooser = ctx.controller if p.chooser == "you" else ctx.opponent  # DM-GAME-CHOOSE
     if count > 0:
         yield from choose(ctx, chooser, options, f"choose a creature to {verb}", may_=p.may, count=count)
@@ -96,6 +104,7 @@ def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) 
         chosen = [o for o in ctx.bound["chosen"] if o in ctx.state.objects]
         if chosen:
             act(ctx, chosen)
+        ctx.bound["short"] = len(chosen) < ctx.bound["wanted"]  # 「そうしなければ」 (``otherwise``) reads it
 
     step.__doc__ = doc
     DM.effect(name, ActParams)(step)
@@ -107,6 +116,10 @@ _verb("untap", "Untap the selected creatures.", lambda ctx, oids: board.set_tapp
 _verb("destroy", "Destroy the selected creatures at the same time.", lambda ctx, oids: board.destroy(ctx.engine, oids))
 _verb("return_to_hand", "Return the selected creatures to their owners' hands (バウンス).",
       lambda ctx, oids: board.to_owner(ctx.engine, oids, HAND, BOUNCE))
+_verb("put_into_graveyard", "Put the selected creatures into their owners' graveyards (「墓地に置く」, pool 1.6): "
+      "they are not destroyed, so 「破壊された時」 abilities and 破壊置換 do not apply; 「墓地に置かれた時」 ones do "
+      "(DM-LB-07).",
+      lambda ctx, oids: board.to_owner(ctx.engine, oids, GRAVEYARD, TO_GRAVEYARD))
 _verb("put_into_mana", "Put the selected creatures into their owners' mana zones (マナ送り).",
       lambda ctx, oids: board.to_owner(ctx.engine, oids, MANA, "to_mana"))
 

@@ -19,6 +19,7 @@ from statemachine.games.duel_masters import (
     lasting,
     pieces,  # noqa: F401 - registers the general effect pieces
     rule_ids,
+    statics,
     steps,  # noqa: F401 - registers the general steps of pool 1.4
 )
 from statemachine.games.duel_masters.actions import (
@@ -94,6 +95,7 @@ class DuelMasters(RulesProfile):
     options_type = Options
     # DM-GAME-DECK (総合ゲームルール 100.2; the seeds say nothing of decks): a deck is exactly 40 cards, at most 4 of
     # one name. Hyperspatial and GR cards, and the Hall of Fame limits, are outside kifu's pool.
+    pool_checks = (statics.check_statics,)
     deck_rule = DeckRule("DM-GAME-DECK", "40 cards, at most 4 of one name", 40, 40, 4)
     vocabulary = DM
     trigger_kinds = KINDS
@@ -266,9 +268,13 @@ class DuelMasters(RulesProfile):
 
     def check_state(self, engine: Engine) -> None:
         """A player whose deck is empty loses (山札切れ); a game started without it (option deck_out =
-        "off": a board whose decks are not part of what it shows) plays on."""
+        "off": a board whose decks are not part of what it shows) plays on. The static abilities of creatures a board
+        was set up with start here (``statics.start_all``)."""
         st = engine.state
-        if st.ended or not st.started or engine.options.deck_out == "off" or not engine.flow.current:
+        if st.ended or not st.started:
+            return
+        statics.start_all(engine)  # DM-GAME-STATIC: the static abilities of a board set up as given
+        if engine.options.deck_out == "off" or not engine.flow.current:
             return
         losers = [p for p in range(len(st.players)) if not st.zone(zone(p, DECK))]
         if losers:

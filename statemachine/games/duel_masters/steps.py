@@ -19,13 +19,13 @@ from projections.characteristics import view
 from statemachine.amounts import Expr, evaluate
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
-from statemachine.games.duel_masters.board import BOUNCE, DECK, GRAVEYARD, HAND, MANA, PUT, zone
+from statemachine.games.duel_masters.board import BOUNCE, DECK, GRAVEYARD, HAND, MANA, PUT, TO_GRAVEYARD, zone
 from statemachine.games.duel_masters.effects import DM, NonNegative, choose
 from statemachine.games.duel_masters.pieces import ActParams, acted_on
-from statemachine.vocabulary import Procedure
+from statemachine.vocabulary import NoParams, Procedure
 
 # ZoneChanged.cause of a card an effect moves to each zone (バウンス, 墓地送り, マナ送り)
-_CAUSE = {HAND: BOUNCE, GRAVEYARD: "to_graveyard", MANA: "to_mana"}
+_CAUSE = {HAND: BOUNCE, GRAVEYARD: TO_GRAVEYARD, MANA: "to_mana"}
 
 
 class Cards(Struct, frozen=True, forbid_unknown_fields=True):
@@ -192,5 +192,17 @@ def destroy_after(ctx: EffectContext, p: AfterParams) -> Procedure:
     if me is not None:
         ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, me, "set_flag", me,
                                                    value=f"destroy_after_{p.after}", until=f"end_of_{p.after}"))
+    return
+    yield
+
+
+@DM.effect("otherwise", asks=False)
+def otherwise(ctx: EffectContext, _: NoParams) -> Procedure:
+    """「そうしなければ」: the rest of the ability is done only if the step before (a verb over creatures) did not do
+    all it says — it acted on fewer creatures than it names, because there were fewer or because a "may" was declined
+    (《ギガベロス》: 「自分の他のクリーチャー2体を自分の墓地に置く。そうしなければ、このクリーチャーを自分の墓地に
+    置く」). What can be done is done first (with one other creature, that one goes, then this one)."""
+    if not ctx.bound.get("short", True):
+        ctx.stopped = True
     return
     yield
