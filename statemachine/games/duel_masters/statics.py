@@ -2,9 +2,9 @@
 
 A static ability is an ability of kind "static" whose steps are the static effects below. They start as the creature
 enters the battle zone (``start``, called by ``actions.enter_battle`` and ``actions.evolve_onto``; a board set up as
-given, by the state check) and end when it leaves (the projection ends every effect "while its source is in play"). An effect under a condition
-(「…なら、このクリーチャーは…」) is in force at each moment the condition holds, read by the projection
-(``projections.state.WHILE``): nothing has to notice the condition change.
+given, by the state check) and end when it leaves (the projection ends every effect "while its source is in play").
+An effect under a condition (「…なら、このクリーチャーは…」) is in force at each moment the condition holds, read by
+the projection (``projections.state.WHILE``): nothing has to notice the condition change.
 """
 
 from __future__ import annotations
