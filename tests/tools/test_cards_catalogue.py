@@ -77,7 +77,7 @@ cost = 3
 power = 1000
 keywords = ["blocker"]
 provenance = "[memory] a test of adding a card"
-since = "1.6"
+since = "1.7"
 '''
 
 
@@ -85,20 +85,20 @@ def test_adding_a_card_opens_its_pool_and_release_with_the_digest(dm_copy: tuple
     cls, root = dm_copy
     (root / "cards" / "new.toml").write_text(NEW_CARD, encoding="utf-8")
     done = check_game(cls, root / "releases.toml", root / "fixtures")
-    assert [(p.version, p.action) for p in done][-1] == ("1.6", "opened")
+    assert [(p.version, p.action) for p in done][-1] == ("1.7", "opened")
     releases = load_releases(root / "releases.toml", type(DuelMasters(version="1.3").rules))
-    assert releases.versions[-1] == "1.6" and releases.latest.pool == "1.6"
-    assert releases.pool_digests["1.6"] == done[-1].digest
+    assert releases.versions[-1] == "1.7" and releases.latest.pool == "1.7"
+    assert releases.pool_digests["1.7"] == done[-1].digest
     assert [p.action for p in check_game(cls, root / "releases.toml", root / "fixtures")][-1] == "current"
 
 
 def test_an_unreleased_pool_is_re_pinned_a_released_one_refused(dm_copy: tuple[type[DuelMasters], Path]) -> None:
     cls, root = dm_copy
-    (root / "cards" / "new.toml").write_text(NEW_CARD.replace('"1.6"', '"1.5"'), encoding="utf-8")
+    (root / "cards" / "new.toml").write_text(NEW_CARD.replace('"1.7"', '"1.5"'), encoding="utf-8")
     fixtures = root / "fixtures"
     fixtures.mkdir()
     assert check_game(cls, root / "releases.toml", fixtures)[-1].action == "re-pinned"
-    (root / "cards" / "new.toml").write_text(NEW_CARD.replace('"1.6"', '"1.5"').replace("1000", "2000"),
+    (root / "cards" / "new.toml").write_text(NEW_CARD.replace('"1.7"', '"1.5"').replace("1000", "2000"),
                                              encoding="utf-8")
     (fixtures / "duel_masters-1.5.jsonl").write_text("", encoding="utf-8")
     with pytest.raises(KifuError, match="released"):
