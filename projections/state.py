@@ -291,14 +291,17 @@ def as_applied(m: Modifier, prefix: str = EACH) -> Modifier:
 
 
 # A static effect under a condition (DM-GAME-STATIC: 「バトルゾーンに自分のクリーチャーが他に2体以上出ているなら、
-# このクリーチャーはブロックされない」): a kind "while_<kind>" applies to its target as <kind>, giving what its
-# ``value`` grants (``keyword=``), only while at least ``amount`` objects are named by the rest of its selector.
-WHILE = "while_"
+# このクリーチャーはブロックされない」): a kind "while_<kind>" applies to its target as <kind> (its ``amount``, or
+# what its ``value`` grants: ``keyword=``) only while at least N objects (``at_least=N`` in ``value``) are named by
+# the rest of its selector.
+WHILE, AT_LEAST = "while_", "at_least="
 
 
 def _while_holds(state: GameState, m: Modifier) -> bool:
-    selector = ";".join(p for p in m.value.split(";") if not p.startswith(GRANTS))
-    return sum(1 for o in state.objects if names(state, selector, o)) >= m.amount
+    parts = m.value.split(";")
+    least = next((int(p.removeprefix(AT_LEAST)) for p in parts if p.startswith(AT_LEAST)), 1)
+    selector = ";".join(p for p in parts if not p.startswith((*GRANTS, AT_LEAST)))
+    return sum(1 for o in state.objects if names(state, selector, o)) >= least
 
 
 # CR 604.3, 613.4a: power and toughness defined by a count ("equal to the number of Swamps you control"): its

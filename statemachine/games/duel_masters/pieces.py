@@ -98,6 +98,10 @@ def acted_on(ctx: EffectContext, p: ActParams, verb: str) -> Procedure:
         yield from choose(ctx, chooser, options, f"choose a creature to {verb}", may_=p.may, count=count)
 
 
+# The verbs over a selection of creatures that say how many they did (``ctx.bound['short']``, read by ``otherwise``)
+COUNTED_VERBS: set[str] = set()
+
+
 def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) -> None:
     def step(ctx: EffectContext, p: ActParams) -> Procedure:
         yield from acted_on(ctx, p, name.replace("_", " "))
@@ -108,6 +112,7 @@ def _verb(name: str, doc: str, act: Callable[[EffectContext, list[int]], None]) 
 
     step.__doc__ = doc
     DM.effect(name, ActParams)(step)
+    COUNTED_VERBS.add(name)
 
 
 _verb("tap", "Tap the selected creatures (``which``; ``what`` = chosen, all or self).",
@@ -225,7 +230,7 @@ GENERAL_PIECES: dict[str, str] = {
     "otherwise": "「そうしなければ」: a sequence word reading whether the step before did all it names; no object",
     "put_into_graveyard": "「墓地に置く」 over a selection, as destroy (a move that is not a destruction)",
     "search_deck": "search the deck for cards of the given types, to the hand or mana zone",
-    "static_keywords": "常在型能力: keywords this creature has, always or while a count of creatures holds",
+    "static_gets": "常在型能力: keywords this creature has, always or while a count of creatures holds",
     "untap": "untap over a selection, as tap",
     "mana_color_at_least": "マナ武装 N of a civilization: a condition with parameters",
     "was_evolved_before_moving": "DM-LB-19: whether this card was an evolution creature just before it moved",

@@ -20,7 +20,7 @@ from statemachine.games.duel_masters import (
     pieces,  # noqa: F401 - registers the general effect pieces
     rule_ids,
     statics,
-    steps,  # noqa: F401 - registers the general steps of pool 1.4
+    steps,
 )
 from statemachine.games.duel_masters.actions import (
     can_cast,
@@ -95,7 +95,7 @@ class DuelMasters(RulesProfile):
     options_type = Options
     # DM-GAME-DECK (総合ゲームルール 100.2; the seeds say nothing of decks): a deck is exactly 40 cards, at most 4 of
     # one name. Hyperspatial and GR cards, and the Hall of Fame limits, are outside kifu's pool.
-    pool_checks = (statics.check_statics,)
+    pool_checks = (statics.check_statics, steps.check_otherwise)
     deck_rule = DeckRule("DM-GAME-DECK", "40 cards, at most 4 of one name", 40, 40, 4)
     vocabulary = DM
     trigger_kinds = KINDS

@@ -14,7 +14,8 @@ from typing import Literal
 from msgspec import Struct
 
 from eventsource import events as ev
-from projections.state import WHILE, WHILE_SOURCE
+from projections.characteristics import view
+from projections.state import AT_LEAST, WHILE, WHILE_SOURCE
 from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
@@ -29,44 +30,72 @@ DM.silent_kinds = frozenset({STATIC})  # a static effect asks nothing: a ``may``
 
 
 class CreatureCount(Struct, frozen=True, forbid_unknown_fields=True):
-    """「バトルゾーンに自分のクリーチャーが他にN体以上出ているなら」: at least N creatures of a side are in the battle
-    zone."""
+    """「バトルゾーンに自分の<race>のクリーチャーが他にN体以上出ているなら」: at least N creatures of a side (of one of
+    the races, if any are named) are in the battle zone."""
 
     whose: Literal["you", "opponent", "any"] = "you"
     other: bool = True  # 「他に」: this creature is not counted
+    subtypes: tuple[str, ...] = ()  # races, any of them (empty: any creature)
     at_least: NonNegative = 1
 
+    def problems(self) -> list[tuple[str, str]]:
+        bad = [r for r in self.subtypes if not r or set(r) & set(";|=")]
+        return [(".subtypes", f"a race is a name without ';', '|' or '=': {bad}")] if bad else []
 
-class StaticKeywords(Struct, frozen=True, forbid_unknown_fields=True):
-    keywords: tuple[Keyword, ...] = ()  # what this creature has
+    def selector(self, ctx: EffectContext) -> str:
+        """The creatures counted, as the projection names them (``projections.state.names``)."""
+        sides = {"you": [ctx.controller], "opponent": [ctx.opponent], "any": [0, 1]}[self.whose]
+        return ";".join(["zone=battle", "types=creature", "controller=" + "|".join(map(str, sides)),
+                         *([f"not={ctx.source}"] if self.other else []),
+                         *([f"subtypes={'|'.join(self.subtypes)}"] if self.subtypes else []),
+                         f"{AT_LEAST}{self.at_least}"])
+
+    def holds(self, ctx: EffectContext) -> bool:
+        st = ctx.state
+        me = ctx.source_now() if self.other else None
+        sides = {"you": [ctx.controller], "opponent": [ctx.opponent], "any": [0, 1]}[self.whose]
+        found = [o for p in sides for o in board.creatures(st, p) if o != me
+                 and (not self.subtypes or set(self.subtypes) & set(view(st, o).chars.subtypes))]
+        return len(found) >= self.at_least
+
+
+class StaticGets(Struct, frozen=True, forbid_unknown_fields=True):
+    """What this creature has while it is in the battle zone: keywords and more (or less) power."""
+
+    signed = ("power",)
+    keywords: tuple[Keyword, ...] = ()
+    power: int = 0  # 「このクリーチャーのパワーは+N される」
     while_creatures: CreatureCount | None = None  # only while this holds (none: always)
 
     def problems(self) -> list[tuple[str, str]]:
-        return [] if self.keywords else [(".keywords", "a static keyword effect must give a keyword")]
+        return [] if self.keywords or self.power else [("", "gives nothing: say keywords or power")]
 
 
-@DM.effect("static_keywords", StaticKeywords, asks=False)
-def static_keywords(ctx: EffectContext, p: StaticKeywords) -> Procedure:
-    """Static: this creature has the keywords while it is in the battle zone, or only while at least N creatures of a
-    side are there (DM-GAME-STATIC; 《トロピコ》: 「バトルゾーンに自分のクリーチャーが他に2体以上出ているなら、この
-    クリーチャーはブロックされない」). The condition is read at each moment (a block is judged as it is declared)."""
+@DM.effect("static_gets", StaticGets, asks=False)
+def static_gets(ctx: EffectContext, p: StaticGets) -> Procedure:
+    """Static: this creature has the keywords and the power while it is in the battle zone, or only while at least N
+    creatures of a side (of given races) are there (DM-GAME-STATIC; 《トロピコ》: 「バトルゾーンに自分のクリーチャーが
+    他に2体以上出ているなら、このクリーチャーはブロックされない」). The condition is read at each moment, by the
+    projection (a block is judged as it is declared, a power as it is read)."""
     me = ctx.source
-    events: list[ev.Event] = []
-    for kw in p.keywords:
-        eid = ctx.state.next_effect + len(events)
-        if p.while_creatures is None:
-            events.append(ev.ContinuousEffectStarted(eid, me, "grant_keyword", me, value=kw, until=WHILE_SOURCE))
-            continue
-        c = p.while_creatures
-        sides = {"you": [ctx.controller], "opponent": [ctx.opponent], "any": [0, 1]}[c.whose]
-        selector = ";".join(["zone=battle", "types=creature", "controller=" + "|".join(map(str, sides)),
-                             *([f"not={me}"] if c.other else []), f"keyword={kw}"])
-        events.append(ev.ContinuousEffectStarted(eid, me, WHILE + "grant_keyword", me, amount=c.at_least,
-                                                 value=selector, until=WHILE_SOURCE))
-    if events:
-        ctx.engine.emit(*events)
+    cond = p.while_creatures.selector(ctx) if p.while_creatures is not None else None
+    # (kind, amount, value) of each effect: as it applies, or under the condition (``projections.state.WHILE``)
+    changes = [("grant_keyword", 0, kw if cond is None else f"{cond};keyword={kw}") for kw in p.keywords]
+    if p.power:
+        changes.append(("power", p.power, cond or ""))
+    eid = ctx.state.next_effect
+    ctx.engine.emit(*[ev.ContinuousEffectStarted(eid + k, me, kind if cond is None else WHILE + kind, me,
+                                                 amount=amount, value=value, until=WHILE_SOURCE)
+                      for k, (kind, amount, value) in enumerate(changes)])
     return
     yield
+
+
+@DM.condition("creatures_at_least", CreatureCount)
+def creatures_at_least(ctx: EffectContext, p: CreatureCount) -> bool:
+    """「バトルゾーンに自分の<race>のクリーチャーがN体以上あれば」: checked when the ability resolves (DM-W-17); unmet,
+    the ability does nothing (DM-W-18)."""
+    return p.holds(ctx)
 
 
 def start(engine: Engine, oid: int) -> None:

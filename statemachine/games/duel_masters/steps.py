@@ -17,11 +17,13 @@ from msgspec import Struct, field
 from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.amounts import Expr, evaluate
+from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BOUNCE, DECK, GRAVEYARD, HAND, MANA, PUT, TO_GRAVEYARD, zone
 from statemachine.games.duel_masters.effects import DM, NonNegative, choose
-from statemachine.games.duel_masters.pieces import ActParams, acted_on
+from statemachine.games.duel_masters.pieces import COUNTED_VERBS, ActParams, acted_on
+from statemachine.loader import CardFileError
 from statemachine.vocabulary import NoParams, Procedure
 
 # ZoneChanged.cause of a card an effect moves to each zone (バウンス, 墓地送り, マナ送り)
@@ -206,3 +208,17 @@ def otherwise(ctx: EffectContext, _: NoParams) -> Procedure:
         ctx.stopped = True
     return
     yield
+
+
+def check_otherwise(pool: CardPool) -> CardPool:
+    """「そうしなければ」 reads the step before it: an ``otherwise`` that does not follow a verb over a selection of
+    creatures (``pieces.COUNTED_VERBS``) could never be decided, and is refused at load naming card, ability and
+    step."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if step.name == "otherwise" and (k == 0 or ability.effects[k - 1].name not in COUNTED_VERBS):
+                    raise CardFileError("duel_masters", "otherwise (「そうしなければ」) must follow a verb over "
+                                        f"creatures ({', '.join(sorted(COUNTED_VERBS))})", card.id,
+                                        f"$.abilities[{n}].effects[{k}].name", ability.id)
+    return pool
