@@ -1,6 +1,6 @@
 """Duel Masters pool 1.6 pieces that cards cannot misuse: a static ability is made of static effects and a static
-effect belongs to one, 「そうしなければ」 follows a verb over creatures, a static effect gives something (refused at load,
-naming card, ability and path)."""
+effect belongs to one, 「そうしなければ」 follows a verb over creatures, a static effect gives something, a watch names
+a watching ability of its card (refused at load, naming card, ability and path)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def _check(ability: dict[str, Any]) -> None:
         {"name": "otherwise"}, {"name": "destroy", "params": {"what": "self"}}]}, "must follow a verb"),
     ({"trigger": {"on": "enters", "subject": "self"}, "effects": [
         {"name": "draw"}, {"name": "otherwise"}, {"name": "destroy", "params": {"what": "self"}}]}, "must follow"),
+    ({"kind": "spell", "effects": [{"name": "watch_this_turn", "params": {"ability": "a", "what": "all"}}]},
+     "not an ability of this card triggered on blocks or battles"),
 ])
 def test_a_misplaced_static_effect_or_otherwise_is_refused_naming_card_ability_and_step(ability: dict[str, Any],
                                                                                         says: str) -> None:

@@ -26,6 +26,10 @@ END_OF_TURN = "end_of_turn"  # a Modifier's ``until``: 「このターン」, en
 # A player's rule for the turn: their creatures ignore the effects that stop them attacking players (ダイヤモンド状態)
 ATTACK_PLAYERS_UNRESTRICTED = "attack_players_unrestricted"
 RULE = "rule"  # the Modifier kind of a rule of the turn, on a player (``target`` = -1 - player)
+# A Modifier kind: a creature watched this turn by an ability of the effect's card (``value``), for its controller
+# (``amount``): 「このターン、…した時」 (``steps.watch_this_turn``); the triggers it may watch, fired by the game itself
+WATCH, WATCHABLE = "watch", ("blocks", "battles")
+GRAVEYARD_AFTER_BATTLE = "graveyard_after_battle"  # a mark: put into the graveyard after its next battle (pool 1.6)
 
 # Why a card moved: ZoneChanged.cause. "summon" is the only way into the battle zone that taps mana for it.
 SUMMON, PUT, DESTROY, BATTLE_LOST, BREAK, BOUNCE, DRAW, CHARGE, CAST, DISCARD = (

@@ -12,7 +12,18 @@ from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.actions import cast_spell, declaration_window, enter_battle
-from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, BREAK, HAND, POWER_WHILE_ATTACKING, SHIELDS, zone
+from statemachine.games.duel_masters.board import (
+    BATTLE,
+    BATTLE_LOST,
+    BREAK,
+    GRAVEYARD,
+    GRAVEYARD_AFTER_BATTLE,
+    HAND,
+    POWER_WHILE_ATTACKING,
+    SHIELDS,
+    TO_GRAVEYARD,
+    zone,
+)
 from statemachine.games.duel_masters.triggers import fire_on
 from statemachine.vocabulary import Answer, Procedure
 
@@ -151,15 +162,19 @@ def battle(engine: Engine, a: int, b: int, *, attacking: bool = False) -> None:
 
 def _ended(engine: Engine, until: str, doom: str, only: set[int] | None = None) -> None:
     """Marks that last until ``until`` end (those on ``only``, if given); creatures marked ``doom`` that are still in
-    the battle zone are destroyed (「攻撃の後」/「バトルの後、このクリーチャーを破壊する」, ``steps.destroy_after``)."""
+    the battle zone are destroyed (「攻撃の後」/「バトルの後、このクリーチャーを破壊する」, ``steps.destroy_after``);
+    after a battle, those marked to go to the graveyard go there (``steps.put_into_graveyard_after_battle``)."""
     st = engine.state
     marks = [m for m in st.modifiers.values() if m.until == until and (only is None or m.target in only)]
-    doomed = [m.target for m in marks if m.value == doom and m.target in st.objects
-              and board.kind_of(st.objects[m.target].zone) == BATTLE]
+    here = [m for m in marks if m.target in st.objects and board.kind_of(st.objects[m.target].zone) == BATTLE]
+    doomed = [m.target for m in here if m.value == doom]
+    buried = [m.target for m in here if doom and m.value == GRAVEYARD_AFTER_BATTLE and m.target not in doomed]
     if marks:
         engine.emit(*[ev.ContinuousEffectEnded(m.effect) for m in marks])
     if doomed:
         board.destroy(engine, doomed)
+    if buried:
+        board.to_owner(engine, [o for o in buried if o in st.objects], GRAVEYARD, TO_GRAVEYARD)
 
 
 def power_attacker(keywords: tuple[str, ...]) -> int:

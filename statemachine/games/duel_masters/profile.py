@@ -95,7 +95,7 @@ class DuelMasters(RulesProfile):
     options_type = Options
     # DM-GAME-DECK (総合ゲームルール 100.2; the seeds say nothing of decks): a deck is exactly 40 cards, at most 4 of
     # one name. Hyperspatial and GR cards, and the Hall of Fame limits, are outside kifu's pool.
-    pool_checks = (statics.check_statics, steps.check_otherwise)
+    pool_checks = (statics.check_statics, steps.check_otherwise, steps.check_watch)
     deck_rule = DeckRule("DM-GAME-DECK", "40 cards, at most 4 of one name", 40, 40, 4)
     vocabulary = DM
     trigger_kinds = KINDS

@@ -20,7 +20,21 @@ from statemachine.amounts import Expr, evaluate
 from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.games.duel_masters import board
-from statemachine.games.duel_masters.board import BOUNCE, DECK, GRAVEYARD, HAND, MANA, PUT, TO_GRAVEYARD, zone
+from statemachine.games.duel_masters.board import (
+    BATTLE,
+    BOUNCE,
+    DECK,
+    END_OF_TURN,
+    GRAVEYARD,
+    GRAVEYARD_AFTER_BATTLE,
+    HAND,
+    MANA,
+    PUT,
+    TO_GRAVEYARD,
+    WATCH,
+    WATCHABLE,
+    zone,
+)
 from statemachine.games.duel_masters.effects import DM, NonNegative, choose
 from statemachine.games.duel_masters.pieces import COUNTED_VERBS, ActParams, acted_on
 from statemachine.loader import CardFileError
@@ -183,6 +197,64 @@ def battle(ctx: EffectContext, p: ActParams) -> Procedure:
 
 class AfterParams(Struct, frozen=True, forbid_unknown_fields=True):
     after: Literal["attack", "battle"]  # 「攻撃の後」 or 「バトルの後」
+
+
+class SubjectAfterParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # this creature, or the creature the trigger is about (「そのクリーチャー」)
+    what: Literal["self", "subject"] = "self"
+
+
+@DM.effect("put_into_graveyard_after_battle", SubjectAfterParams, asks=False)
+def put_into_graveyard_after_battle(ctx: EffectContext, p: SubjectAfterParams) -> Procedure:
+    """「バトルに勝っても持ち主の墓地に置かれる」: marks the creature; after its next battle, if it is still in the
+    battle zone (it won, or nothing destroyed it), it is put into its owner's graveyard — not destroyed
+    (``combat.battle``; 《ブラック・スレイヤー》). A mark whose battle never comes ends with the attack."""
+    one = ctx.source_now() if p.what == "self" else ctx.subject
+    obj = ctx.state.objects.get(one) if one is not None else None
+    if obj is not None and board.kind_of(obj.zone) == BATTLE:
+        ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, "set_flag", obj.id,
+                                                   value=GRAVEYARD_AFTER_BATTLE, until="end_of_battle"))
+    return
+    yield
+
+
+class WatchParams(ActParams, frozen=True, forbid_unknown_fields=True):
+    """The creatures watched (as ``tap``: ``which``, ``what``, ``count``, ``may``) and the ability that watches them."""
+
+    ability: str = ""  # the id of this card's ability whose trigger (``blocks`` or ``battles``) they fire this turn
+
+    def ability_refs(self) -> list[tuple[str, str]]:
+        return [(".ability", self.ability)]
+
+
+@DM.effect("watch_this_turn", WatchParams)
+def watch_this_turn(ctx: EffectContext, p: WatchParams) -> Procedure:
+    """「このターン、<those creatures>が…した時、…」: this card's ``ability`` triggers this turn whenever one of the
+    selected creatures, as they are now, does what its trigger says (``blocks``: 「ブロックした時」, ``battles``);
+    its controller is this effect's controller, its subject the creature (DM-GAME-WATCH; 《ブラック・スレイヤー》:
+    「このターン、自分のクリーチャーをブロックした相手クリーチャーはすべて…」 — creatures put into the battle zone
+    later are not watched, dmwiki 《ブラック・スレイヤー》). A watched creature that leaves is no longer watched."""
+    yield from acted_on(ctx, p, "watch this turn")
+    chosen = [o for o in ctx.bound["chosen"] if o in ctx.state.objects]
+    eid = ctx.state.next_effect
+    if chosen:
+        ctx.engine.emit(*[ev.ContinuousEffectStarted(eid + k, ctx.source, WATCH, o, amount=ctx.controller,
+                                                     value=p.ability, until=END_OF_TURN)
+                          for k, o in enumerate(chosen)])
+
+
+def check_watch(pool: CardPool) -> CardPool:
+    """A ``watch_this_turn`` names an ability of its own card whose trigger is one the game fires itself for a
+    creature (``blocks``, ``battles``): refused at load otherwise, naming card, ability and path."""
+    for card in pool.cards.values():
+        watching = {a.id for a in card.abilities if a.trigger is not None and a.trigger.on in WATCHABLE}
+        for n, ability in enumerate(card.abilities):
+            for k, step in enumerate(ability.effects):
+                if step.name == "watch_this_turn" and step.params.get("ability") not in watching:
+                    raise CardFileError("duel_masters", f"watch_this_turn names {step.params.get('ability')!r}, not "
+                                        f"an ability of this card triggered on {' or '.join(WATCHABLE)}", card.id,
+                                        f"$.abilities[{n}].effects[{k}].params.ability", ability.id)
+    return pool
 
 
 @DM.effect("destroy_after", AfterParams, asks=False)

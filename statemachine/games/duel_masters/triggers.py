@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eventsource import events as ev
-from projections.characteristics import ObjectView, view
+from projections.characteristics import ObjectView, current_or_last_known, view
 from projections.state import UNDER
-from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, DESTROY, GRAVEYARD, HAND, SUMMON, kind_of
-from statemachine.triggers import Instance, TriggerKind, matches_filter
+from statemachine.games.duel_masters.board import BATTLE, BATTLE_LOST, DESTROY, GRAVEYARD, HAND, SUMMON, WATCH, kind_of
+from statemachine.triggers import Instance, Listener, TriggerKind, matches_filter
 
 if TYPE_CHECKING:
     from statemachine.engine import Engine
@@ -118,6 +118,27 @@ def fire_on(engine: Engine, word: str, *subjects: int) -> bool:
                 continue
             if matches_filter(seen, t.filter, engine.index.tests):
                 found.append(Instance(lst, holder.controller, holder, seen, st.seq, ev.AFTER))
+        found += _watching(engine, word, subject, seen)
     if found:
         engine.policy.triggered(engine, found)
     return bool(found)
+
+
+def _watching(engine: Engine, word: str, subject: int, seen: ObjectView) -> list[Instance]:
+    """The abilities watching ``subject`` this turn for ``word`` (「このターン、…した時」, ``steps.watch_this_turn``):
+    each triggers for the controller of the effect that made it; its source is that effect's card, as it is now or
+    was when it last moved this turn (a spell now in the graveyard)."""
+    st = engine.state
+    out: list[Instance] = []
+    for m in sorted(st.modifiers.values(), key=lambda m: m.effect):
+        if m.kind != WATCH or m.target != subject:
+            continue
+        holder = current_or_last_known(st, m.source)
+        if holder is None:
+            continue  # its card is gone beyond what this turn remembers
+        card = engine.profile.pool[st.cards[holder.card].definition]
+        ability = card.ability(m.value)  # (named at load: ``steps.check_watch``)
+        if ability.trigger is None or ability.trigger.on != word:
+            continue
+        out.append(Instance(Listener(m.source, card, ability), m.amount, holder, seen, st.seq, ev.AFTER))
+    return out
