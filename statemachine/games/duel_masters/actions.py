@@ -11,7 +11,7 @@ from projections.state import GameState
 from statemachine.context import EffectContext
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.engine import Engine
-from statemachine.games.duel_masters import board, statics
+from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.board import BATTLE, GRAVEYARD, HAND, HOLD, MANA, SUMMON, zone
 from statemachine.games.duel_masters.pending import POOL
 from statemachine.vocabulary import Procedure
@@ -74,7 +74,7 @@ def enter_battle(engine: Engine, oid: int, controller: int, cause: str) -> int:
     moved = board.move(engine, oid, zone(st.objects[oid].owner, BATTLE), cause, controller=controller)
     sick = "creature" in chars.types and "speed_attacker" not in chars.keywords
     engine.emit(moved, *([ev.StatusSet(moved.new, "sick", 1)] if sick else []))
-    statics.start(engine, moved.new)
+    board.start_statics(engine, moved.new)
     return moved.new
 
 
@@ -94,7 +94,7 @@ def evolve_onto(engine: Engine, oid: int, base: int, controller: int, cause: str
     if sources:
         stacked += [*(ev.Stacked(moved.new, u) for u in sources), ev.Stacked(moved.new, base)]
     engine.emit(moved, *stacked, *extra)
-    statics.start(engine, moved.new)
+    board.start_statics(engine, moved.new)
     return moved.new
 
 

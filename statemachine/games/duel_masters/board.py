@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from eventsource import events as ev
 from projections.characteristics import view
 from projections.state import GameState
 from statemachine import board as kit
 from statemachine import replacements
 from statemachine.board import draw, in_zone, is_tapped, kind_of, move, move_all, set_tapped, views, zone
+from statemachine.context import EffectContext
 from statemachine.engine import Engine
 
 DECK, HAND, MANA, BATTLE, SHIELDS, GRAVEYARD, HOLD = "deck", "hand", "mana", "battle", "shields", "graveyard", "hold"
@@ -76,6 +78,36 @@ def to_owner(engine: Engine, oids: Iterable[int], where: str, cause: str) -> Non
     """Put creatures (with the cards under them) into their owners' ``where`` zones at the same time."""
     kit.put_into_owners(engine, oids, where, cause)
 
+
+
+STATIC = "static"  # the ability kind of a static ability (常在型能力, ``statics.py``)
+STARTED = "statics"  # status of a creature whose static abilities' effects have started
+
+
+def start_statics(engine: Engine, oid: int) -> None:
+    """Start the static abilities' effects of the creature that has just entered the battle zone as ``oid`` (once:
+    marked ``STARTED``; DM-GAME-STATIC)."""
+    st = engine.state
+    obj = st.objects[oid]
+    card = engine.profile.pool.cards.get(st.cards[obj.card].definition)
+    statics = [a for a in card.abilities if a.kind == STATIC] if card is not None else []
+    if not statics or obj.status.get(STARTED):
+        return
+    engine.emit(ev.StatusSet(oid, STARTED, 1))
+    for ability in statics:
+        ctx = EffectContext(engine, controller=obj.controller, source=oid, source_card=obj.card, ability=ability.id)
+        for step in ability.effects:
+            for _ in engine.profile.vocabulary.run_effect(ctx, step.name, step.params):
+                raise AssertionError("a static effect does not ask")
+
+
+def start_all_statics(engine: Engine) -> None:
+    """Start the static abilities of creatures in the battle zone whose effects have not started: those a board was
+    set up with (a scenario, a reconstruction), which entered by no move. Run with the state check."""
+    st = engine.state
+    for p in range(len(st.players)):
+        for oid in creatures(st, p):
+            start_statics(engine, oid)
 
 
 def attack_players_unrestricted(engine: Engine, player: int) -> bool:

@@ -228,7 +228,8 @@ GENERAL_PIECES: dict[str, str] = {
     "look_top": "look at the top N, take a card of the given types, the rest to the bottom",
     "mana_boost": "マナブースト: the top N cards of the deck into the mana zone",
     "otherwise": "「そうしなければ」: a sequence word reading whether the step before did all it names; no object",
-    "put_into_graveyard_after_battle": "「バトルの後、墓地に置く」: a mark on this creature or the subject, as destroy_after",
+    "put_into_graveyard_after_battle": "「バトルの後、墓地に置く」: a mark on this creature or the subject (as "
+                                       "destroy_after)",
     "search_deck": "search the deck for cards of the given types, to the hand or mana zone",
     "watch_this_turn": "「このターン、…した時」: an ability of the card watching a selection of creatures for the turn",
     "creatures_at_least": "「<race>のクリーチャーがN体以上あれば」: a condition with parameters (side, races, count)",

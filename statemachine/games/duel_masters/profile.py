@@ -269,11 +269,11 @@ class DuelMasters(RulesProfile):
     def check_state(self, engine: Engine) -> None:
         """A player whose deck is empty loses (山札切れ); a game started without it (option deck_out =
         "off": a board whose decks are not part of what it shows) plays on. The static abilities of creatures a board
-        was set up with start here (``statics.start_all``)."""
+        was set up with start here (``board.start_all_statics``)."""
         st = engine.state
         if st.ended or not st.started:
             return
-        statics.start_all(engine)  # DM-GAME-STATIC: the static abilities of a board set up as given
+        board.start_all_statics(engine)  # DM-GAME-STATIC: the static abilities of a board set up as given
         if engine.options.deck_out == "off" or not engine.flow.current:
             return
         losers = [p for p in range(len(st.players)) if not st.zone(zone(p, DECK))]

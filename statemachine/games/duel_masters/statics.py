@@ -1,8 +1,9 @@
 """Static abilities (常在型能力, card pool 1.6): effects in force while their creature is in the battle zone.
 
 A static ability is an ability of kind "static" whose steps are the static effects below. They start as the creature
-enters the battle zone (``start``, called by ``actions.enter_battle`` and ``actions.evolve_onto``; a board set up as
-given, by the state check) and end when it leaves (the projection ends every effect "while its source is in play").
+enters the battle zone (``board.start_statics``, called by ``actions.enter_battle`` and ``actions.evolve_onto``; a board
+set up as given, by the state check) and end when it leaves (the projection ends every effect "while its source is in
+play").
 An effect under a condition (「…なら、このクリーチャーは…」) is in force at each moment the condition holds, read by
 the projection (``projections.state.WHILE``): nothing has to notice the condition change.
 """
@@ -18,14 +19,12 @@ from projections.characteristics import view
 from projections.state import AT_LEAST, WHILE, WHILE_SOURCE
 from statemachine.cards import CardPool
 from statemachine.context import EffectContext
-from statemachine.engine import Engine
 from statemachine.games.duel_masters import board
 from statemachine.games.duel_masters.effects import DM, NonNegative
 from statemachine.loader import CardFileError
 from statemachine.vocabulary import Keyword, Procedure
 
-STATIC = "static"
-STARTED = "statics"  # status of a creature whose static abilities' effects have started
+STATIC = board.STATIC
 DM.silent_kinds = frozenset({STATIC})  # a static effect asks nothing: a ``may`` on one is refused at load
 
 
@@ -96,32 +95,6 @@ def creatures_at_least(ctx: EffectContext, p: CreatureCount) -> bool:
     """「バトルゾーンに自分の<race>のクリーチャーがN体以上あれば」: checked when the ability resolves (DM-W-17); unmet,
     the ability does nothing (DM-W-18)."""
     return p.holds(ctx)
-
-
-def start(engine: Engine, oid: int) -> None:
-    """Start the static abilities' effects of the creature that has just entered the battle zone as ``oid`` (once:
-    marked ``STARTED``)."""
-    st = engine.state
-    obj = st.objects[oid]
-    card = engine.profile.pool.cards.get(st.cards[obj.card].definition)
-    statics = [a for a in card.abilities if a.kind == STATIC] if card is not None else []
-    if not statics or obj.status.get(STARTED):
-        return
-    engine.emit(ev.StatusSet(oid, STARTED, 1))
-    for ability in statics:
-        ctx = EffectContext(engine, controller=obj.controller, source=oid, source_card=obj.card, ability=ability.id)
-        for step in ability.effects:
-            for _ in DM.run_effect(ctx, step.name, step.params):
-                raise AssertionError("a static effect does not ask")
-
-
-def start_all(engine: Engine) -> None:
-    """Start the static abilities of creatures in the battle zone whose effects have not started: those a board
-    was set up with (a scenario, a reconstruction), which entered by no move. Run with the state check."""
-    st = engine.state
-    for p in range(len(st.players)):
-        for oid in board.creatures(st, p):
-            start(engine, oid)
 
 
 def check_statics(pool: CardPool) -> CardPool:
