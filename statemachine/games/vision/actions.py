@@ -19,7 +19,7 @@ from statemachine.context import Body, EffectContext, context_of, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
-from statemachine.games.vision import board, combat
+from statemachine.games.vision import board, combat, statics
 from statemachine.games.vision.board import (
     AMBUSH,
     CHAIN,
@@ -131,13 +131,21 @@ def _own_empty(engine: Engine, player: int, step: str, what: str) -> Why:
     return None
 
 
+def play_cost(engine: Engine, player: int, oid: int) -> tuple[int, int]:
+    """The NODE and COST ``player`` needs to play ``oid``: as printed, less what static effects in force take off
+    (pool 1.7, ``statics.discount``; never below 0)."""
+    st = engine.state
+    off = statics.discount(st, engine.profile.pool, player, oid)
+    node, cost = board.keyword_number(st, oid, "node"), view(st, oid).chars.cost or 0
+    return max(0, node - off.node), max(0, cost - off.cost)
+
+
 def why_not_pay(engine: Engine, player: int, oid: int) -> Why:
     st = engine.state
-    need = board.keyword_number(st, oid, "node")
+    need, c = play_cost(engine, player, oid)
     have = len(st.zone(zone(player, NODE)))
     if have < need:
         return "VOP-GAME-COST", f"NODE {need} needs {need} nodes; you have {have}"
-    c = view(st, oid).chars.cost or 0
     if len(board.untapped_nodes(st, player)) < c:
         return "VOP-GAME-COST", f"COST {c} needs {c} untapped nodes"
     return None
@@ -149,6 +157,9 @@ def why_not_node(engine: Engine, player: int, oid: int) -> Why:
         return "VOP-GAME-NODE", "the card is not in your hand"
     if st.stat(player, "node_set"):
         return "VOP-GAME-NODE", "only one node may be set per turn"
+    why = why_prohibited(engine, player, "set_node")  # 《西蔵人形》 (pool 1.7)
+    if why:
+        return why
     return _own_empty(engine, player, "node", "setting a node")
 
 
@@ -181,6 +192,8 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
         return "VOP-GAME-TIMING", "メンテナンスフェイズにしかプレイ出来ない: only in the maintenance phase"
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
         return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
+    if statics.EXCLUDES_NODE in chars.keywords and st.stat(player, "node_set"):
+        return "VOP-GAME-NODE", "手札を直接ノードにセットしていない場合のみプレイ出来る: you set a node from your hand this turn"
     ability = text_ability(card_def(engine, oid))
     spec = target_spec(ability.effects) if ability is not None and CHARACTER not in chars.types else None
     if spec is not None and not target_options(engine, player, spec):
@@ -333,9 +346,12 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
                 answer = yield Request(p, "x", f"choose X (the cost of {name})",
                                        tuple(range(len(board.untapped_nodes(st, p)) + 1)), rule="VOP-GAME-COST")
                 x = int(answer[0])
-            nodes = (view(st, oid).chars.cost or 0) if x is None else x
+            nodes = play_cost(engine, p, oid)[1] if x is None else x
             if OWN_TURN_ONCE in card.keywords:  # 【自分ターン1枚制限】: remembered for this turn
                 engine.emit(ev.PlayerStat(p, once_key(st, oid), st.turn))
+            if statics.EXCLUDES_NODE in card.keywords:  # no node from the hand this turn once it is played
+                engine.emit(ev.ContinuousEffectStarted(st.next_effect, oid, board.PROHIBIT, board.player_target(p),
+                                                       st.objects[oid].card, "set_node", "end_of_turn"))
             yield from announce(engine, p, oid, PLAY, f"{name}のプレイ", to_chain=True, nodes=nodes, spec=spec, x=x)
         case "activate":
             ability = card_def(engine, oid).ability(str(decision.args[1]))

@@ -32,7 +32,7 @@ from statemachine.vocabulary import KEYWORD, Procedure
 
 END_OF_TURN = "end_of_turn"
 Duration = Literal["end_of_turn"]  # 「ターン終了時まで」: ended as the end phase begins
-Prohibited = Literal["play_character", "play_spell_card", "play_command", "activate", "attack", "defend"]
+Prohibited = Literal["play_character", "play_spell_card", "play_command", "activate", "attack", "defend", "set_node"]
 Grantable = Literal["haki_when_damaged", "no_effect_damage"]  # keywords the rules read on the field
 
 VOP.declare(KEYWORD, {

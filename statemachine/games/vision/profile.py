@@ -17,7 +17,7 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.decks import DeckRule
 from statemachine.engine import Engine
-from statemachine.games.vision import actions, board, computed, distribute, reveal, rule_ids  # noqa: F401 - steps register
+from statemachine.games.vision import actions, board, computed, deck, distribute, reveal, rule_ids  # noqa: F401 - steps register
 from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.discard_pile import fire_maintenance
