@@ -485,7 +485,7 @@ def carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
 def _hp(engine: Engine, oid: int) -> int:
     """The toughness damage is judged against: with the battle modifiers in force (README, Changes in 1.5)."""
     hp = view(engine.state, oid).chars.toughness
-    return hp + board.battle_bonus(engine.state, oid, board.BATTLE_TOUGHNESS) if hp is not None else 1 << 30
+    return hp + board.battle_bonus(engine.state, oid, board.BATTLE_TOUGHNESS, hp) if hp is not None else 1 << 30
 
 
 def process_critical(engine: Engine) -> None:

@@ -25,7 +25,15 @@ from statemachine.cards import AbilityDef
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
-from statemachine.games.vision.board import BATTLE_POWER, BATTLE_TOUGHNESS, DELAYED, HAKI_WHEN_DAMAGED, PROHIBIT
+from statemachine.games.vision.board import (
+    BATTLE_POWER,
+    BATTLE_TOUGHNESS,
+    DELAYED,
+    DRAWS_TO_DISCARDS,
+    HAKI_WHEN_DAMAGED,
+    INVERT_BATTLE,
+    PROHIBIT,
+)
 from statemachine.games.vision.effects import VOP
 from statemachine.triggers import Instance, Listener
 from statemachine.vocabulary import KEYWORD, Procedure
@@ -112,6 +120,40 @@ def grant_keyword(ctx: EffectContext, p: GrantParams) -> Procedure:
     the field as the step resolves (one that enters later does not), have the keyword until the effect ends."""
     hit = characters_targeted(ctx) if p.to == "targets" else board.characters(ctx.state)
     start(ctx, "grant_keyword", hit, value=p.keyword, until=p.duration)
+    return
+    yield
+
+
+class InvertParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # 「但し、この効果で変更された戦闘修正のみで耐久力は0以下にならない」: the changed modifiers alone never bring a
+    # character's toughness to 0 or below
+    never_to_zero: bool = False
+    duration: Duration = "end_of_turn"
+
+
+@VOP.effect("invert_battle_modifiers", InvertParams, asks=False)
+def invert_battle_modifiers(ctx: EffectContext, p: InvertParams) -> Procedure:
+    """「ターン終了時まで、〔全てのキャラクター〕が持つ戦闘修正の+を-に変更する」 (pool 1.7): on every character on the
+    field as the step resolves, each + battle modifier it has while the effect lasts counts as - (its attack in
+    battle at least 0, as always); with ``never_to_zero`` the changed modifiers alone leave its toughness at least
+    1 (``board.battle_bonus``)."""
+    start(ctx, INVERT_BATTLE, board.characters(ctx.state), amount=int(p.never_to_zero), until=p.duration)
+    return
+    yield
+
+
+class ReplaceDrawsParams(Struct, frozen=True, forbid_unknown_fields=True):
+    players: Literal["all", "you", "opponent"] = "all"
+    duration: Duration = "end_of_turn"
+
+
+@VOP.effect("draws_become_discards", ReplaceDrawsParams, asks=False)
+def draws_become_discards(ctx: EffectContext, p: ReplaceDrawsParams) -> Procedure:
+    """「〔全てのプレイヤー〕は、ドローフェイズの規定の効果以外でカードをX枚ドローする場合、そのドローを無効とし、代わりに
+    手札をX枚破棄する」 (pool 1.7): while it lasts, an effect's draw of N by those players is not made and they
+    discard N cards of their hand instead (``board.draw_by_effect``); the draw phase's draw is not replaced."""
+    players = {"all": [0, 1], "you": [ctx.controller], "opponent": [ctx.opponent]}[p.players]
+    start(ctx, DRAWS_TO_DISCARDS, [board.player_target(q) for q in players], until=p.duration)
     return
     yield
 

@@ -162,10 +162,8 @@ def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 @VOP.effect("draw", CountParams)
 def draw(ctx: EffectContext, p: CountParams) -> Procedure:
-    """Draw N cards."""
-    board.draw(ctx.engine, ctx.controller, p.count)
-    return
-    yield
+    """Draw N cards (an effect's draw: replaced by discards while 《運命のダークサイド》's effect is on the player)."""
+    yield from board.draw_by_effect(ctx.engine, ctx.controller, p.count)
 
 
 @VOP.effect("negate")

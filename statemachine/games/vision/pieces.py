@@ -57,9 +57,7 @@ def target_draws(ctx: EffectContext, p: DrawParams) -> Procedure:
     """「目標の〔プレイヤー1人〕はNドローする」: each targeted player draws N."""
     for ref in ctx.bound.get("targets", ()):
         if ref < 0:
-            board.draw(ctx.engine, -1 - ref, p.count)
-    return
-    yield
+            yield from board.draw_by_effect(ctx.engine, -1 - ref, p.count)
 
 
 @VOP.effect("look_and_discard", LookParams)
