@@ -50,6 +50,9 @@ MAINTENANCE_ONLY, MAINTENANCE_STEP = "maintenance_only", "active"  # (pool 1.4: 
 OWN_TURN_ONLY = "own_turn_only"  # 【自分ターン制限】: played only in its player's own turn
 OWN_TURN_ONCE = "own_turn_once"  # 【自分ターン1枚制限】: and one card of that name a turn
 PLAYED_TURN = "played_turn"  # status: the turn a character was played and entered the field (rules 1.3)
+ATTACKED_TURN = "attacked_turn"  # player counter: the last turn one of their characters attacked (rules 1.7)
+UNTIL_ATTACKS = "until_attacks"  # a duration: until its player attacks, or else the end of the turn (pool 1.7)
+OPPONENT_TURN_ONLY = "opponent_turn_only"  # 【相手ターン制限】: played only in an opponent's turn (pool 1.7)
 
 
 def once_key(state: GameState, oid: int) -> str:
@@ -188,6 +191,8 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
         return why
     if (OWN_TURN_ONLY in chars.keywords or OWN_TURN_ONCE in chars.keywords) and st.active != player:
         return "VOP-GAME-TIMING", "【自分ターン制限】: only in your own turn"
+    if OPPONENT_TURN_ONLY in chars.keywords and st.active == player:
+        return "VOP-GAME-TIMING", "【相手ターン制限】: only in an opponent's turn"
     if MAINTENANCE_ONLY in chars.keywords and st.step != MAINTENANCE_STEP:
         return "VOP-GAME-TIMING", "メンテナンスフェイズにしかプレイ出来ない: only in the maintenance phase"
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
@@ -361,6 +366,13 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
         case "attack":
             board.set_tapped(engine, [oid], True)
             engine.emit(ev.Attacked(oid, engine.opponent(p)))
+            if engine.profile.rules.attack_turn_marked and st.stat(p, ATTACKED_TURN) != st.turn:
+                engine.emit(ev.PlayerStat(p, ATTACKED_TURN, st.turn))  # rules 1.7: 「このターン…攻撃を行」った
+            # 「…攻撃を行うまで」 (pool 1.7): an effect lasting until this player attacks ends as the attack is made
+            ending = [m.effect for m in st.modifiers.values()
+                      if m.until == UNTIL_ATTACKS and m.target == board.player_target(p)]
+            if ending:
+                engine.emit(*[ev.ContinuousEffectEnded(e) for e in sorted(ending)])
             yield from announce(engine, p, oid, ATTACK, f"{name}の攻撃", subject=oid)
         case _:
             attack = attack_to_defend(engine, p)

@@ -39,7 +39,9 @@ from statemachine.triggers import Instance, Listener
 from statemachine.vocabulary import KEYWORD, Procedure
 
 END_OF_TURN = "end_of_turn"
-Duration = Literal["end_of_turn"]  # 「ターン終了時まで」: ended as the end phase begins
+# 「ターン終了時まで」: ended as the end phase begins; (pool 1.7) 「このターン、…攻撃を行うまで」: ended as a character of
+# the player it is on attacks (``actions``), or else as the end phase begins
+Duration = Literal["end_of_turn", "until_attacks"]
 Prohibited = Literal["play_character", "play_spell_card", "play_command", "activate", "attack", "defend", "set_node"]
 Grantable = Literal["haki_when_damaged", "no_effect_damage"]  # keywords the rules read on the field
 
