@@ -198,7 +198,8 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
         return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
     if statics.EXCLUDES_NODE in chars.keywords and st.stat(player, "node_set"):
-        return "VOP-GAME-NODE", "手札を直接ノードにセットしていない場合のみプレイ出来る: you set a node from your hand this turn"
+        return "VOP-GAME-NODE", ("手札を直接ノードにセットしていない場合のみプレイ出来る: "
+                                 "you set a node from your hand this turn")
     ability = text_ability(card_def(engine, oid))
     spec = target_spec(ability.effects) if ability is not None and CHARACTER not in chars.types else None
     if spec is not None and not target_options(engine, player, spec):

@@ -1,5 +1,5 @@
-"""What a turn's attacks allow cards to say (pool 1.7): 「〔相手プレイヤー〕はこのターン、自分の場のキャラクターで攻撃を行うまで、
-…出来ない」 and 「相手プレイヤーがこのターン一度も攻撃を行わなかった場合、…」 (《宣戦布告》).
+"""What a turn's attacks allow cards to say (pool 1.7): 「〔相手プレイヤー〕はこのターン、自分の場のキャラクターで
+攻撃を行うまで、…出来ない」 and 「相手プレイヤーがこのターン一度も攻撃を行わなかった場合、…」 (《宣戦布告》).
 
 The duration ``until_attacks`` (``durations``): a prohibition on a player ends as a character of theirs attacks
 (``actions``), or else as the end phase begins. Rules 1.7 mark a player whose character attacks with the turn

@@ -36,9 +36,9 @@ PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED, RETURNED = (
 # amount: the card); an ability of a card delayed to the end of the turn (amount: the card, value: the ability).
 BATTLE_POWER, BATTLE_TOUGHNESS, PROHIBIT, DELAYED = "battle_power", "battle_toughness", "prohibit", "delayed"
 HAKI_WHEN_DAMAGED = "haki_when_damaged"  # keyword: (自動γ) ダメージを受けた場合、破棄される
-# Continuous effects of pool 1.7 (durations.py): 「戦闘修正の+を-に変更する」 on a character (amount 1: the changed
-# modifiers alone never bring its toughness to 0 or below); 「ドローフェイズの規定の効果以外で…ドローする場合、そのドロー
-# を無効とし、代わりに手札をX枚破棄する」 on a player.
+# Continuous effects of pool 1.7 (durations.py): 「戦闘修正の+を-に変更する」 on a character (amount 1: the
+# changed modifiers alone never bring its toughness to 0 or below); 「ドローフェイズの規定の効果以外で…ドローする場合、
+# そのドローを無効とし、代わりに手札をX枚破棄する」 on a player.
 INVERT_BATTLE, DRAWS_TO_DISCARDS = "invert_battle", "draws_to_discards"
 DRAW_REPLACED = "draw_replaced"  # ZoneChanged.cause: a card of the hand discarded instead of a draw
 

@@ -1,12 +1,12 @@
 """Cards of the deck's top worked by effects (pool 1.7): revealed and sorted (《魔界》), or set as a node
 (《西蔵人形》).
 
-``reveal_deck_top``: 「〔あなたのデッキの上のカードN枚〕を公開し、その中に含まれている…を全て手札に加える。それ以外のカード
-は任意の順番でデッキの下に戻す。」 — the top N cards are shown to every player; those matching the filter go to the
-hand, and the controller puts the others on the bottom one at a time, in the order they choose (VOP-GAME-DECK-TOP).
-``deck_to_node``: 「〔あなたのデッキの上のカード1枚〕をアクティブ状態でノードに加えても良い」 — the top card becomes
-a node, active (untapped); with ``may`` the controller is asked. Neither is setting a node from the hand
-(VOP-GAME-NODE's one a turn is not used).
+``reveal_deck_top``: 「〔あなたのデッキの上のカードN枚〕を公開し、その中に含まれている…を全て手札に加える。それ以外
+のカードは任意の順番でデッキの下に戻す。」 — the top N cards are shown to every player; those matching the filter go
+to the hand, and the controller puts the others on the bottom one at a time, in the order they choose
+(VOP-GAME-DECK-TOP). ``deck_to_node``: 「〔あなたのデッキの上のカード1枚〕をアクティブ状態でノードに加えても良い」 —
+the top card becomes a node, active (untapped); with ``may`` the controller is asked. Neither is setting a node from
+the hand (VOP-GAME-NODE's one a turn is not used).
 
 Seed 003 is silent on both; kifu decides (README, "Changes in 1.7").
 """

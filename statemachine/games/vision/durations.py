@@ -39,9 +39,10 @@ from statemachine.triggers import Instance, Listener
 from statemachine.vocabulary import KEYWORD, Procedure
 
 END_OF_TURN = "end_of_turn"
-# 「ターン終了時まで」: ended as the end phase begins; (pool 1.7) 「このターン、…攻撃を行うまで」: ended as a character of
-# the player it is on attacks (``actions``), or else as the end phase begins
-Duration = Literal["end_of_turn", "until_attacks"]
+# 「ターン終了時まで」: ended as the end phase begins; (pool 1.7) 「このターン、…攻撃を行うまで」: ended as a
+# character of the player it is on attacks (``actions``), or else as the end phase begins
+Duration = Literal["end_of_turn"]
+PlayerDuration = Literal["end_of_turn", "until_attacks"]  # on players: also until that player attacks
 Prohibited = Literal["play_character", "play_spell_card", "play_command", "activate", "attack", "defend", "set_node"]
 Grantable = Literal["haki_when_damaged", "no_effect_damage"]  # keywords the rules read on the field
 
@@ -92,7 +93,7 @@ def battle_modifier(ctx: EffectContext, p: BattleParams) -> Procedure:
 class ProhibitParams(Struct, frozen=True, forbid_unknown_fields=True):
     what: tuple[Prohibited, ...]
     players: Literal["all", "you", "opponent"] = "all"
-    duration: Duration = "end_of_turn"
+    duration: PlayerDuration = "end_of_turn"
 
     def problems(self) -> list[tuple[str, str]]:
         return [(".what", "a prohibition must name what it forbids")] if not self.what else []
@@ -151,8 +152,8 @@ class ReplaceDrawsParams(Struct, frozen=True, forbid_unknown_fields=True):
 
 @VOP.effect("draws_become_discards", ReplaceDrawsParams, asks=False)
 def draws_become_discards(ctx: EffectContext, p: ReplaceDrawsParams) -> Procedure:
-    """「〔全てのプレイヤー〕は、ドローフェイズの規定の効果以外でカードをX枚ドローする場合、そのドローを無効とし、代わりに
-    手札をX枚破棄する」 (pool 1.7): while it lasts, an effect's draw of N by those players is not made and they
+    """「〔全てのプレイヤー〕は、ドローフェイズの規定の効果以外でカードをX枚ドローする場合、そのドローを無効とし、
+    代わりに手札をX枚破棄する」 (pool 1.7): while it lasts, an effect's draw of N by those players is not made and they
     discard N cards of their hand instead (``board.draw_by_effect``); the draw phase's draw is not replaced."""
     players = {"all": [0, 1], "you": [ctx.controller], "opponent": [ctx.opponent]}[p.players]
     start(ctx, DRAWS_TO_DISCARDS, [board.player_target(q) for q in players], until=p.duration)

@@ -209,6 +209,18 @@ GENERAL_PIECES: dict[str, str] = {
     "for_highest_revealed": "「最も…が大きいカードを公開したプレイヤーは、…」: carries any effect for the winners",
     "revealed_is": "「そのカードが…カードであれば」: any of the card types",
     "put_revealed_onto_field": "「(そのカードを)スリープ状態で場に出し」: whichever card was revealed",
+    # pool 1.7
+    "reveal_deck_top": "「〔あなたのデッキの上のカードN枚〕を公開し、…を全て手札に加える。それ以外のカードは"
+                       "任意の順番でデッキの下に戻す」: any N, any type and race",
+    "static_play_discount": "「〔このカード〕が…冥界にある場合、〔あなたがプレイする…〕の必要ノードとコストは"
+                            "-Nされる」: any kind of card, any N of NODE and COST",
+    "deck_to_node": "「〔あなたのデッキの上のカード1枚〕をアクティブ状態でノードに加えても良い」: may or must",
+    "invert_battle_modifiers": "「…が持つ戦闘修正の+を-に変更する」: every character's, with or without the "
+                               "toughness floor",
+    "draws_become_discards": "「…ドローする場合、そのドローを無効とし、代わりに手札をX枚破棄する」: any players, "
+                             "any effect's draw",
+    "has_characters": "「…の場にキャラクターが(1枚も)居ない場合」: either player, any N",
+    "no_attack_this_turn": "「…がこのターン一度も攻撃を行わなかった場合」: either player",
 }
 
 

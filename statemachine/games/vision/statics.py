@@ -1,16 +1,16 @@
-"""Static effects a card has where it lies (pool 1.7), read by the rules they change, and play conditions on
-this turn's nodes.
+"""Static effects a card has where it lies (pool 1.7), read by the rules they change, and play conditions on this
+turn's nodes.
 
-An ability of kind ``static`` holds ``static_...`` steps: nothing carries them out; the rule they change reads
-them while the card lies where the step's ``where`` says. ``static_play_discount`` (《魔界》): 「(自動β): 〔このカード〕が
-あなたの冥界にある場合、〔あなたがプレイする種族:Rを持つキャラクターカード〕の必要ノードとコストは-1される。」 —
-while the card lies in its owner's discard pile, the cards of that kind its owner plays need N fewer nodes and cost N
-less (never below 0); several such cards add up (VOP-GAME-COST).
+An ability of kind ``static`` holds ``static_...`` steps: nothing carries them out; the rule they change reads them
+while the card lies where the step's ``where`` says. ``static_play_discount`` (《魔界》): 「(自動β): 〔このカード〕
+があなたの冥界にある場合、〔あなたがプレイする種族:Rを持つキャラクターカード〕の必要ノードとコストは-1される。」 —
+while the card lies in its owner's discard pile, the cards of that kind its owner plays need N fewer nodes and cost
+N less (never below 0); several such cards add up (VOP-GAME-COST).
 
-The keyword ``excludes_node_from_hand`` (《西蔵人形》): 「このターン、あなたが手札を直接ノードにセットしていない場合のみ
-プレイ出来る。このカードがプレイされたターン、あなたは手札を直接ノードにセット出来ない。」 — refused once its player set a
-node from the hand this turn; once it is played, setting a node from the hand is prohibited to its player until
-the end of the turn (a ``prohibit`` of ``set_node``, VOP-GAME-NODE).
+The keyword ``excludes_node_from_hand`` (《西蔵人形》): 「このターン、あなたが手札を直接ノードにセットしていない場
+合のみプレイ出来る。このカードがプレイされたターン、あなたは手札を直接ノードにセット出来ない。」 — refused once its
+player set a node from the hand this turn; once it is played, setting a node from the hand is prohibited to its
+player until the end of the turn (a ``prohibit`` of ``set_node``, VOP-GAME-NODE).
 
 Seed 003 says neither; kifu decides (README, "Changes in 1.7").
 """
@@ -32,9 +32,10 @@ from statemachine.vocabulary import KEYWORD, Procedure
 EXCLUDES_NODE = "excludes_node_from_hand"
 STATIC = "static"
 VOP.declare(KEYWORD, {
-    EXCLUDES_NODE: "「このターン、あなたが手札を直接ノードにセットしていない場合のみプレイ出来る。このカードがプレイされた"
-                   "ターン、あなたは手札を直接ノードにセット出来ない」: refused after its player set a node from the hand "
-                   "this turn; once played, setting one from the hand is prohibited to them this turn (VOP-GAME-NODE)",
+    EXCLUDES_NODE: "「このターン、あなたが手札を直接ノードにセットしていない場合のみプレイ出来る。このカードが"
+                   "プレイされたターン、あなたは手札を直接ノードにセット出来ない」: refused after its player "
+                   "set a node from the hand this turn; once played, setting one from the hand is prohibited to "
+                   "them this turn (VOP-GAME-NODE)",
 })
 VOP.silent_kinds = VOP.silent_kinds | {STATIC}  # a static effect asks nobody: a ``may`` on it is refused at load
 
@@ -42,7 +43,7 @@ Reduction = Annotated[int, Meta(ge=1)]
 
 
 class DiscountParams(Struct, frozen=True, forbid_unknown_fields=True):
-    where: Literal["discard"] = "discard"  # where the card lies for the effect to be in force: 「あなたの冥界にある場合」
+    where: Literal["discard"] = "discard"  # where the card lies for it to be in force: 「あなたの冥界にある場合」
     types: tuple[Literal["character", "spell_card", "command"], ...] = ("character",)  # the cards it applies to
     race: str = ""  # and, if given, their race (「種族:R」を持つ)
     node: int = 0  # 必要ノード -N
