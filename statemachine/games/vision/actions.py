@@ -42,6 +42,7 @@ from statemachine.games.vision.effects import (
     target_options,
     target_spec,
 )
+from statemachine.games.vision.union import pay_union
 from statemachine.vocabulary import Procedure
 
 PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE, PASS = "play", "node", "attack", "defend", "activate", "pass"
@@ -450,6 +451,9 @@ def resolve_entry(engine: Engine, eid: int) -> Body:
         case "play":
             if src not in st.objects or st.objects[src].zone != CHAIN:
                 fizzle(engine, pend.effect, "the card is no longer being played")
+                return False
+            union = card_def(engine, src).fields.get("union")  # 【連結】 (pool 1.7, VOP-GAME-UNION, union.py)
+            if union and not (yield from pay_union(engine, pend, tuple(union))):
                 return False
             types = board.types(st, src)
             ability = text_ability(card_def(engine, src))

@@ -221,6 +221,8 @@ GENERAL_PIECES: dict[str, str] = {
                              "any effect's draw",
     "has_characters": "「…の場にキャラクターが(1枚も)居ない場合」: either player, any N",
     "no_attack_this_turn": "「…がこのターン一度も攻撃を行わなかった場合」: either player",
+    "discard_field_card": "「〔…の場の、…以外のカード1枚〕を破棄しても良い」: either field, any excluded types, may "
+                          "or must",
 }
 
 
