@@ -93,8 +93,8 @@ def _hand_cost(state: GameState, oid: int) -> int:
 
 
 def discarded_card(ctx: Any) -> int | None:
-    """The amount reference ``discarded``: the first card an earlier step of this effect discarded
-    (「この効果で破棄したカード」), as it now lies in its owner's discard pile; None if none was."""
+    """The first card an earlier look_and_discard of this effect discarded (「この効果で破棄したカード」), as it now
+    lies in its owner's discard pile; nothing (0) if none was."""
     cards = ctx.bound.get(DISCARDED) or ()
     return card_in_owners(ctx.state, cards[0], DISCARD) if cards else None
 
