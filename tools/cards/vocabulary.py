@@ -212,6 +212,9 @@ def _amount_rules(vocab: Any) -> Iterator[str]:
     yield ""
     yield f"- `count` zones: {', '.join(f'`{z}`' for z in rules.zones)}"
     yield f"- characteristics: {', '.join(f'`{c}`' for c in rules.characteristics)}"
+    for name, read in sorted(rules.references.items()):  # the game's own references beyond source/subject/target
+        meaning = " ".join((read.__doc__ or "").split())
+        yield f"- reference `{name}`" + (f": {meaning}" if meaning else "")
     if rules.stats:
         yield f"- `stat` counters: {', '.join(f'`{c}`' for c in rules.stats)}"
     yield f"- `x`: {'the X chosen as the card is cast or played' if rules.has_x else 'not in this game'}"

@@ -19,7 +19,7 @@ from statemachine.context import Body, EffectContext, context_of, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.decisions import object_arg as _obj
 from statemachine.engine import Engine
-from statemachine.games.vision import board, combat
+from statemachine.games.vision import board, combat, statics
 from statemachine.games.vision.board import (
     AMBUSH,
     CHAIN,
@@ -42,6 +42,7 @@ from statemachine.games.vision.effects import (
     target_options,
     target_spec,
 )
+from statemachine.games.vision.union import pay_union
 from statemachine.vocabulary import Procedure
 
 PLAY, NODE_SET, ATTACK, DEFEND, ACTIVATE, PASS = "play", "node", "attack", "defend", "activate", "pass"
@@ -50,6 +51,9 @@ MAINTENANCE_ONLY, MAINTENANCE_STEP = "maintenance_only", "active"  # (pool 1.4: 
 OWN_TURN_ONLY = "own_turn_only"  # 【自分ターン制限】: played only in its player's own turn
 OWN_TURN_ONCE = "own_turn_once"  # 【自分ターン1枚制限】: and one card of that name a turn
 PLAYED_TURN = "played_turn"  # status: the turn a character was played and entered the field (rules 1.3)
+ATTACKED_TURN = "attacked_turn"  # player counter: the last turn one of their characters attacked (rules 1.7)
+UNTIL_ATTACKS = "until_attacks"  # a duration: until its player attacks, or else the end of the turn (pool 1.7)
+OPPONENT_TURN_ONLY = "opponent_turn_only"  # 【相手ターン制限】: played only in an opponent's turn (pool 1.7)
 
 
 def once_key(state: GameState, oid: int) -> str:
@@ -131,13 +135,21 @@ def _own_empty(engine: Engine, player: int, step: str, what: str) -> Why:
     return None
 
 
+def play_cost(engine: Engine, player: int, oid: int) -> tuple[int, int]:
+    """The NODE and COST ``player`` needs to play ``oid``: as printed, less what static effects in force take off
+    (pool 1.7, ``statics.discount``; never below 0)."""
+    st = engine.state
+    off = statics.discount(st, engine.profile.pool, player, oid)
+    node, cost = board.keyword_number(st, oid, "node"), view(st, oid).chars.cost or 0
+    return max(0, node - off.node), max(0, cost - off.cost)
+
+
 def why_not_pay(engine: Engine, player: int, oid: int) -> Why:
     st = engine.state
-    need = board.keyword_number(st, oid, "node")
+    need, c = play_cost(engine, player, oid)
     have = len(st.zone(zone(player, NODE)))
     if have < need:
         return "VOP-GAME-COST", f"NODE {need} needs {need} nodes; you have {have}"
-    c = view(st, oid).chars.cost or 0
     if len(board.untapped_nodes(st, player)) < c:
         return "VOP-GAME-COST", f"COST {c} needs {c} untapped nodes"
     return None
@@ -149,6 +161,9 @@ def why_not_node(engine: Engine, player: int, oid: int) -> Why:
         return "VOP-GAME-NODE", "the card is not in your hand"
     if st.stat(player, "node_set"):
         return "VOP-GAME-NODE", "only one node may be set per turn"
+    why = why_prohibited(engine, player, "set_node")  # 《西蔵人形》 (pool 1.7)
+    if why:
+        return why
     return _own_empty(engine, player, "node", "setting a node")
 
 
@@ -177,10 +192,15 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why:
         return why
     if (OWN_TURN_ONLY in chars.keywords or OWN_TURN_ONCE in chars.keywords) and st.active != player:
         return "VOP-GAME-TIMING", "【自分ターン制限】: only in your own turn"
+    if OPPONENT_TURN_ONLY in chars.keywords and st.active == player:
+        return "VOP-GAME-TIMING", "【相手ターン制限】: only in an opponent's turn"
     if MAINTENANCE_ONLY in chars.keywords and st.step != MAINTENANCE_STEP:
         return "VOP-GAME-TIMING", "メンテナンスフェイズにしかプレイ出来ない: only in the maintenance phase"
     if OWN_TURN_ONCE in chars.keywords and st.stat(player, once_key(st, oid)) == st.turn:
         return "VOP-GAME-TIMING", "【自分ターン1枚制限】: one card of that name a turn"
+    if statics.EXCLUDES_NODE in chars.keywords and st.stat(player, "node_set"):
+        return "VOP-GAME-NODE", ("手札を直接ノードにセットしていない場合のみプレイ出来る: "
+                                 "you set a node from your hand this turn")
     ability = text_ability(card_def(engine, oid))
     spec = target_spec(ability.effects) if ability is not None and CHARACTER not in chars.types else None
     if spec is not None and not target_options(engine, player, spec):
@@ -333,9 +353,12 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
                 answer = yield Request(p, "x", f"choose X (the cost of {name})",
                                        tuple(range(len(board.untapped_nodes(st, p)) + 1)), rule="VOP-GAME-COST")
                 x = int(answer[0])
-            nodes = (view(st, oid).chars.cost or 0) if x is None else x
+            nodes = play_cost(engine, p, oid)[1] if x is None else x
             if OWN_TURN_ONCE in card.keywords:  # 【自分ターン1枚制限】: remembered for this turn
                 engine.emit(ev.PlayerStat(p, once_key(st, oid), st.turn))
+            if statics.EXCLUDES_NODE in card.keywords:  # no node from the hand this turn once it is played
+                engine.emit(ev.ContinuousEffectStarted(st.next_effect, oid, board.PROHIBIT, board.player_target(p),
+                                                       st.objects[oid].card, "set_node", "end_of_turn"))
             yield from announce(engine, p, oid, PLAY, f"{name}のプレイ", to_chain=True, nodes=nodes, spec=spec, x=x)
         case "activate":
             ability = card_def(engine, oid).ability(str(decision.args[1]))
@@ -345,6 +368,13 @@ def _announce(engine: Engine, decision: Decision) -> Procedure:
         case "attack":
             board.set_tapped(engine, [oid], True)
             engine.emit(ev.Attacked(oid, engine.opponent(p)))
+            if engine.profile.rules.attack_turn_marked and st.stat(p, ATTACKED_TURN) != st.turn:
+                engine.emit(ev.PlayerStat(p, ATTACKED_TURN, st.turn))  # rules 1.7: 「このターン…攻撃を行」った
+            # 「…攻撃を行うまで」 (pool 1.7): an effect lasting until this player attacks ends as the attack is made
+            ending = [m.effect for m in st.modifiers.values()
+                      if m.until == UNTIL_ATTACKS and m.target == board.player_target(p)]
+            if ending:
+                engine.emit(*[ev.ContinuousEffectEnded(e) for e in sorted(ending)])
             yield from announce(engine, p, oid, ATTACK, f"{name}の攻撃", subject=oid)
         case _:
             attack = attack_to_defend(engine, p)
@@ -422,6 +452,9 @@ def resolve_entry(engine: Engine, eid: int) -> Body:
             if src not in st.objects or st.objects[src].zone != CHAIN:
                 fizzle(engine, pend.effect, "the card is no longer being played")
                 return False
+            union = card_def(engine, src).fields.get("union")  # 【連結】 (pool 1.7, VOP-GAME-UNION, union.py)
+            if union and not (yield from pay_union(engine, pend, tuple(union))):
+                return False
             types = board.types(st, src)
             ability = text_ability(card_def(engine, src))
             # A spell card whose text is a "spell" ability (発動期間 瞬間/持続, pool 1.5) resolves like a command card.
@@ -469,7 +502,7 @@ def carry_out(engine: Engine, pend: Pending, ability: AbilityDef) -> Procedure:
 def _hp(engine: Engine, oid: int) -> int:
     """The toughness damage is judged against: with the battle modifiers in force (README, Changes in 1.5)."""
     hp = view(engine.state, oid).chars.toughness
-    return hp + board.battle_bonus(engine.state, oid, board.BATTLE_TOUGHNESS) if hp is not None else 1 << 30
+    return hp + board.battle_bonus(engine.state, oid, board.BATTLE_TOUGHNESS, hp) if hp is not None else 1 << 30
 
 
 def process_critical(engine: Engine) -> None:

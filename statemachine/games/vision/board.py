@@ -8,7 +8,7 @@ A card set under a spell card lies in the pseudo-zone "under".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from typing import Final
 
 from eventsource import events as ev
@@ -17,7 +17,9 @@ from projections.state import GameState
 from statemachine import board as kit
 from statemachine.board import is_tapped, kind_of, move, move_all, set_tapped, zone
 from statemachine.board import player_ref as player_target
+from statemachine.decisions import Request
 from statemachine.engine import Engine
+from statemachine.vocabulary import Answer
 
 DECK, HAND, NODE, FIELD, DISCARD = "deck", "hand", "node", "field", "discard"
 REMOVED: Final = "excluded"  # ゲームから除外 (pool 1.6): out of the game; nothing brings a card back (VOP-GAME-REMOVED)
@@ -34,6 +36,11 @@ PLAY, ENTER, SET_NODE, DRAW, HAKI, RESOLVED, SET_UNDER, NEGATED, RETURNED = (
 # amount: the card); an ability of a card delayed to the end of the turn (amount: the card, value: the ability).
 BATTLE_POWER, BATTLE_TOUGHNESS, PROHIBIT, DELAYED = "battle_power", "battle_toughness", "prohibit", "delayed"
 HAKI_WHEN_DAMAGED = "haki_when_damaged"  # keyword: (自動γ) ダメージを受けた場合、破棄される
+# Continuous effects of pool 1.7 (durations.py): 「戦闘修正の+を-に変更する」 on a character (amount 1: the
+# changed modifiers alone never bring its toughness to 0 or below); 「ドローフェイズの規定の効果以外で…ドローする場合、
+# そのドローを無効とし、代わりに手札をX枚破棄する」 on a player.
+INVERT_BATTLE, DRAWS_TO_DISCARDS = "invert_battle", "draws_to_discards"
+DRAW_REPLACED = "draw_replaced"  # ZoneChanged.cause: a card of the hand discarded instead of a draw
 
 LIFE: Final = 20  # [assumed] a player loses once they have taken this much damage (VOP-GAME-LIFE)
 
@@ -73,11 +80,23 @@ def to_discard(engine: Engine, oids: Iterable[int], cause: str) -> None:
     kit.put_into_owners(engine, oids, DISCARD, cause)
 
 
-def battle_bonus(state: GameState, oid: int, kind: str) -> int:
-    """What the battle modifiers in force add to a character's attack (BATTLE_POWER) or toughness."""
+def battle_bonus(state: GameState, oid: int, kind: str, base: int = 0) -> int:
+    """What the battle modifiers in force add to a character's attack (BATTLE_POWER) or toughness (of ``base``).
+
+    Under 「戦闘修正の+を-に変更する」 (INVERT_BATTLE, pool 1.7) every + modifier counts as -; with its floor, the
+    changed modifiers alone never bring the toughness to 0 or below (it is then at least 1)."""
     if not state.modifiers:
         return 0
-    return sum(m.amount for m in state.modifiers.values() if m.kind == kind and m.target == oid)
+    mods = [m for m in state.modifiers.values() if m.target == oid]
+    amounts = [m.amount for m in mods if m.kind == kind]
+    inverted = [m for m in mods if m.kind == INVERT_BATTLE]
+    if not inverted:
+        return sum(amounts)
+    kept = sum(a for a in amounts if a < 0)
+    bonus = kept - sum(a for a in amounts if a > 0)
+    if kind == BATTLE_TOUGHNESS and any(m.amount for m in inverted) and base + kept > 0:
+        bonus = max(bonus, 1 - base)
+    return bonus
 
 
 def prohibition(state: GameState, player: int, what: str) -> str | None:
@@ -92,6 +111,27 @@ def prohibition(state: GameState, player: int, what: str) -> str | None:
 def draw(engine: Engine, player: int, count: int = 1) -> None:
     """Draw one card at a time; trying to draw from an empty deck is remembered: it loses (VOP-GAME-LIFE)."""
     kit.draw(engine, player, count, mark_empty=True)
+
+
+def draw_by_effect(engine: Engine, player: int, count: int) -> Generator[Request, Answer, None]:
+    """An effect's 「Nドローする」 (not the draw phase's prescribed draw). While a DRAWS_TO_DISCARDS effect is on the
+    player (pool 1.7), the draw is not made and they discard N cards of their hand instead, choosing them one at a
+    time (all of them, without a choice, when they hold no more than are left to discard)."""
+    st = engine.state
+    if not any(m.kind == DRAWS_TO_DISCARDS and m.target == player_target(player) for m in st.modifiers.values()):
+        draw(engine, player, count)
+        return
+    hand = list(st.zone(zone(player, HAND)))
+    chosen: list[int] = []
+    while len(chosen) < count and len(chosen) < len(hand):
+        left = tuple(o for o in hand if o not in chosen)
+        if len(left) <= count - len(chosen):
+            chosen += left
+            break
+        answer = yield Request(player, "discard", f"discard a card of your hand instead of drawing "
+                               f"({len(chosen) + 1} of {count})", left, rule="VOP-GAME-DRAW")
+        chosen.append(int(answer[0]))
+    to_discard(engine, chosen, DRAW_REPLACED)
 
 
 def damage(engine: Engine, hits: list[tuple[int, int]]) -> None:

@@ -25,14 +25,25 @@ from statemachine.cards import AbilityDef
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.vision import board
-from statemachine.games.vision.board import BATTLE_POWER, BATTLE_TOUGHNESS, DELAYED, HAKI_WHEN_DAMAGED, PROHIBIT
+from statemachine.games.vision.board import (
+    BATTLE_POWER,
+    BATTLE_TOUGHNESS,
+    DELAYED,
+    DRAWS_TO_DISCARDS,
+    HAKI_WHEN_DAMAGED,
+    INVERT_BATTLE,
+    PROHIBIT,
+)
 from statemachine.games.vision.effects import VOP
 from statemachine.triggers import Instance, Listener
 from statemachine.vocabulary import KEYWORD, Procedure
 
 END_OF_TURN = "end_of_turn"
-Duration = Literal["end_of_turn"]  # 「ターン終了時まで」: ended as the end phase begins
-Prohibited = Literal["play_character", "play_spell_card", "play_command", "activate", "attack", "defend"]
+# 「ターン終了時まで」: ended as the end phase begins; (pool 1.7) 「このターン、…攻撃を行うまで」: ended as a
+# character of the player it is on attacks (``actions``), or else as the end phase begins
+Duration = Literal["end_of_turn"]
+PlayerDuration = Literal["end_of_turn", "until_attacks"]  # on players: also until that player attacks
+Prohibited = Literal["play_character", "play_spell_card", "play_command", "activate", "attack", "defend", "set_node"]
 Grantable = Literal["haki_when_damaged", "no_effect_damage"]  # keywords the rules read on the field
 
 VOP.declare(KEYWORD, {
@@ -82,7 +93,7 @@ def battle_modifier(ctx: EffectContext, p: BattleParams) -> Procedure:
 class ProhibitParams(Struct, frozen=True, forbid_unknown_fields=True):
     what: tuple[Prohibited, ...]
     players: Literal["all", "you", "opponent"] = "all"
-    duration: Duration = "end_of_turn"
+    duration: PlayerDuration = "end_of_turn"
 
     def problems(self) -> list[tuple[str, str]]:
         return [(".what", "a prohibition must name what it forbids")] if not self.what else []
@@ -112,6 +123,40 @@ def grant_keyword(ctx: EffectContext, p: GrantParams) -> Procedure:
     the field as the step resolves (one that enters later does not), have the keyword until the effect ends."""
     hit = characters_targeted(ctx) if p.to == "targets" else board.characters(ctx.state)
     start(ctx, "grant_keyword", hit, value=p.keyword, until=p.duration)
+    return
+    yield
+
+
+class InvertParams(Struct, frozen=True, forbid_unknown_fields=True):
+    # 「但し、この効果で変更された戦闘修正のみで耐久力は0以下にならない」: the changed modifiers alone never bring a
+    # character's toughness to 0 or below
+    never_to_zero: bool = False
+    duration: Duration = "end_of_turn"
+
+
+@VOP.effect("invert_battle_modifiers", InvertParams, asks=False)
+def invert_battle_modifiers(ctx: EffectContext, p: InvertParams) -> Procedure:
+    """「ターン終了時まで、〔全てのキャラクター〕が持つ戦闘修正の+を-に変更する」 (pool 1.7): on every character on the
+    field as the step resolves, each + battle modifier it has while the effect lasts counts as - (its attack in
+    battle at least 0, as always); with ``never_to_zero`` the changed modifiers alone leave its toughness at least
+    1 (``board.battle_bonus``)."""
+    start(ctx, INVERT_BATTLE, board.characters(ctx.state), amount=int(p.never_to_zero), until=p.duration)
+    return
+    yield
+
+
+class ReplaceDrawsParams(Struct, frozen=True, forbid_unknown_fields=True):
+    players: Literal["all", "you", "opponent"] = "all"
+    duration: Duration = "end_of_turn"
+
+
+@VOP.effect("draws_become_discards", ReplaceDrawsParams, asks=False)
+def draws_become_discards(ctx: EffectContext, p: ReplaceDrawsParams) -> Procedure:
+    """「〔全てのプレイヤー〕は、ドローフェイズの規定の効果以外でカードをX枚ドローする場合、そのドローを無効とし、
+    代わりに手札をX枚破棄する」 (pool 1.7): while it lasts, an effect's draw of N by those players is not made and they
+    discard N cards of their hand instead (``board.draw_by_effect``); the draw phase's draw is not replaced."""
+    players = {"all": [0, 1], "you": [ctx.controller], "opponent": [ctx.opponent]}[p.players]
+    start(ctx, DRAWS_TO_DISCARDS, [board.player_target(q) for q in players], until=p.duration)
     return
     yield
 

@@ -162,10 +162,9 @@ def damage(ctx: EffectContext, p: AmountParams) -> Procedure:
 
 @VOP.effect("draw", CountParams)
 def draw(ctx: EffectContext, p: CountParams) -> Procedure:
-    """Draw N cards."""
-    board.draw(ctx.engine, ctx.controller, p.count)
-    return
-    yield
+    """Draw N cards (an effect's draw: replaced by discards from the hand while a ``draws_become_discards`` effect
+    is on the player, pool 1.7)."""
+    yield from board.draw_by_effect(ctx.engine, ctx.controller, p.count)
 
 
 @VOP.effect("negate")

@@ -9,17 +9,19 @@ of the turn as a trigger (自動γ 「…ターンの終了時」).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct, field
 
 from eventsource import events as ev
 from projections.characteristics import view
+from projections.state import GameState
+from statemachine.board import card_in_owners
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
-from statemachine.games.vision import board
+from statemachine.games.vision import board, computed  # noqa: F401 - the game's amount rules first
 from statemachine.games.vision.actions import PLAYED_TURN
-from statemachine.games.vision.board import FIELD, HAND, NODE, zone
+from statemachine.games.vision.board import DISCARD, FIELD, HAND, NODE, zone
 from statemachine.games.vision.durations import delayed_instances
 from statemachine.games.vision.effects import VOP
 from statemachine.triggers import Instance, matches_filter
@@ -34,6 +36,7 @@ VOP.declare(KEYWORD, {
 })
 
 HAND_DISCARD = "discard"
+DISCARDED = "discarded"  # ctx.bound: the cards (card ids) the effect's look_and_discard discarded (pool 1.7)
 
 Count = Annotated[int, Meta(ge=0)]
 
@@ -42,21 +45,29 @@ class DrawParams(Struct, frozen=True, forbid_unknown_fields=True):
     count: Count = 1
 
 
+class LookParams(Struct, frozen=True, forbid_unknown_fields=True):
+    count: Count = 1
+    # Which cards of the hand seen may be chosen (pool 1.7): "any", or "highest_cost" — 「最もコストの高いカード」,
+    # only a card whose COST is the highest among the cards seen (COST(X) counts 0 in the hand).
+    only: Literal["any", "highest_cost"] = "any"
+
+
 @VOP.effect("target_draws", DrawParams)
 def target_draws(ctx: EffectContext, p: DrawParams) -> Procedure:
     """「目標の〔プレイヤー1人〕はNドローする」: each targeted player draws N."""
     for ref in ctx.bound.get("targets", ()):
         if ref < 0:
-            board.draw(ctx.engine, -1 - ref, p.count)
-    return
-    yield
+            yield from board.draw_by_effect(ctx.engine, -1 - ref, p.count)
 
 
-@VOP.effect("look_and_discard", DrawParams)
-def look_and_discard(ctx: EffectContext, p: DrawParams) -> Procedure:
+@VOP.effect("look_and_discard", LookParams)
+def look_and_discard(ctx: EffectContext, p: LookParams) -> Procedure:
     """「目標の〔相手プレイヤー1人の手札〕を全て見て、N枚を選んで破棄する」: the controller sees the targeted
-    player's whole hand (recorded: who saw which cards) and chooses up to N of them, one at a time."""
+    player's whole hand (recorded: who saw which cards) and chooses up to N of them, one at a time; with ``only =
+    "highest_cost"`` (「最もコストの高いカード1枚を選んで」) among the cards of the highest COST only. The cards
+    discarded are bound as ``discarded`` (the amount reference 「この効果で破棄したカード」)."""
     st = ctx.state
+    ctx.bound[DISCARDED] = []
     for ref in ctx.bound.get("targets", ()):
         if ref >= 0:
             continue
@@ -67,10 +78,29 @@ def look_and_discard(ctx: EffectContext, p: DrawParams) -> Procedure:
         chosen: list[int] = []
         for k in range(min(p.count, len(hand))):
             left = tuple(o for o in hand if o not in chosen)
+            if p.only == "highest_cost":
+                top = max(_hand_cost(st, o) for o in left)
+                left = tuple(o for o in left if _hand_cost(st, o) == top)
             answer = yield ctx.request(ctx.controller, "discard", f"choose a card of the hand to discard ({k + 1})",
                                        left, rule="VOP-GAME-DISCARD")
             chosen.append(int(answer[0]))
+        ctx.bound[DISCARDED] += [st.objects[o].card for o in chosen]
         board.to_discard(ctx.engine, chosen, HAND_DISCARD)
+
+
+def _hand_cost(state: GameState, oid: int) -> int:
+    return view(state, oid).chars.cost or 0
+
+
+def discarded_card(ctx: Any) -> int | None:
+    """The first card an earlier look_and_discard of this effect discarded (「この効果で破棄したカード」), as it now
+    lies in its owner's discard pile; nothing (0) if none was."""
+    cards = ctx.bound.get(DISCARDED) or ()
+    return card_in_owners(ctx.state, cards[0], DISCARD) if cards else None
+
+
+assert VOP.amounts is not None  # computed.py sets the game's amount rules first
+VOP.amounts.references[DISCARDED] = discarded_card
 
 
 @VOP.effect("kesshi")
@@ -179,6 +209,20 @@ GENERAL_PIECES: dict[str, str] = {
     "for_highest_revealed": "「最も…が大きいカードを公開したプレイヤーは、…」: carries any effect for the winners",
     "revealed_is": "「そのカードが…カードであれば」: any of the card types",
     "put_revealed_onto_field": "「(そのカードを)スリープ状態で場に出し」: whichever card was revealed",
+    # pool 1.7
+    "reveal_deck_top": "「〔あなたのデッキの上のカードN枚〕を公開し、…を全て手札に加える。それ以外のカードは"
+                       "任意の順番でデッキの下に戻す」: any N, any type and race",
+    "static_play_discount": "「〔このカード〕が…冥界にある場合、〔あなたがプレイする…〕の必要ノードとコストは"
+                            "-Nされる」: any kind of card, any N of NODE and COST",
+    "deck_to_node": "「〔あなたのデッキの上のカード1枚〕をアクティブ状態でノードに加えても良い」: may or must",
+    "invert_battle_modifiers": "「…が持つ戦闘修正の+を-に変更する」: every character's, with or without the "
+                               "toughness floor",
+    "draws_become_discards": "「…ドローする場合、そのドローを無効とし、代わりに手札をX枚破棄する」: any players, "
+                             "any effect's draw",
+    "has_characters": "「…の場にキャラクターが(1枚も)居ない場合」: either player, any N",
+    "no_attack_this_turn": "「…がこのターン一度も攻撃を行わなかった場合」: either player",
+    "discard_field_card": "「〔…の場の、…以外のカード1枚〕を破棄しても良い」: either field, any excluded types, may "
+                          "or must",
 }
 
 

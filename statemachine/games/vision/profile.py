@@ -17,7 +17,17 @@ from statemachine.cards import CardPool
 from statemachine.decisions import Decision, Legal
 from statemachine.decks import DeckRule
 from statemachine.engine import Engine
-from statemachine.games.vision import actions, board, computed, distribute, reveal, rule_ids  # noqa: F401 - steps register
+from statemachine.games.vision import (  # noqa: F401 - steps register
+    actions,
+    attacks,
+    board,
+    computed,
+    deck,
+    distribute,
+    reveal,
+    rule_ids,
+)
+from statemachine.games.vision.actions import UNTIL_ATTACKS
 from statemachine.games.vision.board import CHAIN, FIELD, LIFE, NODE, zone
 from statemachine.games.vision.chain import InterferenceChain
 from statemachine.games.vision.discard_pile import fire_maintenance
@@ -111,7 +121,8 @@ class Vision(RulesProfile):
                 fire_turn_end(engine)
                 healed = [ev.StatusSet(o, "damage", 0) for p in range(2) for o in st.zone(zone(p, FIELD))
                           if st.objects[o].status.get("damage")]
-                ending = [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == "end_of_turn"]
+                ending = [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values()
+                          if m.until in ("end_of_turn", UNTIL_ATTACKS)]  # 「このターン、…攻撃を行うまで」 too
                 if healed or ending:
                     engine.emit(*healed, *ending)
             case _:

@@ -35,6 +35,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # A character played and put onto the field is marked with the turn (status ``played_turn``), so 「プレイされて
     # 場に出たターン」 can be judged (《上海人形》, VOP-GAME-TURN-END). 1.2: no mark (no card asked).
     played_turn_marked: bool = False
+    # 1.7: a player whose character attacks is marked with the turn (counter ``attacked_turn``), so 「このターン一度も
+    # 攻撃を行わなかった場合」 can be judged (《宣戦布告》, VOP-GAME-ATTACK). Before: no mark (no card asked).
+    attack_turn_marked: bool = False
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
     """The options a Vision of Phantasm game may be started with (``statemachine.options``)."""
