@@ -177,7 +177,8 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
         for k, cond in enumerate(ability.conditions):
             _check_entry(vocab, f"{base}.conditions[{k}]", vocab.conditions, cond.name, cond.params, "condition",
                          error)
-        chosen = sum(1 for eff in ability.effects if eff.name in vocab.target_steps)
+        # (a target step may stand for several targets: its ``count``, Magic's "two target creatures")
+        chosen = sum(_target_count(eff.params) for eff in ability.effects if eff.name in vocab.target_steps)
         for k, eff in enumerate(ability.effects):
             entry = vocab.effects.get(eff.name)
             if eff.params.get("may") is True and entry is not None and (
@@ -188,6 +189,11 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
                          targets=chosen, abilities=frozenset(a.id for a in card.abilities))
         for k, cost in enumerate(ability.costs):
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
+
+
+def _target_count(params: dict[str, Any]) -> int:
+    count = params.get("count", 1)
+    return count if isinstance(count, int) and count > 1 else 1
 
 
 # "granted": an activated ability a card's static effect gives other objects, which the card itself does not have

@@ -13,7 +13,7 @@ from projections.state import modifiers_applying
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.decisions import Decision, IllegalDecision, Request
 from statemachine.engine import Engine
-from statemachine.games.magic import board, mana, targets
+from statemachine.games.magic import board, cost_increases, mana, targets
 from statemachine.games.magic.board import BATTLEFIELD, HAND, LANDS_PLAYED, STACK, zone
 from statemachine.games.magic.costs import Why, life_x, pay_costs, why_not_costs
 from statemachine.games.magic.effects import ACTIVATED_TURN, ACTIVATIONS, TIMES_EACH_TURN, activations_this_turn
@@ -70,8 +70,11 @@ def why_not_cast(engine: Engine, player: int, oid: int) -> Why | None:
     why = why_not_costs(engine, player, oid, costs, 0)
     if why:
         return why
-    if not mana.affordable(engine, player, mana.parse(mana.symbols(card) or "0")):
-        return "MTG-C-04", f"you cannot pay {mana.parse(mana.symbols(card) or '0')}: not enough mana"
+    # CR 601.2f: the total cost, with the increases in force (a cost increase, Gloom)
+    total = cost_increases.raised(mana.parse(mana.symbols(card) or "0"),
+                                  cost_increases.increase(engine, "spells", oid))
+    if not mana.affordable(engine, player, total):
+        return "MTG-C-04", f"you cannot pay {total}: not enough mana"
     for a in extra_costs(card):
         if not targets.has_targets(engine, a, None, player, oid):
             return "MTG-GAME-TARGET", f"{card.name} has no legal target"
@@ -90,7 +93,9 @@ def cast(engine: Engine, player: int, oid: int) -> Procedure:
     abilities = extra_costs(card)
     costs = [c for a in abilities for c in a.costs]
     x = 0
-    printed = mana.parse(mana.symbols(card) or "0")
+    # CR 601.2f: the total cost is the mana cost with the increases in force on the spell
+    printed = cost_increases.raised(mana.parse(mana.symbols(card) or "0"),
+                                    cost_increases.increase(engine, "spells", spell))
     if life_x(costs):
         top = max(0, min(board.life(st, player), MAX_X))
         answer = yield Request(player, "x", "choose X (the life you pay)", tuple(range(top + 1)), effect=eid,
@@ -163,6 +168,11 @@ def why_not_activate(engine: Engine, player: int, oid: int, index: int) -> Why |
     why = why_not_costs(engine, player, oid, ability.costs, 0)
     if why:
         return why
+    more = cost_increases.increase(engine, "abilities", oid)
+    if more:  # CR 601.2f, 602.2b: the total cost with the increase must be payable
+        total = cost_increases.raised(cost_increases.mana_part(ability.costs), more)
+        if not mana.affordable(engine, player, total):
+            return "MTG-C-04", f"you cannot pay {total}: not enough mana (an increase of {more} is in force)"
     for c in ability.conditions:  # CR 602.5b: "activate no more than N times each turn"
         times = int(c.params.get("times", 1))
         if c.name == TIMES_EACH_TURN and activations_this_turn(st, oid, ability.id) >= times:
@@ -190,7 +200,13 @@ def activate(engine: Engine, player: int, oid: int, index: int) -> Procedure:
         engine.emit(ev.StatusSet(oid, ACTIVATIONS + ability.id, activations_this_turn(st, oid, ability.id) + 1),
                     ev.StatusSet(oid, ACTIVATED_TURN + ability.id, st.turn))
     yield from choose_targets(engine, player, eid, [ability], None, oid)
-    yield from pay_costs(engine, player, oid, ability.costs, eid, 0)
+    more = cost_increases.increase(engine, "abilities", oid)
+    costs = ability.costs
+    if more:  # CR 601.2f, 602.2b: the increase is paid with the ability's mana, as one total cost
+        paid = yield from mana.pay(engine, player, cost_increases.raised(cost_increases.mana_part(costs), more), eid)
+        assert paid, "checked before the decision was accepted"
+        costs = tuple(c for c in costs if c.name != "mana")
+    yield from pay_costs(engine, player, oid, costs, eid, 0)
     yield from give_priority(engine, player)
 
 

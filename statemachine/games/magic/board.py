@@ -36,6 +36,8 @@ CAST, RESOLVED, COUNTERED, DESTROY, SACRIFICE, DISCARD, DRAW, PLAY, SBA, ENTER =
 
 LIFE = "life"
 LANDS_PLAYED = "lands_played"
+POISON = "poison"  # a player's poison counters (CR 122.1f); ten or more lose the game (704.5c)
+POISON_LIMIT = 10
 STARTING_LIFE = 20
 HAND_SIZE = 7
 

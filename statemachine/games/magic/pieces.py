@@ -6,6 +6,7 @@ keyword action, a game result, a timing restriction) or takes the amounts, selec
 from __future__ import annotations
 
 GENERAL_PIECES: dict[str, str] = {
+    "as_sorcery": "CR 602.5d: \"activate only as a sorcery\" (and equip, CR 702.6a), any activated ability",
     "at_least": "an amount (any expression) compared with N: \"if you control three or more ...\"",
     "at_most": "an amount compared with N: \"if no creatures are on the battlefield\" is a count at most 0",
     "cant_be_blocked": "CR 509.1b on what any selector names, until end of turn",
@@ -23,12 +24,14 @@ GENERAL_PIECES: dict[str, str] = {
     "mill": "CR 701.13: target player mills any amount",
     "no_regeneration": "CR 701.15c on what any selector names",
     "put_onto_battlefield": "a card in a graveyard onto the battlefield under your control: any card a target names",
+    "poison": "CR 122.1f: the players a selector names get any number of poison counters",
     "prevent_combat_damage": "CR 615.1: \"prevent all combat damage that would be dealt this turn\"",
     "sacrifice_self": "CR 701.17: \"sacrifice ~\", the source itself",
     "skip_next_untap": "CR 502.3 on what any selector names",
     "source_untapped": "\"if ~ is untapped\": the source's state, any permanent",
     "static_attacks_only_if": "CR 508.1c: \"can't attack unless defending player controls a <land>\", any land subtype",
     "static_cant_lose": "CR 104.3: \"you can't lose the game and your opponents can't win the game\"",
+    "static_cost_increase": "CR 601.2f: spells or activated abilities of what any filter names cost N more",
     "tap": "CR 701.21: tap or untap what any selector names",
     "times_each_turn": "CR 602.5b: \"activate only N times each turn\", any N",
     "win_game": "CR 104.2b: \"you win the game\"",

@@ -17,13 +17,12 @@ from projections.state import WHILE_SOURCE, GameState
 from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.games.magic import board
-from statemachine.games.magic.statics import flagged
+from statemachine.games.magic.statics import CANT_BE_BLOCKED, flagged
 from statemachine.games.magic.verbs import Acts, acted_on
 from statemachine.games.magic.vocab import MTG
 from statemachine.loader import CardFileError
 from statemachine.vocabulary import NoParams, Procedure
 
-CANT_BE_BLOCKED = "cant_be_blocked"  # flag: "can't be blocked this turn" (CR 509.1b)
 ATTACKS_ONLY_IF = "attacks_only_if:"  # flag prefix, then land subtypes: "can't attack unless defending player ..."
 AS_SORCERY, DURING_YOUR_TURN = "as_sorcery", "during_your_turn"
 ACTIVATION_RESTRICTIONS = (AS_SORCERY, DURING_YOUR_TURN)

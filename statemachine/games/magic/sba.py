@@ -30,11 +30,12 @@ class Found(NamedTuple):
     falls: list[int]  # toughness 0 or less: put into the graveyard (704.5f)
     losers: list[tuple[int, str]]
     unattached: list[int]  # an aura attached to nothing on the battlefield: put into the graveyard (704.5m)
+    unequipped: list[int]  # an Equipment attached to nothing on the battlefield: it becomes unattached (704.5n)
 
 
 def find(engine: Engine) -> Found:
     st = engine.state
-    found = Found([], [], [], [], [], [])
+    found = Found([], [], [], [], [], [], [])
     for p, ps in enumerate(st.players):
         if ps.lost:
             continue
@@ -43,12 +44,19 @@ def find(engine: Engine) -> Found:
             why = "life total 0 or less (704.5a)"
         elif st.stat(p, DREW_FROM_EMPTY) and engine.options.deck_out != "off":
             why = "drew from an empty library (704.5b)"
+        elif st.stat(p, board.POISON) >= board.POISON_LIMIT:
+            why = "ten or more poison counters (704.5c)"
         # (asked only of a player who would lose: it looks at every permanent they control)
         if why is not None and not cant_lose(st, p):
             found.losers.append((p, why))
     for oid in board.permanents(st):  # 704.5m: an aura attached to nothing on the battlefield
         host = st.objects[oid].status.get(statics.ATTACHED)
-        if host is not None and not board.on_battlefield(st, host):
+        if host is None:
+            continue
+        if statics.EQUIPMENT in view(st, oid).chars.subtypes:
+            if not board.on_battlefield(st, host) or not board.has_type(st, host, "creature"):
+                found.unequipped.append(oid)  # 704.5n: it stays on the battlefield, attached to nothing
+        elif not board.on_battlefield(st, host):
             found.unattached.append(oid)
     for oid in board.creatures(st):
         v = view(st, oid)
@@ -70,6 +78,9 @@ def find(engine: Engine) -> Found:
     if found.unattached:
         found.actions.append("aura attached to nothing")
         found.objects.extend(found.unattached)
+    if found.unequipped:
+        found.actions.append("equipment attached to nothing")
+        found.objects.extend(found.unequipped)
     return found
 
 
@@ -90,6 +101,7 @@ def perform(engine: Engine) -> bool:
     ids = engine.new_object_ids(len(leaving))
     events += [board.move(engine, o, board.zone(st.objects[o].owner, board.GRAVEYARD), cause, new_id=nid)
                for (o, cause), nid in zip(leaving, ids, strict=True)]
+    events += [ev.StatusSet(o, statics.ATTACHED, 0) for o in found.unequipped]
     events += [ev.PlayerLost(p, why) for p, why in found.losers]
     lost = {p for p, _ in found.losers} | {p for p, ps in enumerate(st.players) if ps.lost}
     left = [p for p in range(len(st.players)) if p not in lost]

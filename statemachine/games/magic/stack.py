@@ -217,13 +217,15 @@ def choose_targets(engine: Engine, player: int, eid: int, abilities: list[Abilit
     for ability in abilities:
         for n, spec in enumerate(targets.specs(ability, mode)):
             options = targets.candidates(engine, spec, spell, player, source)
-            if not options:
+            if len(options) < spec.count:  # (a step of count N needs N different targets, CR 115.3)
                 engine.emit(ev.EffectFizzled(eid, "no legal target when put on the stack (603.3d)"))
                 return
-            most = min(len(options), most_targets) if spec.any_number else 1  # "any number": 1 or more, each once
+            most = min(len(options), most_targets) if spec.any_number else spec.count  # "any number": 1 or more
+            least = spec.count  # CR 115.3: exactly N different targets ("two target creatures")
             answer = yield Request(player, "target", f"choose target {n + 1} ({spec.what}) for {ability.label}"
-                                   + (f": up to {most}, each once" if most > 1 else ""), tuple(options),
-                                   maximum=most, effect=eid, rule="MTG-GAME-TARGET")
+                                   + (f": up to {most}, each once" if most > least else "")
+                                   + (f": {least} different" if least > 1 else ""), tuple(options),
+                                   minimum=least, maximum=most, effect=eid, rule="MTG-GAME-TARGET")
             chosen += [int(a) for a in answer]
     if chosen:
         engine.emit(ev.Chosen(player, tuple(chosen), eid))

@@ -27,6 +27,8 @@ ATTACHED = "attached"  # status of an aura or equipment: the object it is attach
 ATTACH_TO = "attach_to"  # status of an aura spell as it resolves: what it will be attached to
 STARTED = "statics"  # status of a permanent whose static abilities' effects have started
 CANT_ATTACK, CANT_BLOCK, CANT_LOSE = "cant_attack", "cant_block", "cant_lose"  # flags (set_flag effects)
+CANT_BE_BLOCKED = "cant_be_blocked"  # flag: "can't be blocked" (CR 509.1b), this turn or while an effect lasts
+EQUIPMENT = "Equipment"  # the artifact subtype of CR 301.5: attached by its equip ability, unattached (704.5n)
 DOESNT_UNTAP = "doesnt_untap"  # flag: "doesn't untap during its controller's untap step" (CR 502.3)
 # flag: "doesn't untap during its controller's next untap step" (CR 502.3): ends with that untap step (rules 1.4)
 DOESNT_UNTAP_NEXT = "doesnt_untap_next"
@@ -125,19 +127,21 @@ class AttachedGets(Struct, frozen=True, forbid_unknown_fields=True):
     cant_block: bool = False
     doesnt_untap: bool = False  # "doesn't untap during its controller's untap step"
     control: bool = False  # "You control enchanted creature" (CR 613.1b, layer 2)
+    cant_be_blocked: bool = False  # "Equipped creature can't be blocked" (CR 509.1b)
 
     def problems(self) -> list[tuple[str, str]]:
         if not (self.power or self.toughness or self.keyword or self.cant_attack or self.cant_block
-                or self.doesnt_untap or self.control):
+                or self.doesnt_untap or self.control or self.cant_be_blocked):
             return [("", "gives nothing")]
         return []
 
 
 @MTG.effect("static_attached_gets", AttachedGets)
 def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
-    """Static: the permanent this aura is attached to ("enchanted creature") gets +P/+T, a keyword, can't
-    attack or block, doesn't untap in its controller's untap step, or is controlled by this aura's controller,
-    for as long as this is on the battlefield (CR 303.4, 611.3a, 502.3, 613.1b)."""
+    """Static: the permanent this aura or Equipment is attached to ("enchanted creature", "equipped creature")
+    gets +P/+T, a keyword, can't attack, block or be blocked, doesn't untap in its controller's untap step, or
+    is controlled by this aura's controller, for as long as this is on the battlefield and attached to it (CR
+    303.4, 301.5, 611.3a, 502.3, 509.1b, 613.1b)."""
     st = ctx.state
     host = st.objects[ctx.source].status.get(ATTACHED) if ctx.source in st.objects else None
     if host is None or host not in st.objects:
@@ -154,7 +158,8 @@ def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
             add(kind, n)
     if p.keyword:
         add("grant_keyword", value=p.keyword)
-    for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block), (DOESNT_UNTAP, p.doesnt_untap)):
+    for flag, on in ((CANT_ATTACK, p.cant_attack), (CANT_BLOCK, p.cant_block), (DOESNT_UNTAP, p.doesnt_untap),
+                     (CANT_BE_BLOCKED, p.cant_be_blocked)):
         if on:
             add("set_flag", value=flag)
     if p.control and st.objects[host].controller != ctx.controller:
@@ -186,17 +191,36 @@ class AttachParams(Struct, frozen=True, forbid_unknown_fields=True):
     # spell returned ("return enchanted creature card to the battlefield ... and attach Animate Dead to it")
     to: Literal["target", "returned"] = "target"
 
+    def target_refs(self) -> list[tuple[str, int]]:
+        return [(".to", 0)] if self.to == "target" else []  # (an attach with no target step is refused at load)
+
 
 @MTG.effect("attach", AttachParams)
 def attach(ctx: EffectContext, p: AttachParams) -> Procedure:
     """An aura spell: as it resolves it enters attached to its (first) target, or to the permanent an earlier
-    step returned to the battlefield (CR 303.4f)."""
+    step returned to the battlefield (CR 303.4f). An ability of a permanent (equip, CR 702.6a) attaches that
+    permanent to its target at once (CR 701.3a): the effects of its static abilities end and start again on
+    the new object as the rules next look at the game (``start``); attaching it to what it is already
+    attached to does nothing (CR 701.3b)."""
     spell = ctx.bound.get("spell")
     chosen: list[int] = ctx.bound.get("targets", []) if p.to == "target" else ctx.bound.get(RETURNED_NOW, [])
     if spell is not None and spell in ctx.state.objects and chosen and chosen[0] >= 0:
         ctx.engine.emit(ev.StatusSet(spell, ATTACH_TO, chosen[0]))
+    elif spell is None and chosen and chosen[0] >= 0:
+        _attach_source(ctx, chosen[0])
     return
     yield
+
+
+def _attach_source(ctx: EffectContext, host: int) -> None:
+    st = ctx.state
+    src = ctx.source
+    if not board.on_battlefield(st, src) or not board.on_battlefield(st, host) or st.objects[src].status.get(
+            ATTACHED) == host:
+        return
+    ended = [ev.ContinuousEffectEnded(m.effect) for m in sorted(st.modifiers.values(), key=lambda m: m.effect)
+             if m.source == src and m.until == WHILE_SOURCE]
+    ctx.engine.emit(*ended, ev.StatusSet(src, ATTACHED, host), ev.StatusSet(src, STARTED, 0))
 
 
 def flagged(state: GameState, ref: int, flag: str) -> bool:

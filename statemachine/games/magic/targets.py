@@ -4,8 +4,8 @@ as it resolves (601.2c, 603.3d, 608.2b — rules the seed refers to but does not
 A target step is an effect step ``{ name = "target", params = { what = "creature", ... } }``; an ability's targets
 are its target steps in printed order, recorded in one ``Chosen`` event naming the effect (players as
 ``-1 - player``). Effect steps refer to them by position. A step's restrictions are a ``select.Filter`` (types,
-"non-", colours, controller, tapped, power, mana value); keywords restrict targeting too: hexproof (CR 702.11),
-protection (CR 702.16b).
+"non-", colours, controller, tapped, power, mana value); keywords restrict targeting too: shroud (CR 702.18),
+hexproof (CR 702.11), protection (CR 702.16b). A step may stand for exactly N different targets (``count``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,16 @@ class TargetParams(Filter, frozen=True, forbid_unknown_fields=True):
     # "any number of targets" (CR 115.1, 601.2c): one or more different targets; only an ability's last target
     # step may say it, and the steps after it refer to them as targets from its index on
     any_number: bool = False
+    # "two target creatures" (CR 115.3, 601.2c): the step stands for exactly this many targets, each a different
+    # object or player (one word "target" never chooses the same thing twice); later steps name them by position
+    count: int = 1
 
     def problems(self, at: str = "") -> list[tuple[str, str]]:
         out = Filter.problems(self, at)
+        if self.count < 1:
+            out.append((f"{at}.count", "a target step stands for one target or more (count 1 or more)"))
+        if self.count > 1 and self.any_number:
+            out.append((f"{at}.count", "exactly N targets or any number: say one of count and any_number"))
         if self.max_cost is not None and not isinstance(self.max_cost, int):
             out.append((f"{at}.max_cost", "a target's mana value limit is a number: targets are chosen before "
                                           "anything is computed"))
@@ -56,7 +63,9 @@ def cast_modes(ability: AbilityDef) -> list[dict[str, Any]]:
 
 
 def expand(found: list[TargetParams], chosen: int) -> list[TargetParams]:
-    """The specs of the targets chosen: a last "any number" step stands for each target chosen for it."""
+    """The specs of the targets chosen: a step of ``count`` N stands for N targets (CR 115.3), a last "any
+    number" step for each target chosen for it."""
+    found = [s for s in found for _ in range(s.count)]
     if found and found[-1].any_number and chosen > len(found):
         return found + [found[-1]] * (chosen - len(found))
     return found
@@ -118,6 +127,8 @@ def _object_ok(ctx: EffectContext, spec: TargetParams, ref: int, spell: int | No
             return False
     if spec.what != "spell":
         source = view(st, ctx.source) if ctx.source in st.objects else None
+        if "shroud" in seen.chars.keywords:
+            return False  # CR 702.18a: it can't be the target of spells or abilities
         if "hexproof" in seen.chars.keywords and seen.controller != ctx.controller:
             return False  # CR 702.11b
         if protected_from(seen, source):
@@ -169,6 +180,6 @@ def has_targets(engine: Engine, ability: AbilityDef, spell: int | None = None, c
     modes = cast_modes(ability)
     if modes and mode is None:
         return any(has_targets(engine, ability, spell, controller, source, m) for m in range(len(modes)))
-    return all(candidates(engine, s, spell, controller, source) for s in specs(ability, mode))
+    return all(len(candidates(engine, s, spell, controller, source)) >= s.count for s in specs(ability, mode))
 
 

@@ -347,6 +347,18 @@ def lose_life(ctx: EffectContext, p: PlayerAmount) -> Procedure:
     yield
 
 
+@MTG.effect("poison", PlayerAmount)
+def poison(ctx: EffectContext, p: PlayerAmount) -> Procedure:
+    """Those players get N poison counters (CR 122.1f); one with ten or more loses the game, a state-based
+    action (CR 704.5c, ``sba``)."""
+    who = acted_players(ctx, p.on, p.target)
+    n = evaluate(ctx, p.amount) if who else 0
+    if n > 0:
+        ctx.engine.emit(*[ev.PlayerStat(q, board.POISON, ctx.state.stat(q, board.POISON) + n) for q in who])
+    return
+    yield
+
+
 @MTG.effect("discard_hand", PlayerAmount)
 def discard_hand(ctx: EffectContext, p: PlayerAmount) -> Procedure:
     """Those players discard their hands (``amount`` is not read)."""

@@ -22,6 +22,7 @@ MTG.declare(KEYWORD, {
     "defender": "CR 702.3: can't attack",
     "double_strike": "CR 702.4: deals combat damage in the first-strike step and the regular one",
     "first_strike": "CR 702.7: deals combat damage in a combat damage step before creatures without it (510.4)",
+    "shroud": "CR 702.18: can't be the target of spells or abilities (its controller's neither)",
     "hexproof": "CR 702.11: can't be the target of spells or abilities its controller's opponents control",
     "indestructible": "CR 702.12: is not destroyed by lethal damage or by effects that say destroy",
     "fear": "CR 702.36: can't be blocked except by artifact creatures and/or black creatures",
