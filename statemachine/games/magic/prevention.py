@@ -20,7 +20,7 @@ from statemachine.decisions import Request
 from statemachine.games.magic import board
 from statemachine.games.magic.board import STACK
 from statemachine.games.magic.damage import CANT_REGENERATE
-from statemachine.games.magic.select import Color
+from statemachine.games.magic.select import CardType, Color
 from statemachine.games.magic.verbs import Acts, acted_on
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Procedure
@@ -31,22 +31,25 @@ class PreventParams(Acts, frozen=True, forbid_unknown_fields=True):
     next_time: bool = False  # "the next time ... would deal damage ..., prevent that damage"
     source: Literal["any", "chosen"] = "any"  # "a source of your choice", chosen as it resolves (CR 615.7)
     source_colors: list[Color] = field(default_factory=list)  # "a red source of your choice"
+    source_types: list[CardType] = field(default_factory=list)  # "an artifact source of your choice"
 
     def problems(self) -> list[tuple[str, str]]:
         out = Acts.problems(self)
         if not self.next_time and isinstance(self.amount, int) and self.amount <= 0:
             out.append((".amount", "prevents nothing: give the damage to prevent (or next_time = true)"))
-        if self.source_colors and self.source != "chosen":
-            out.append((".source_colors", "a source's colours restrict a chosen source (source = \"chosen\")"))
+        for at, given in ((".source_colors", self.source_colors), (".source_types", self.source_types)):
+            if given and self.source != "chosen":
+                out.append((at, "a source's colours or types restrict a chosen source (source = \"chosen\")"))
         return out
 
 
-def _sources(ctx: EffectContext, colors: list[Color]) -> list[int]:
+def _sources(ctx: EffectContext, colors: list[Color], types: list[CardType]) -> list[int]:
     """The objects that may be chosen as "a source": permanents and spells on the stack (CR 609.7a), of those
-    colours if the card says."""
+    colours and card types if the card says."""
     st = ctx.state
     found = [o for o in sorted(st.objects) if board.on_battlefield(st, o) or st.objects[o].zone == STACK]
-    return [o for o in found if not colors or set(colors) & set(view(st, o).chars.colors)]
+    return [o for o in found if (not colors or set(colors) & set(view(st, o).chars.colors))
+            and (not types or set(types) & set(view(st, o).chars.types))]
 
 
 @MTG.effect("prevent_damage", PreventParams)
@@ -59,7 +62,7 @@ def prevent_damage(ctx: EffectContext, p: PreventParams) -> Procedure:
         return
     watching = ""
     if p.source == "chosen":
-        options = _sources(ctx, p.source_colors)
+        options = _sources(ctx, p.source_colors, p.source_types)
         if not options:
             return  # no such source to choose: the effect does nothing
         answer = yield Request(ctx.controller, "source", "choose a source whose damage to prevent", tuple(options),
