@@ -21,7 +21,7 @@ from statemachine.games.magic.damage import (
     protected,
     recording,
 )
-from statemachine.games.magic.restrictions import attack_forbidden, unblockable
+from statemachine.games.magic.restrictions import attack_forbidden, block_forbidden, unblockable
 from statemachine.games.magic.statics import CANT_ATTACK, CANT_BLOCK, flagged
 from statemachine.replacements import Shields
 from statemachine.vocabulary import Procedure
@@ -88,6 +88,8 @@ def can_block(state: GameState, blocker: int, attacker: int) -> bool:
         return False  # CR 702.36b: only artifact creatures and/or black creatures block it
     if landwalk_unblockable(state, attacker, view(state, blocker).controller):
         return False  # CR 702.14c
+    if state.modifiers and block_forbidden(state, attacker, blocker):
+        return False  # CR 509.1b: "can't be blocked by creatures with power 3 or greater"
     return not flying or "flying" in kw or "reach" in kw
 
 

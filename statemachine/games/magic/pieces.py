@@ -31,6 +31,7 @@ GENERAL_PIECES: dict[str, str] = {
     "source_untapped": "\"if ~ is untapped\": the source's state, any permanent",
     "static_attacks_only_if": "CR 508.1c: \"can't attack unless defending player controls a <land>\", any land subtype",
     "static_cant_lose": "CR 104.3: \"you can't lose the game and your opponents can't win the game\"",
+    "static_cant_be_blocked_by": "CR 509.1b: \"can't be blocked by\" the creatures any types, colours or power name",
     "static_cost_increase": "CR 601.2f: spells or activated abilities of what any filter names cost N more",
     "tap": "CR 701.21: tap or untap what any selector names",
     "times_each_turn": "CR 602.5b: \"activate only N times each turn\", any N",

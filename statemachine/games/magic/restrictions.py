@@ -1,7 +1,7 @@
 """Restrictions on blocking, attacking and activating that card text states (CR 509.1b, 508.1c, 602.5), each a
-general piece: "can't be blocked this turn", "can't attack unless defending player controls an Island",
-"activate only as a sorcery", "activate only during your turn". Fear (CR 702.36) is a keyword, read where
-blocks are declared (``combat.can_block``).
+general piece: "can't be blocked this turn", "can't be blocked by creatures with power 3 or greater", "can't
+attack unless defending player controls an Island", "activate only as a sorcery", "activate only during your
+turn". Fear (CR 702.36) is a keyword, read where blocks are declared (``combat.can_block``).
 
 An activation restriction is a condition of an activated ability, checked as the ability is activated
 (``actions.why_not_activate``) and refused at load on any other kind of ability (``check_restrictions``).
@@ -9,14 +9,16 @@ An activation restriction is a condition of an activated ability, checked as the
 
 from __future__ import annotations
 
+import msgspec
 from msgspec import Struct, field
 
 from eventsource import events as ev
-from projections.characteristics import view
+from projections.characteristics import ObjectView, view
 from projections.state import WHILE_SOURCE, GameState
 from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.games.magic import board
+from statemachine.games.magic.select import CardType, Color
 from statemachine.games.magic.statics import CANT_BE_BLOCKED, flagged
 from statemachine.games.magic.verbs import Acts, acted_on
 from statemachine.games.magic.vocab import MTG
@@ -79,6 +81,52 @@ def attack_forbidden(state: GameState, attacker: int, defender: int) -> bool:
             if not any(wanted & have for have in lands):
                 return True
     return False
+
+
+CANT_BE_BLOCKED_BY = "cant_be_blocked_by"  # a continuous effect on a creature: value = the blockers it excludes
+
+
+class BlockedBy(Struct, frozen=True, forbid_unknown_fields=True):
+    """The creatures that can't block it, by what they are: every field given must hold ("creatures with power
+    3 or greater": min_power = 3; "Walls": subtypes = ["Wall"]; "white creatures": colors = ["white"])."""
+
+    types: list[CardType] = field(default_factory=list)
+    subtypes: list[str] = field(default_factory=list)
+    colors: list[Color] = field(default_factory=list)
+    min_power: int | None = None  # "with power N or greater"
+    max_power: int | None = None  # "with power N or less"
+
+    def problems(self) -> list[tuple[str, str]]:
+        if self == BlockedBy():
+            return [("", "names no blocker: say types, subtypes, colors or a power")]
+        if self.min_power is not None and self.max_power is not None and self.min_power > self.max_power:
+            return [(".min_power", "selects nothing: min_power is above max_power")]
+        return []
+
+    def excludes(self, seen: ObjectView) -> bool:
+        c = seen.chars
+        return ((not self.types or bool(set(self.types) & set(c.types)))
+                and (not self.subtypes or bool(set(self.subtypes) & set(c.subtypes)))
+                and (not self.colors or bool(set(self.colors) & set(c.colors)))
+                and (self.min_power is None or seen.power >= self.min_power)
+                and (self.max_power is None or seen.power <= self.max_power))
+
+
+@MTG.effect("static_cant_be_blocked_by", BlockedBy)
+def cant_be_blocked_by(ctx: EffectContext, p: BlockedBy) -> Procedure:
+    """Static: this creature can't be blocked by the creatures named ("Amrou Kithkin can't be blocked by
+    creatures with power 3 or greater", CR 509.1b: a restriction on declaring blockers), read as blockers are
+    declared, for as long as it is on the battlefield."""
+    ctx.engine.emit(ev.ContinuousEffectStarted(ctx.state.next_effect, ctx.source, CANT_BE_BLOCKED_BY, ctx.source,
+                                               value=msgspec.json.encode(p).decode(), until=WHILE_SOURCE))
+    return
+    yield
+
+
+def block_forbidden(state: GameState, attacker: int, blocker: int) -> bool:
+    """CR 509.1b: a "can't be blocked by [creatures]" restriction on the attacker that names this blocker."""
+    found = [m for m in state.modifiers.values() if m.kind == CANT_BE_BLOCKED_BY and m.target == attacker]
+    return any(msgspec.json.decode(m.value, type=BlockedBy).excludes(view(state, blocker)) for m in found)
 
 
 @MTG.condition(AS_SORCERY)
