@@ -84,6 +84,7 @@ def _check_granted(card: CardDef) -> None:
 def check_pool(pool: CardPool) -> CardPool:
     """Mana symbols and the total cost must agree; a card without symbols has no mana cost (MTG-C-12)."""
     for card in pool.cards.values():
+        _check_mana_abilities(card)
         if mana.symbols(card) is None:
             if card.cost is not None:
                 raise CardFileError(NAME, "a card without mana symbols has no mana cost (leave cost out)", card.id,
@@ -98,6 +99,18 @@ def check_pool(pool: CardPool) -> CardPool:
                                 "$.cost")
         _check_x_and_targets(card)
     return pool
+
+
+def _check_mana_abilities(card: CardDef) -> None:
+    """A mana ability that costs mana ("{U}, {T}: Add {C}{C}{C}") is refused: kifu pays mana with mana abilities
+    whose costs are not mana (``mana.tap_plan``), and would look for ever for the mana to pay such a one."""
+    for n, ability in enumerate(card.abilities):
+        if mana.is_mana_ability(ability):
+            for k, cost in enumerate(ability.costs):
+                if cost.name == "mana":
+                    raise CardFileError(NAME, "a mana ability that costs mana is not supported (kifu pays mana "
+                                              "with abilities whose costs are not mana)", card.id,
+                                        f"$.abilities[{n}].costs[{k}]", ability.id)
 
 
 def _check_x_and_targets(card: CardDef) -> None:
