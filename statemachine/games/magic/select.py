@@ -26,8 +26,10 @@ Whose = Literal["any", "you", "opponent"]
 # What an effect step acts on. "target": the ability's target step ``target`` (counted from 0); "this": the
 # source itself ("this creature gets +1/+0"); "each": every permanent matching ``filter`` ("each creature",
 # "all artifacts"); "each_player", "you", "each_opponent": players; "subject": what the trigger is about;
-# "attached": the permanent this aura is attached to ("enchanted creature", CR 303.4).
-On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject", "attached"]
+# "attached": the permanent this aura is attached to ("enchanted creature", CR 303.4); "subject_controller": the
+# player who controls (or last controlled) what the trigger is about ("that creature's controller").
+On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject", "attached",
+             "subject_controller"]
 
 
 class Filter(Struct, frozen=True, forbid_unknown_fields=True):
@@ -120,12 +122,15 @@ def players(ctx: EffectContext, on: On) -> list[int]:
             return [p for p in order if p != ctx.controller]
         case "each_player":
             return order  # APNAP from the controller's point of view is enough for two players
+        case "subject_controller":  # as it last existed, if it has left (CR 608.2h)
+            seen = ctx.view(ctx.subject) if ctx.subject is not None else None
+            return [seen.controller] if seen is not None and seen.controller in live else []
         case _:
             return []
 
 
 def is_player_selector(on: On) -> bool:
-    return on in ("each_player", "you", "each_opponent")
+    return on in ("each_player", "you", "each_opponent", "subject_controller")
 
 
 def source_on_battlefield(state: GameState, oid: int) -> bool:

@@ -14,6 +14,7 @@ from eventsource import events as ev
 from projections.characteristics import ObjectView
 from statemachine.games.magic.board import BATTLEFIELD, DISCARD, GRAVEYARD, HAND, kind_of
 from statemachine.games.magic.lifegain import GAINS_LIFE
+from statemachine.games.magic.statics import ATTACHED
 from statemachine.triggers import TriggerKind
 
 
@@ -27,10 +28,13 @@ def _dies(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return []
 
 
-def _dealt_damage_by_holder(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[str, Any]) -> bool:
+def _dies_filter(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[str, Any]) -> bool:
     """"Whenever a creature dealt damage by ~ this turn dies": the creature as it last existed remembers the
-    sources that dealt it damage this turn (``damage.DEALT_BY``, rules 1.4)."""
-    return not flt.get("dealt_damage_by_this") or bool(subject.status.get(f"dealt_damage_by_{holder.obj}"))
+    sources that dealt it damage this turn (``damage.DEALT_BY``, rules 1.4). "When enchanted creature dies": the
+    aura, as it was just before, is attached to it (CR 303.4, 603.10a)."""
+    if flt.get("dealt_damage_by_this") and not subject.status.get(f"dealt_damage_by_{holder.obj}"):
+        return False
+    return not flt.get("attached_to_this") or holder.status.get(ATTACHED) == subject.obj
 
 
 def _leaves(e: ev.Event, _: dict[str, Any]) -> list[int]:
@@ -76,7 +80,7 @@ def _damaged(e: ev.Event, holder: ObjectView, _: ObjectView, flt: dict[str, Any]
 
 KINDS: dict[str, TriggerKind] = {
     "enters": TriggerKind("enters", ev.AFTER, _enters),
-    "dies": TriggerKind("dies", ev.BEFORE, _dies, _dealt_damage_by_holder),
+    "dies": TriggerKind("dies", ev.BEFORE, _dies, _dies_filter),
     "leaves": TriggerKind("leaves", ev.BEFORE, _leaves),
     "discarded": TriggerKind("discarded", ev.AFTER, _discarded),
     "step_begins": TriggerKind("step_begins", ev.AFTER, _never),

@@ -65,6 +65,8 @@ MTG.filter_key("to", Literal["any", "player", "opponent", "creature"],
 MTG.filter_key("combat", bool, "trigger 'deals_damage': combat damage only")
 MTG.filter_key("dealt_damage_by_this", bool,
                "trigger 'dies': only a creature dealt damage this turn by the ability's source (rules 1.4)")
+MTG.filter_key("attached_to_this", bool,
+               "trigger 'dies': only the creature this aura is attached to (\"when enchanted creature dies\", 1.6)")
 
 # Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
 # fractional number, the effect will state whether to round up or down" (CR 107.1a), so a card must say it;
