@@ -265,9 +265,12 @@ def names(state: GameState, selector: str, oid: int) -> bool:
     if obj is None:
         return False
     printed = state.cards[obj.card].printed
+    types, subtypes, colors = retyped(printed, [m for m in state.modifiers.values() if m.target == oid
+                                                and m.kind in RETYPING]) if state.modifiers else (
+        printed.types, printed.subtypes, printed.colors)
     # What each key reads of the object; a key holds when one of its values is among what it reads.
     reads: dict[str, tuple[str, ...]] = {
-        "types": printed.types, "subtypes": printed.subtypes, "colors": printed.colors,
+        "types": types, "subtypes": subtypes, "colors": colors,
         "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),),
         "tapped": ("1" if obj.status.get("tapped") else "0",), "name": (printed.name,)}
     for part in selector.split(";"):
@@ -278,6 +281,37 @@ def names(state: GameState, selector: str, oid: int) -> bool:
         if key == "not" and str(oid) in values:
             return False
     return True
+
+
+# CR 613.1d-e (layers 4 and 5): effects that change an object's types and colours, applied before every other
+# layer, in timestamp order within each (CR 613.7). ``add_types``: ``value`` the card types it gains ("is an
+# artifact creature", "are creatures that are still lands"); ``set_subtypes``: ``value`` its whole new list of
+# subtypes ("is a Swamp"), and ``amount`` 1 when it also loses the abilities of its rules text (CR 305.7: a land
+# whose land type is set); ``set_colors``: ``value`` its new colours ("" colourless). A selector reads types and
+# colours after the effects aimed at the object itself.
+ADD_TYPES, SET_SUBTYPES, SET_COLORS = "add_types", "set_subtypes", "set_colors"
+RETYPING = (ADD_TYPES, SET_SUBTYPES, SET_COLORS)
+
+
+def listed(value: str) -> tuple[str, ...]:
+    """The values of a modifier's ``value`` joined by ``|`` ("" names none)."""
+    return tuple(value.split("|")) if value else ()
+
+
+def retyped(printed: ev.Characteristics, modifiers: list[Modifier]
+            ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Types, subtypes and colours after the type- and colour-changing effects among ``modifiers`` (layer 4, then
+    5, each in timestamp order)."""
+    types, subtypes, colors = printed.types, printed.subtypes, printed.colors
+    for m in sorted((m for m in modifiers if m.kind in RETYPING),
+                    key=lambda m: (m.kind == SET_COLORS, m.since, m.effect)):
+        if m.kind == ADD_TYPES:
+            types += tuple(t for t in listed(m.value) if t not in types)
+        elif m.kind == SET_SUBTYPES:
+            subtypes = listed(m.value)
+        else:
+            colors = listed(m.value)
+    return types, subtypes, colors
 
 
 GRANTS = ("keyword=", "ability=")  # what an "each_" effect gives each object it names
