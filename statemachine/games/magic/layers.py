@@ -42,7 +42,6 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
     toughness (layer 7b: "becomes 0/2"; ``pt_mana_value``: "with power and toughness each equal to its mana
     value")."""
 
-    signed = ("power", "toughness")
     add_types: list[CardType] = field(default_factory=list)
     land_type: LandType | None = None
     colors: list[Color] | None = None  # [] is colourless
@@ -57,9 +56,8 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
             out.append(("", "becomes nothing: say add_types, land_type, colors, power and toughness, or pt_mana_value"))
         if self.pt_mana_value and (self.power is not None or self.toughness is not None):
             out.append((".pt_mana_value", "sets power and toughness already: leave out power and toughness"))
-        if (self.power is not None and (self.power < 0 or self.toughness is None)) or (
-                self.toughness is not None and (self.toughness < 0 or self.power is None)):
-            out.append((".power", "a base power and toughness are set together, each 0 or more (\"becomes 0/2\")"))
+        if (self.power is None) != (self.toughness is None):
+            out.append((".power", "a base power and toughness are set together (\"becomes 0/2\"): say both"))
         return out
 
     def modifiers(self, ctx: EffectContext, oid: int, until: str, eid: int) -> list[ev.Event]:

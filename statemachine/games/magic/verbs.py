@@ -178,7 +178,7 @@ def put_onto_battlefield(ctx: EffectContext, p: ToBattlefield) -> Procedure:
     for o in acted_on(ctx, p):
         if o >= 0 and o in ctx.state.objects:
             moved = board.move(ctx.engine, o, zone(ctx.controller, BATTLEFIELD), board.ENTER, controller=ctx.controller)
-            extra = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
+            extra: list[ev.Event] = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
             extra += board.entered(ctx.engine, moved.new, ctx.state.cards[moved.card].printed.types)  # CR 302.6
             ctx.engine.emit(moved, *extra)
             ctx.bound.setdefault(RETURNED_NOW, []).append(moved.new)  # what a later ``attach`` may name
