@@ -252,21 +252,23 @@ EACH = "each_"
 
 
 def selected(state: GameState, m: Modifier, oid: int) -> bool:
-    """Whether the selector of an "each_" effect names object ``oid`` now (``names``)."""
-    return names(state, m.value, oid)
+    """Whether the selector of an "each_" effect names object ``oid`` now (``names``); a type- or colour-changing
+    one reads the object as the effects aimed at it left it (``retyping``)."""
+    return names(state, m.value, oid, own_only=m.kind in EACH_RETYPING)
 
 
-def names(state: GameState, selector: str, oid: int) -> bool:
+def names(state: GameState, selector: str, oid: int, *, own_only: bool = False) -> bool:
     """Whether ``selector`` names object ``oid`` now. A selector is ``key=value`` pairs joined by ``;`` (values
     joined by ``|``: any of them): ``zone`` (the zone's kind, after the player's prefix), ``types``,
     ``subtypes``, ``colors``, ``name`` (printed characteristics), ``controller`` (a player), ``tapped`` (``1``
-    or ``0``), ``not`` (an object it leaves out); ``keyword`` and ``ability`` are what it grants, not tests."""
+    or ``0``), ``not`` (an object it leaves out); ``keyword``, ``ability`` and ``set`` are what it grants, not
+    tests. Types, subtypes and colours are read after the effects of layers 4 and 5 (``retyping``)."""
     obj = state.objects.get(oid)
     if obj is None:
         return False
     printed = state.cards[obj.card].printed
-    types, subtypes, colors = retyped(printed, [m for m in state.modifiers.values() if m.target == oid
-                                                and m.kind in RETYPING]) if state.modifiers else (
+    changing = retyping(state, oid, own_only) if state.modifiers else []
+    types, subtypes, colors = retyped(printed, changing) if changing else (
         printed.types, printed.subtypes, printed.colors)
     # What each key reads of the object; a key holds when one of its values is among what it reads.
     reads: dict[str, tuple[str, ...]] = {
@@ -291,6 +293,19 @@ def names(state: GameState, selector: str, oid: int) -> bool:
 # colours after the effects aimed at the object itself.
 ADD_TYPES, SET_SUBTYPES, SET_COLORS = "add_types", "set_subtypes", "set_colors"
 RETYPING = (ADD_TYPES, SET_SUBTYPES, SET_COLORS)
+EACH_RETYPING = tuple(EACH + k for k in RETYPING)  # "All Forests are 1/1 creatures": ``set=`` in the selector
+
+
+def retyping(state: GameState, oid: int, own_only: bool = False) -> list[Modifier]:
+    """The type- and colour-changing effects on object ``oid``: those aimed at it, and (unless ``own_only``) those
+    of "each_" effects whose selector names it as the effects aimed at it left it. So an effect that changes what
+    such a selector names applies first (CR 613.8a, dependency: "Enchanted land is a Swamp" before "All Forests
+    are creatures"); kifu looks one level deep."""
+    found = [m for m in state.modifiers.values() if m.target == oid and m.kind in RETYPING]
+    if not own_only:
+        found += [as_applied(m) for m in state.modifiers.values()
+                  if m.kind in EACH_RETYPING and names(state, m.value, oid, own_only=True)]
+    return found
 
 
 def listed(value: str) -> tuple[str, ...]:
@@ -314,7 +329,7 @@ def retyped(printed: ev.Characteristics, modifiers: list[Modifier]
     return types, subtypes, colors
 
 
-GRANTS = ("keyword=", "ability=")  # what an "each_" effect gives each object it names
+GRANTS = ("keyword=", "ability=", "set=")  # what an "each_" effect gives each object it names
 
 
 def as_applied(m: Modifier, prefix: str = EACH) -> Modifier:

@@ -103,7 +103,7 @@ def test_base_power_and_toughness_set_later_wins_within_layer_7b() -> None:
 
 def test_colours_set_later_win_within_layer_5() -> None:
     """CR 613.7: Chaoslace, then an effect that makes it blue: the creature is blue."""
-    run([becomes("blue", colors=["blue"], until="indefinite")],
+    run([becomes("blue", new_colors=["blue"], until="indefinite")],
         [{"handle": "lace", "card": "chaoslace", "zone": "hand"}, {"handle": "blue", "card": "blue", "zone": "hand"},
          {"handle": "m", "card": "mountain", "zone": "battlefield"}, *ISLANDS[:1],
          {"handle": "bears", "card": "grizzly_bears", "owner": 1, "zone": "battlefield"}],

@@ -4,11 +4,12 @@ base power and toughness. The projection applies them in layer order, in timesta
 
 ``becomes`` is the one-shot form ("target creature becomes 0/2 until end of turn", "target spell or permanent
 becomes red"), for as long as its duration says; ``static_attached_becomes`` the aura's ("Enchanted land is a
-Swamp"), in force while the aura is on the battlefield. A land whose land type is set loses the abilities of its
-rules text and has the mana ability of its new basic land type (CR 305.7, ``mana.intrinsic``). A permanent that
-stops being a creature leaves combat (CR 506.4, ``sba.leave_combat``); one that becomes a creature is summoning sick
-unless its controller has controlled it since the turn began (CR 302.6: from rules 1.6 every permanent
-that comes under a player's control is marked, ``board.entered``).
+Swamp") and ``static_each_becomes`` the one that names each permanent a filter names ("All Forests are 1/1
+creatures that are still lands"), in force while their source is on the battlefield. A land whose land type is
+set loses the abilities of its rules text and has the mana ability of its new basic land type (CR 305.7,
+``mana.intrinsic``). A permanent that stops being a creature leaves combat (CR 506.4, ``sba.leave_combat``); one
+that becomes a creature is summoning sick unless its controller has controlled it since the turn began (CR 302.6:
+from rules 1.6 every permanent that comes under a player's control is marked, ``board.entered``).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from msgspec import Struct, field
 
 from eventsource import events as ev
 from projections.characteristics import SET_POWER, SET_TOUGHNESS
-from projections.state import ADD_TYPES, SET_COLORS, SET_SUBTYPES, WHILE_SOURCE
+from projections.state import ADD_TYPES, EACH, SET_COLORS, SET_SUBTYPES, WHILE_SOURCE
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.magic.select import CardType, Color, Filter
-from statemachine.games.magic.statics import ATTACHED
+from statemachine.games.magic.statics import ATTACHED, Selects
 from statemachine.games.magic.verbs import Acts, acted_on
 from statemachine.games.magic.vocab import MTG
 from statemachine.vocabulary import Procedure
@@ -44,16 +45,17 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
 
     add_types: list[CardType] = field(default_factory=list)
     land_type: LandType | None = None
-    colors: list[Color] | None = None  # [] is colourless
+    new_colors: list[Color] | None = None  # [] is colourless
     power: int | None = None
     toughness: int | None = None
     pt_mana_value: bool = False
 
     def problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
-        if not (self.add_types or self.land_type or self.colors is not None or self.power is not None
+        if not (self.add_types or self.land_type or self.new_colors is not None or self.power is not None
                 or self.toughness is not None or self.pt_mana_value):
-            out.append(("", "becomes nothing: say add_types, land_type, colors, power and toughness, or pt_mana_value"))
+            out.append(("", "becomes nothing: say add_types, land_type, new_colors, power and toughness, "
+                            "or pt_mana_value"))
         if self.pt_mana_value and (self.power is not None or self.toughness is not None):
             out.append((".pt_mana_value", "sets power and toughness already: leave out power and toughness"))
         if (self.power is None) != (self.toughness is None):
@@ -70,8 +72,8 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
         if self.land_type:  # CR 305.7: the new land type replaces the old, and the rules text's abilities go
             kept = [s for s in printed.subtypes if s in SUPERTYPES]
             found.append((SET_SUBTYPES, 1, "|".join([*kept, self.land_type])))
-        if self.colors is not None:
-            found.append((SET_COLORS, 0, "|".join(self.colors)))
+        if self.new_colors is not None:
+            found.append((SET_COLORS, 0, "|".join(self.new_colors)))
         power, toughness = (printed.cost or 0,) * 2 if self.pt_mana_value else (self.power, self.toughness)
         if power is not None and toughness is not None:
             found += [(SET_POWER, power, ""), (SET_TOUGHNESS, toughness, "")]
@@ -124,6 +126,45 @@ def attached_becomes(ctx: EffectContext, p: Change) -> Procedure:
     if host is None or host not in st.objects:
         return
     ctx.engine.emit(*p.modifiers(ctx, host, WHILE_SOURCE, st.next_effect))
+    return
+    yield
+
+
+class EachBecomes(Selects, frozen=True, forbid_unknown_fields=True):
+    """What each permanent the filter names is ("All Forests are 1/1 creatures that are still lands"; "All Swamps
+    are 1/1 black creatures that are still lands"): card types it gains, its colours, its base power and
+    toughness."""
+
+    add_types: list[CardType] = field(default_factory=list)
+    new_colors: list[Color] | None = None  # [] is colourless ("colors" is the filter's)
+    power: int | None = None
+    toughness: int | None = None
+
+    def problems(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        if not (self.add_types or self.new_colors is not None or self.power is not None):
+            out.append(("", "makes them nothing: say add_types, new_colors, or power and toughness"))
+        if (self.power is None) != (self.toughness is None):
+            out.append((".power", "a base power and toughness are set together (\"1/1\"): say both"))
+        return out
+
+
+@MTG.effect("static_each_becomes", EachBecomes)
+def each_becomes(ctx: EffectContext, p: EachBecomes) -> Procedure:
+    """Static: each permanent the filter names is what the step says while this is on the battlefield, as
+    permanents come and go (CR 611.3a; layers 4, 5 and 7b, CR 613.1d-e, 613.4b). The filter reads a permanent as
+    the effects aimed at it leave it: "Enchanted land is a Swamp" applies first (CR 613.8a, dependency)."""
+    selector = p.selector(ctx)
+    found: list[tuple[str, int, str]] = []
+    if p.add_types:
+        found.append((EACH + ADD_TYPES, 0, f"{selector};set={'|'.join(p.add_types)}"))
+    if p.new_colors is not None:
+        found.append((EACH + SET_COLORS, 0, f"{selector};set={'|'.join(p.new_colors)}"))
+    if p.power is not None and p.toughness is not None:
+        found += [(EACH + SET_POWER, p.power, selector), (EACH + SET_TOUGHNESS, p.toughness, selector)]
+    eid = ctx.state.next_effect
+    ctx.engine.emit(*[ev.ContinuousEffectStarted(eid + k, ctx.source, kind, ctx.source, amount=n, value=value,
+                                                 until=WHILE_SOURCE) for k, (kind, n, value) in enumerate(found)])
     return
     yield
 
