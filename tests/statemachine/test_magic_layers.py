@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import pytest
 
 from eventsource import events as ev
 from statemachine.games import profile
 from statemachine.loader import CardFileError, parse_cards
-from statemachine.scenario import Run, Scenario
+from tests.statemachine.test_card_language import p, run
 
 MAGIC = profile("magic")
 
@@ -63,23 +62,6 @@ ANIMATE = {"id": "animate", "name": "animate", "types": ["enchantment"], "subtyp
                {"id": "is", "label": "is a creature", "kind": "static", "effects": [
                    {"name": "static_attached_becomes", "params": {"add_types": ["creature"],
                                                                   "pt_mana_value": True}}]}]}
-
-
-def run(cards: list[dict[str, Any]], setup_cards: list[dict[str, Any]], steps: list[dict[str, Any]],
-        rules: str = "") -> Run:
-    sc = msgspec.convert({"id": "test", "game": "magic", "rules": rules, "card": cards, "setup": {
-        "turn": 3, "active": 0, "step": "main1", "stats": {"0.life": 20, "1.life": 20}, "cards": setup_cards},
-        "steps": steps}, Scenario)
-    r = Run(sc, "<test>")
-    r.run()
-    return r
-
-
-def p(player: int, action: str, *args: Any, **expect: Any) -> dict[str, Any]:
-    step: dict[str, Any] = {"do": {"player": player, "action": action, "args": list(args)}}
-    if expect:
-        step["expect"] = expect
-    return step
 
 
 ISLANDS = [{"handle": f"i{k}", "card": "island", "zone": "battlefield"} for k in range(2)]
