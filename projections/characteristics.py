@@ -16,6 +16,7 @@ from eventsource import events as ev
 from projections.state import (
     BASE_PT,
     SET_SUBTYPES,
+    UNLESS_CREATURE,
     CardFacts,
     GameObject,
     GameState,
@@ -23,6 +24,7 @@ from projections.state import (
     Modifier,
     modifiers_applying,
     retyped,
+    unless_creature_applies,
 )
 
 # The status of the kernel's tapping kit (``statemachine.board.set_tapped``), for the games that tap their cards.
@@ -72,6 +74,8 @@ def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple
     before those set by an effect, and both before every other change, whatever their timestamps (CR 613.4)."""
     modifiers = list(modifiers)
     types, subtypes, colors = retyped(printed, modifiers)
+    if any(m.value == UNLESS_CREATURE for m in modifiers) and not unless_creature_applies(printed, modifiers):
+        modifiers = [m for m in modifiers if m.value != UNLESS_CREATURE]
     # CR 305.7: a land whose land type is set loses the abilities of its rules text
     rules_text = not any(m.kind == SET_SUBTYPES and m.amount for m in modifiers)
     power = printed.power

@@ -313,11 +313,25 @@ def listed(value: str) -> tuple[str, ...]:
     return tuple(value.split("|")) if value else ()
 
 
+# An effect "as long as it isn't a creature" (Animate Artifact): its ``add_types`` has ``amount`` 1 and its base
+# power and toughness ``value`` UNLESS_CREATURE; it applies only while the other effects leave the object no
+# creature (``unless_creature_applies``).
+UNLESS_CREATURE = "unless_creature"
+
+
+def unless_creature_applies(printed: ev.Characteristics, modifiers: list[Modifier]) -> bool:
+    """Whether the object is no creature by its card and the effects that do not depend on that."""
+    return "creature" not in retyped(printed, [m for m in modifiers if not (m.kind == ADD_TYPES and m.amount)])[0]
+
+
 def retyped(printed: ev.Characteristics, modifiers: list[Modifier]
             ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Types, subtypes and colours after the type- and colour-changing effects among ``modifiers`` (layer 4, then
     5, each in timestamp order)."""
     types, subtypes, colors = printed.types, printed.subtypes, printed.colors
+    conditional = any(m.kind == ADD_TYPES and m.amount for m in modifiers)
+    if conditional and not unless_creature_applies(printed, modifiers):
+        modifiers = [m for m in modifiers if not (m.kind == ADD_TYPES and m.amount)]
     for m in sorted((m for m in modifiers if m.kind in RETYPING),
                     key=lambda m: (m.kind == SET_COLORS, m.since, m.effect)):
         if m.kind == ADD_TYPES:

@@ -20,7 +20,7 @@ from msgspec import Struct, field
 
 from eventsource import events as ev
 from projections.characteristics import SET_POWER, SET_TOUGHNESS
-from projections.state import ADD_TYPES, EACH, SET_COLORS, SET_SUBTYPES, WHILE_SOURCE
+from projections.state import ADD_TYPES, EACH, SET_COLORS, SET_SUBTYPES, UNLESS_CREATURE, WHILE_SOURCE
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.magic.select import CardType, Color, Filter
@@ -49,6 +49,9 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
     power: int | None = None
     toughness: int | None = None
     pt_mana_value: bool = False
+    # "as long as it isn't a creature" (Animate Artifact): the card types and the base power and toughness apply
+    # only while the other effects leave it no creature
+    unless_creature: bool = False
 
     def problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
@@ -60,6 +63,9 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
             out.append((".pt_mana_value", "sets power and toughness already: leave out power and toughness"))
         if (self.power is None) != (self.toughness is None):
             out.append((".power", "a base power and toughness are set together (\"becomes 0/2\"): say both"))
+        if self.unless_creature and (self.land_type or self.new_colors is not None or "creature" not in self.add_types):
+            out.append((".unless_creature", "\"as long as it isn't a creature, it's a creature\": add_types holds "
+                                            "creature, and no land type or colours are set"))
         return out
 
     def modifiers(self, ctx: EffectContext, oid: int, until: str, eid: int) -> list[ev.Event]:
@@ -68,7 +74,7 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
         printed = st.cards[st.objects[oid].card].printed
         found: list[tuple[str, int, str]] = []
         if self.add_types:
-            found.append((ADD_TYPES, 0, "|".join(self.add_types)))
+            found.append((ADD_TYPES, int(self.unless_creature), "|".join(self.add_types)))
         if self.land_type:  # CR 305.7: the new land type replaces the old, and the rules text's abilities go
             kept = [s for s in printed.subtypes if s in SUPERTYPES]
             found.append((SET_SUBTYPES, 1, "|".join([*kept, self.land_type])))
@@ -76,7 +82,8 @@ class Change(Struct, frozen=True, forbid_unknown_fields=True):
             found.append((SET_COLORS, 0, "|".join(self.new_colors)))
         power, toughness = (printed.cost or 0,) * 2 if self.pt_mana_value else (self.power, self.toughness)
         if power is not None and toughness is not None:
-            found += [(SET_POWER, power, ""), (SET_TOUGHNESS, toughness, "")]
+            condition = UNLESS_CREATURE if self.unless_creature else ""
+            found += [(SET_POWER, power, condition), (SET_TOUGHNESS, toughness, condition)]
         return [ev.ContinuousEffectStarted(eid + k, ctx.source, kind, oid, amount=n, value=value, until=until)
                 for k, (kind, n, value) in enumerate(found)]
 
