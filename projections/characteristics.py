@@ -13,7 +13,19 @@ from collections.abc import Iterable
 from msgspec import Struct
 
 from eventsource import events as ev
-from projections.state import BASE_PT, CardFacts, GameObject, GameState, LastKnown, Modifier, modifiers_applying
+from projections.state import (
+    BASE_PT,
+    SET_SUBTYPES,
+    UNLESS_CREATURE,
+    CardFacts,
+    GameObject,
+    GameState,
+    LastKnown,
+    Modifier,
+    modifiers_applying,
+    retyped,
+    unless_creature_applies,
+)
 
 # The status of the kernel's tapping kit (``statemachine.board.set_tapped``), for the games that tap their cards.
 TAPPED = "tapped"
@@ -50,20 +62,37 @@ class ObjectView(Struct, frozen=True):
         return keyword in self.chars.keywords
 
 
+# CR 613.4 (layer 7): power and toughness defined by the object itself first (7a), then effects that set them
+# (7b: "becomes 0/2"), then every other change in timestamp order (7c and the layers kifu keeps in one order).
+SET_POWER, SET_TOUGHNESS = "set_power", "set_toughness"
+_PT_LAYER = {BASE_PT: 0, SET_POWER: 1, SET_TOUGHNESS: 1}
+
+
 def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple[ev.Characteristics, bool]:
     """Apply modifiers in the order they started; returns the characteristics and whether abilities are ignored.
-    Power and toughness defined by the object itself come first, whatever their timestamps (CR 613.4a)."""
+    Types and colours first (layers 4 and 5, ``retyped``); power and toughness defined by the object itself come
+    before those set by an effect, and both before every other change, whatever their timestamps (CR 613.4)."""
+    modifiers = list(modifiers)
+    types, subtypes, colors = retyped(printed, modifiers)
+    if any(m.value == UNLESS_CREATURE for m in modifiers) and not unless_creature_applies(printed, modifiers):
+        modifiers = [m for m in modifiers if m.value != UNLESS_CREATURE]
+    # CR 305.7: a land whose land type is set loses the abilities of its rules text
+    rules_text = not any(m.kind == SET_SUBTYPES and m.amount for m in modifiers)
     power = printed.power
     toughness = printed.toughness
-    keywords = list(printed.keywords)
+    keywords = list(printed.keywords) if rules_text else []
     granted: list[str] = []
     ignored = False
     changed = False
-    for m in sorted(modifiers, key=lambda m: (m.kind != BASE_PT, m.since, m.effect)):
+    for m in sorted(modifiers, key=lambda m: (_PT_LAYER.get(m.kind, 2), m.since, m.effect)):
         changed = True
         match m.kind:
             case "base_pt":
                 power = toughness = m.amount
+            case "set_power":
+                power = m.amount
+            case "set_toughness":
+                toughness = m.amount
             case "granted_ability":  # an ability another object gives it (Zombie Master's regeneration)
                 if m.value not in printed.abilities and m.value not in granted:
                     granted.append(m.value)
@@ -83,10 +112,11 @@ def compute(printed: ev.Characteristics, modifiers: Iterable[Modifier]) -> tuple
                 pass  # flags and player-wide effects do not change an object's characteristics
     if not changed:
         return printed, False
+    own = printed.abilities if rules_text else ()
     return (
         ev.Characteristics(
-            printed.name, printed.types, printed.subtypes, printed.colors, printed.cost, power,
-            toughness, () if ignored else tuple(keywords), () if ignored else printed.abilities + tuple(granted),
+            printed.name, types, subtypes, colors, printed.cost, power,
+            toughness, () if ignored else tuple(keywords), () if ignored else own + tuple(granted),
         ),
         ignored,
     )

@@ -252,22 +252,27 @@ EACH = "each_"
 
 
 def selected(state: GameState, m: Modifier, oid: int) -> bool:
-    """Whether the selector of an "each_" effect names object ``oid`` now (``names``)."""
-    return names(state, m.value, oid)
+    """Whether the selector of an "each_" effect names object ``oid`` now (``names``); a type- or colour-changing
+    one reads the object as the effects aimed at it left it (``retyping``)."""
+    return names(state, m.value, oid, own_only=m.kind in EACH_RETYPING)
 
 
-def names(state: GameState, selector: str, oid: int) -> bool:
+def names(state: GameState, selector: str, oid: int, *, own_only: bool = False) -> bool:
     """Whether ``selector`` names object ``oid`` now. A selector is ``key=value`` pairs joined by ``;`` (values
     joined by ``|``: any of them): ``zone`` (the zone's kind, after the player's prefix), ``types``,
     ``subtypes``, ``colors``, ``name`` (printed characteristics), ``controller`` (a player), ``tapped`` (``1``
-    or ``0``), ``not`` (an object it leaves out); ``keyword`` and ``ability`` are what it grants, not tests."""
+    or ``0``), ``not`` (an object it leaves out); ``keyword``, ``ability`` and ``set`` are what it grants, not
+    tests. Types, subtypes and colours are read after the effects of layers 4 and 5 (``retyping``)."""
     obj = state.objects.get(oid)
     if obj is None:
         return False
     printed = state.cards[obj.card].printed
+    changing = retyping(state, oid, own_only) if state.modifiers else []
+    types, subtypes, colors = retyped(printed, changing) if changing else (
+        printed.types, printed.subtypes, printed.colors)
     # What each key reads of the object; a key holds when one of its values is among what it reads.
     reads: dict[str, tuple[str, ...]] = {
-        "types": printed.types, "subtypes": printed.subtypes, "colors": printed.colors,
+        "types": types, "subtypes": subtypes, "colors": colors,
         "zone": (obj.zone.partition(".")[2],), "controller": (str(obj.controller),),
         "tapped": ("1" if obj.status.get("tapped") else "0",), "name": (printed.name,)}
     for part in selector.split(";"):
@@ -280,7 +285,65 @@ def names(state: GameState, selector: str, oid: int) -> bool:
     return True
 
 
-GRANTS = ("keyword=", "ability=")  # what an "each_" effect gives each object it names
+# CR 613.1d-e (layers 4 and 5): effects that change an object's types and colours, applied before every other
+# layer, in timestamp order within each (CR 613.7). ``add_types``: ``value`` the card types it gains ("is an
+# artifact creature", "are creatures that are still lands"); ``set_subtypes``: ``value`` its whole new list of
+# subtypes ("is a Swamp"), and ``amount`` 1 when it also loses the abilities of its rules text (CR 305.7: a land
+# whose land type is set); ``set_colors``: ``value`` its new colours ("" colourless). A selector reads types and
+# colours after the effects aimed at the object itself.
+ADD_TYPES, SET_SUBTYPES, SET_COLORS = "add_types", "set_subtypes", "set_colors"
+RETYPING = (ADD_TYPES, SET_SUBTYPES, SET_COLORS)
+EACH_RETYPING = tuple(EACH + k for k in RETYPING)  # "All Forests are 1/1 creatures": ``set=`` in the selector
+
+
+def retyping(state: GameState, oid: int, own_only: bool = False) -> list[Modifier]:
+    """The type- and colour-changing effects on object ``oid``: those aimed at it, and (unless ``own_only``) those
+    of "each_" effects whose selector names it as the effects aimed at it left it. So an effect that changes what
+    such a selector names applies first (CR 613.8a, dependency: "Enchanted land is a Swamp" before "All Forests
+    are creatures"); kifu looks one level deep."""
+    found = [m for m in state.modifiers.values() if m.target == oid and m.kind in RETYPING]
+    if not own_only:
+        found += [as_applied(m) for m in state.modifiers.values()
+                  if m.kind in EACH_RETYPING and names(state, m.value, oid, own_only=True)]
+    return found
+
+
+def listed(value: str) -> tuple[str, ...]:
+    """The values of a modifier's ``value`` joined by ``|`` ("" names none)."""
+    return tuple(value.split("|")) if value else ()
+
+
+# An effect "as long as it isn't a creature" (Animate Artifact): its ``add_types`` has ``amount`` 1 and its base
+# power and toughness ``value`` UNLESS_CREATURE; it applies only while the other effects leave the object no
+# creature (``unless_creature_applies``).
+UNLESS_CREATURE = "unless_creature"
+
+
+def unless_creature_applies(printed: ev.Characteristics, modifiers: list[Modifier]) -> bool:
+    """Whether the object is no creature by its card and the effects that do not depend on that."""
+    return "creature" not in retyped(printed, [m for m in modifiers if not (m.kind == ADD_TYPES and m.amount)])[0]
+
+
+def retyped(printed: ev.Characteristics, modifiers: list[Modifier]
+            ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Types, subtypes and colours after the type- and colour-changing effects among ``modifiers`` (layer 4, then
+    5, each in timestamp order)."""
+    types, subtypes, colors = printed.types, printed.subtypes, printed.colors
+    conditional = any(m.kind == ADD_TYPES and m.amount for m in modifiers)
+    if conditional and not unless_creature_applies(printed, modifiers):
+        modifiers = [m for m in modifiers if not (m.kind == ADD_TYPES and m.amount)]
+    for m in sorted((m for m in modifiers if m.kind in RETYPING),
+                    key=lambda m: (m.kind == SET_COLORS, m.since, m.effect)):
+        if m.kind == ADD_TYPES:
+            types += tuple(t for t in listed(m.value) if t not in types)
+        elif m.kind == SET_SUBTYPES:
+            subtypes = listed(m.value)
+        else:
+            colors = listed(m.value)
+    return types, subtypes, colors
+
+
+GRANTS = ("keyword=", "ability=", "set=")  # what an "each_" effect gives each object it names
 
 
 def as_applied(m: Modifier, prefix: str = EACH) -> Modifier:

@@ -335,6 +335,9 @@ CARD_VALUES: dict[str, tuple[str, Callable[[Run, int], Any]]] = {
     "keywords": ("the computed keywords, printed then granted, as a list",
                  lambda run, o: list(view(run.engine.state, o).chars.keywords)),
     "controller": ("the player who controls it now", lambda run, o: run.engine.state.objects[o].controller),
+    "types": ("the computed card types, as a list", lambda run, o: list(view(run.engine.state, o).chars.types)),
+    "subtypes": ("the computed subtypes, as a list", lambda run, o: list(view(run.engine.state, o).chars.subtypes)),
+    "colors": ("the computed colours, as a list", lambda run, o: list(view(run.engine.state, o).chars.colors)),
 }
 for _name, (_doc, _read) in CARD_VALUES.items():
     EXPECTATIONS[_name] = Expectation(_name, '{"@h" = value}', f"Per card: {_doc}.", table, per_card(_name, _read))

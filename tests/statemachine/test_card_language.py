@@ -115,8 +115,10 @@ def creature(cid: str, power: int, toughness: int, *keywords: str, color: str = 
             "power": power, "toughness": toughness, "keywords": list(keywords)}
 
 
-def run(cards: list[dict[str, Any]], setup_cards: list[dict[str, Any]], steps: list[dict[str, Any]]) -> Run:
-    sc = msgspec.convert({"id": "test", "game": "magic", "card": cards, "setup": {
+def run(cards: list[dict[str, Any]], setup_cards: list[dict[str, Any]], steps: list[dict[str, Any]],
+        rules: str = "") -> Run:
+    """A Magic scenario of test cards from a main phase of turn 3, under ``rules`` (the newest by default)."""
+    sc = msgspec.convert({"id": "test", "game": "magic", "rules": rules, "card": cards, "setup": {
         "turn": 3, "active": 0, "step": "main1", "stats": {"0.life": 20, "1.life": 20}, "cards": setup_cards},
         "steps": steps}, Scenario)
     r = Run(sc, "<test>")

@@ -132,7 +132,8 @@ def activated(engine: Engine, oid: int) -> list[tuple[int, AbilityDef]]:
     v = view(engine.state, oid)
     own = card_of(engine, oid).abilities
     mine = [(i, a) for i, a in enumerate(own) if a.kind == "activated" and a.id in v.chars.abilities]
-    return mine + [(len(own) + n, a) for n, (_, _, a) in enumerate(granted(engine, oid))]
+    mine += [(len(own) + n, a) for n, (_, _, a) in enumerate(granted(engine, oid))]
+    return mine + [(m.position, m.ability) for m in mana.intrinsic(engine, oid)] if engine.state.modifiers else mine
 
 
 def granted(engine: Engine, oid: int) -> list[tuple[int, int, AbilityDef]]:
@@ -248,7 +249,8 @@ def why_not_play(engine: Engine, player: int, oid: int) -> Why | None:
 
 
 def play_land(engine: Engine, player: int, oid: int) -> Procedure:
-    engine.emit(board.move(engine, oid, zone(player, BATTLEFIELD), board.PLAY, controller=player),
+    moved = board.move(engine, oid, zone(player, BATTLEFIELD), board.PLAY, controller=player)
+    engine.emit(moved, *board.entered(engine, moved.new, engine.state.cards[moved.card].printed.types),
                 ev.PlayerStat(player, LANDS_PLAYED, engine.state.stat(player, LANDS_PLAYED) + 1))
     yield from give_priority(engine, player)  # MTG-P-17: after a special action
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from eventsource import events as ev
 from projections.characteristics import view
-from projections.state import GameState, Pending
+from projections.state import ADD_TYPES, EACH, GameState, Pending
 from statemachine import board as kit
 from statemachine import replacements
 from statemachine.board import (
@@ -55,9 +55,24 @@ def permanents(state: GameState, controller: int | None = None) -> list[int]:
 
 
 def has_type(state: GameState, oid: int, kind: str) -> bool:
-    # Read from the printed card: no continuous effect kifu knows changes types (projections.characteristics
-    # ``compute`` copies them), and the state-based actions ask this of every permanent at every check.
+    # Read from the printed card unless a type-changing effect is in force (layer 4, rules 1.6): the state-based
+    # actions ask this of every permanent at every check.
+    if any(m.kind in ANIMATING for m in state.modifiers.values()):
+        return kind in view(state, oid).chars.types
     return kind in state.cards[state.objects[oid].card].printed.types
+
+
+ANIMATING = (ADD_TYPES, EACH + ADD_TYPES)  # effects that may make a permanent a creature (layer 4)
+SICK = "sick"  # status: its controller has not controlled it continuously since their turn began (CR 302.6)
+
+
+def entered(engine: Engine, oid: int, types: Iterable[str]) -> list[ev.Event]:
+    """CR 302.6: the mark of a permanent that just came under a player's control. A creature can't attack or pay
+    {T} while it has it; from rules 1.6 (``sick_any_permanent``) every permanent gets it, so one that becomes a
+    creature later this turn (layer 4) is still marked. Before, creatures only."""
+    if "creature" in types or getattr(engine.profile.rules, "sick_any_permanent", False):
+        return [ev.StatusSet(oid, SICK, 1)]
+    return []
 
 
 def creatures(state: GameState, controller: int | None = None) -> list[int]:

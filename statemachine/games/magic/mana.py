@@ -14,7 +14,8 @@ from msgspec import Struct
 
 from eventsource import events as ev
 from projections.characteristics import view
-from statemachine.cards import AbilityDef, CardDef
+from projections.state import SET_SUBTYPES, modifiers_applying
+from statemachine.cards import AbilityDef, CardDef, EffectDef
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.magic import board
@@ -128,6 +129,7 @@ class Source(NamedTuple):
     ability_index: int  # the ability's position on its card
     colors: tuple[str, ...]
     plain: bool  # one mana for at most {T} and life: what ``auto`` may use (never a sacrifice or a discard)
+    ability: AbilityDef
 
 
 class ManaAbility(NamedTuple):
@@ -158,6 +160,37 @@ def mana_abilities(card: CardDef) -> tuple[ManaAbility, ...]:
     return tuple(found)
 
 
+# CR 305.6: each basic land type has an intrinsic mana ability. kifu's basic lands print theirs; a land whose land
+# type an effect sets (CR 305.7, rules 1.6) has the one of its new type instead of the abilities of its rules text.
+BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+INTRINSIC = {kind: AbilityDef(f"intrinsic_{kind.lower()}", f"{{T}}: Add {{{c}}}", kind="activated",
+                              costs=(EffectDef("tap"),), effects=(EffectDef(ADD_MANA, {"color": c}),))
+             for kind, c in BASIC_LAND_TYPES.items()}
+
+
+def intrinsic(engine: Engine, oid: int) -> list[ManaAbility]:
+    """The mana abilities a land has from a land type an effect set (CR 305.7), numbered after its card's
+    abilities and those other objects give it (``actions.activated``)."""
+    st = engine.state
+    if not any(m.kind == SET_SUBTYPES and m.amount and m.target == oid for m in st.modifiers.values()):
+        return []
+    v = view(st, oid)
+    if v.abilities_ignored:
+        return []
+    first = len(card_of(engine, oid).abilities) + sum(1 for m in modifiers_applying(st, oid)
+                                                      if m.kind == "granted_ability")
+    return [ManaAbility(first + k, INTRINSIC[kind], (c,), True, False)
+            for k, (kind, c) in enumerate((kind, c) for kind, c in BASIC_LAND_TYPES.items()
+                                          if kind in v.chars.subtypes)]
+
+
+def object_mana_abilities(engine: Engine, oid: int) -> list[ManaAbility]:
+    """The mana abilities the object has now: its card's (unless an effect took them away) and its land type's."""
+    v = view(engine.state, oid)
+    own = [m for m in mana_abilities(card_of(engine, oid)) if m.ability.id in v.chars.abilities]
+    return own + intrinsic(engine, oid) if engine.state.modifiers else own
+
+
 def sources(engine: Engine, player: int, *, paying: bool = False, only: int | None = None) -> list[Source]:
     """Mana abilities ``player`` could activate now (``paying``: in the middle of a payment): their costs can
     be paid (MTG-C-04..07). ``only``: those of that one object."""
@@ -166,17 +199,11 @@ def sources(engine: Engine, player: int, *, paying: bool = False, only: int | No
     for oid in board.permanents(st, player) if only is None else [only]:
         if only is not None and (not board.on_battlefield(st, oid) or st.objects[oid].controller != player):
             continue
-        found = mana_abilities(card_of(engine, oid))
-        if not found:
-            continue
-        v = view(st, oid)
-        for m in found:
-            if m.ability.id not in v.chars.abilities:
-                continue
+        for m in object_mana_abilities(engine, oid):
             if m.with_priority and (paying or st.priority != player):
                 continue
             if why_not_costs(engine, player, oid, m.ability.costs, 0) is None:
-                out.append(Source(oid, m.position, m.colors, m.plain))
+                out.append(Source(oid, m.position, m.colors, m.plain, m.ability))
     return out
 
 
@@ -189,9 +216,7 @@ def why_not_source(engine: Engine, player: int, oid: int) -> tuple[str, str] | N
     st = engine.state
     if not board.on_battlefield(st, oid) or st.objects[oid].controller != player:
         return None
-    v = view(st, oid)
-    whys = [why_not_costs(engine, player, oid, a.costs, 0) for a in card_of(engine, oid).abilities
-            if is_mana_ability(a) and a.id in v.chars.abilities]
+    whys = [why_not_costs(engine, player, oid, m.ability.costs, 0) for m in object_mana_abilities(engine, oid)]
     if not whys or any(w is None for w in whys):
         return None
     return whys[0]
@@ -254,7 +279,7 @@ def affordable(engine: Engine, player: int, cost: ManaCost) -> bool:
 def activate(engine: Engine, player: int, src: Source, color: str | None,
              colors: tuple[str, ...] | None = None) -> Generator[Request, Answer, None]:
     """Activate a mana ability: pay its costs, add its mana. It does not use the stack (MTG-P-06)."""
-    ability = card_of(engine, src.obj).abilities[src.ability_index]
+    ability = src.ability
     chosen = color
     allowed = colors or src.colors
     if chosen is None:

@@ -29,6 +29,8 @@ GENERAL_PIECES: dict[str, str] = {
     "sacrifice_self": "CR 701.17: \"sacrifice ~\", the source itself",
     "skip_next_untap": "CR 502.3 on what any selector names",
     "source_untapped": "\"if ~ is untapped\": the source's state, any permanent",
+    "static_attached_becomes": "CR 613.1d-e, 613.4b: an aura's change of any types, land type, colours or base power "
+                               "and toughness of what it enchants (the static form of becomes)",
     "static_attacks_only_if": "CR 508.1c: \"can't attack unless defending player controls a <land>\", any land subtype",
     "static_cant_lose": "CR 104.3: \"you can't lose the game and your opponents can't win the game\"",
     "static_cant_be_blocked_by": "CR 509.1b: \"can't be blocked by\" the creatures any types, colours or power name",

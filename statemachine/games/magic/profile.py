@@ -19,6 +19,7 @@ from statemachine.decks import DeckRule
 from statemachine.engine import Engine
 from statemachine.games.magic import actions, board, delayed, mana, restrictions, rule_ids, state_triggers
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
+from statemachine.games.magic import layers as _layers  # noqa: F401 - registers the steps of layers 4, 5 and 7b
 from statemachine.games.magic import prevention as _prevention  # noqa: F401 - registers the effect steps of CR 614-615
 from statemachine.games.magic import verbs as _verbs  # noqa: F401 - registers the effect steps on selectors
 from statemachine.games.magic.board import HAND, HAND_SIZE, LIFE, STACK, STARTING_LIFE, zone

@@ -88,6 +88,7 @@ def perform(engine: Engine) -> bool:
     """Perform every state-based action that applies, simultaneously, as one event. True if any was. (Static
     abilities of permanents that arrived start first: what they do is part of the state looked at.)"""
     statics.start(engine)
+    leave_combat(engine)
     found = find(engine)
     if not found.actions:
         return False
@@ -109,3 +110,17 @@ def perform(engine: Engine) -> bool:
         events.append(ev.GameEnded(left[0] if left else None, found.losers[0][1]))
     engine.emit(*events)
     return True
+
+
+
+COMBAT_MARKS = ("attacking", "blocking", "blocked")
+
+
+def leave_combat(engine: Engine) -> None:
+    """CR 506.4: a permanent that is no longer a creature (a change of type ended) is removed from combat."""
+    st = engine.state
+    events = [ev.StatusSet(o, k, 0) for o in board.permanents(st) for k in COMBAT_MARKS
+              if st.objects[o].status.get(k) and "creature" not in view(st, o).chars.types]
+    if events:
+        engine.emit(*events)
+

@@ -311,7 +311,7 @@ def _carry_out(engine: Engine, pend: Pending) -> Body:
     obj = engine.state.objects[spell]
     if set(card.types) & set(PERMANENT_TYPES):
         moved = board.move(engine, spell, zone(obj.owner, BATTLEFIELD), board.RESOLVED, controller=pend.controller)
-        sick = [ev.StatusSet(moved.new, "sick", 1)] if "creature" in card.types else []
+        sick = board.entered(engine, moved.new, card.types)
         host = obj.status.get(ATTACH_TO)  # an aura enters attached to its target (CR 303.4f)
         attached = [ev.StatusSet(moved.new, ATTACHED, host)] if host is not None and board.on_battlefield(
             engine.state, host) else []

@@ -166,8 +166,7 @@ def attached_gets(ctx: EffectContext, p: AttachedGets) -> Procedure:
         # CR 613.1b: the aura's controller controls it (the projection changes its controller while this lasts);
         # CR 302.6: a creature just gained control of has not been controlled continuously since the turn began.
         add(CONTROL, ctx.controller, str(st.objects[host].controller))
-        if board.has_type(st, host, "creature"):
-            events.append(ev.StatusSet(host, "sick", 1))
+        events += board.entered(ctx.engine, host, ("creature",) if board.has_type(st, host, "creature") else ())
     ctx.engine.emit(*events)
     return
     yield

@@ -28,8 +28,9 @@ COLORS: tuple[Color, ...] = ("white", "blue", "black", "red", "green")
 
 class TargetParams(Filter, frozen=True, forbid_unknown_fields=True):
     # "any": a creature or a player (CR 115.4); "permanent": a permanent matching the filter; "card": a card in
-    # a graveyard ("target creature card in your graveyard": controller = "you" is whose graveyard).
-    what: Literal["any", "creature", "player", "spell", "permanent", "card"] = "any"
+    # a graveyard ("target creature card in your graveyard": controller = "you" is whose graveyard);
+    # "spell_or_permanent": either (CR 115.1: "target spell or permanent", rules 1.6)
+    what: Literal["any", "creature", "player", "spell", "permanent", "card", "spell_or_permanent"] = "any"
     # "any number of targets" (CR 115.1, 601.2c): one or more different targets; only an ability's last target
     # step may say it, and the steps after it refer to them as targets from its index on
     any_number: bool = False
@@ -108,9 +109,13 @@ def _object_ok(ctx: EffectContext, spec: TargetParams, ref: int, spell: int | No
     if obj is None:
         return False
     seen = view(st, ref)
+    on_stack = obj.zone == STACK
     match spec.what:
         case "spell":
-            if obj.zone != STACK or ref == spell:
+            if not on_stack or ref == spell:
+                return False
+        case "spell_or_permanent":
+            if ref == spell or not (on_stack or board.on_battlefield(st, ref)):
                 return False
         case "card":
             if obj.zone != zone(obj.owner, GRAVEYARD) or not (spec.controller == "any" or (
@@ -125,7 +130,7 @@ def _object_ok(ctx: EffectContext, spec: TargetParams, ref: int, spell: int | No
                 return False
         case _:
             return False
-    if spec.what != "spell":
+    if not on_stack:
         source = view(st, ctx.source) if ctx.source in st.objects else None
         if "shroud" in seen.chars.keywords:
             return False  # CR 702.18a: it can't be the target of spells or abilities
@@ -159,8 +164,8 @@ def candidates(engine: Engine, spec: TargetParams, spell: int | None = None, con
     st = engine.state
     ctx = _context(engine, controller, source if source is not None else spell)
     out: list[int] = []
-    if spec.what in ("any", "creature", "permanent"):
-        pool = board.creatures(st) if spec.what != "permanent" else board.permanents(st)
+    if spec.what in ("any", "creature", "permanent", "spell_or_permanent"):
+        pool = board.creatures(st) if spec.what in ("any", "creature") else board.permanents(st)
         out += [o for o in pool if _object_ok(ctx, spec, o, spell)]
     if spec.what == "card":
         out += [o for p in range(len(st.players)) for o in st.zone(zone(p, GRAVEYARD))
@@ -168,7 +173,7 @@ def candidates(engine: Engine, spec: TargetParams, spell: int | None = None, con
     if spec.what in ("any", "player"):
         out += [board.player_ref(p) for p in range(len(st.players))
                 if not st.players[p].lost and player_ok(ctx, spec.controller, p)]
-    if spec.what == "spell":
+    if spec.what in ("spell", "spell_or_permanent"):
         out += [o for o in st.zone(STACK) if _object_ok(ctx, spec, o, spell)]
     return out
 

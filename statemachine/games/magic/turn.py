@@ -12,7 +12,7 @@ from eventsource import events as ev
 from projections.characteristics import view
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.games.magic import board, delayed, mana
+from statemachine.games.magic import board, delayed, layers, mana
 from statemachine.games.magic.board import BATTLEFIELD, HAND, HAND_SIZE, LANDS_PLAYED, zone
 from statemachine.games.magic.combat import (
     STRUCK,
@@ -65,6 +65,10 @@ def enter_step(engine: Engine, step: StepDef) -> Procedure:
                 changes.append(ev.PlayerStat(me, LANDS_PLAYED, 0))
             if changes:
                 engine.emit(*changes)
+        case "upkeep":
+            ending = layers.ended_at_upkeep(engine, me)  # "until your next upkeep" (rules 1.6)
+            if ending:
+                engine.emit(*ending)
         case "draw":
             if st.turn != 1:
                 board.draw(engine, me, 1)  # 504.1; the player who goes first skips the first draw (103.8a)

@@ -178,9 +178,8 @@ def put_onto_battlefield(ctx: EffectContext, p: ToBattlefield) -> Procedure:
     for o in acted_on(ctx, p):
         if o >= 0 and o in ctx.state.objects:
             moved = board.move(ctx.engine, o, zone(ctx.controller, BATTLEFIELD), board.ENTER, controller=ctx.controller)
-            extra = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
-            if "creature" in ctx.state.cards[moved.card].printed.types:  # CR 302.6: not controlled since the turn began
-                extra.append(ev.StatusSet(moved.new, "sick", 1))
+            extra: list[ev.Event] = [ev.StatusSet(moved.new, "tapped", 1)] if p.tapped else []
+            extra += board.entered(ctx.engine, moved.new, ctx.state.cards[moved.card].printed.types)  # CR 302.6
             ctx.engine.emit(moved, *extra)
             ctx.bound.setdefault(RETURNED_NOW, []).append(moved.new)  # what a later ``attach`` may name
     return
@@ -478,7 +477,7 @@ def create_token(ctx: EffectContext, p: TokenParams) -> Procedure:
             oid, cid = st.next_object, max(st.cards, default=0) + 1
             z = zone(q, BATTLEFIELD)
             engine.emit(ev.ObjectCreated(oid, cid, card.id, q, z, len(st.zone(z)), card.printed()),
-                        *([ev.StatusSet(oid, "sick", 1)] if "creature" in card.types else []))
+                        *board.entered(engine, oid, card.types))
     return
     yield
 

@@ -35,6 +35,9 @@ class Rules(Struct, frozen=True, forbid_unknown_fields=True):
     # CR 120.3 (rules 1.4): damage is recorded as a ``DamageDealt`` event naming its source, so "whenever ~ deals
     # damage" triggers can see it. Before, damage was only its results (damage marked, life lost).
     damage_recorded: bool = False
+    # CR 302.6 (rules 1.6): every permanent that comes under a player's control is marked summoning sick, so one
+    # that becomes a creature later that turn (layer 4) can't attack or pay {T}. Before, creatures only.
+    sick_any_permanent: bool = False
 
 
 class Options(GameOptions, frozen=True, forbid_unknown_fields=True):
