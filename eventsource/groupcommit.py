@@ -55,9 +55,7 @@ class GroupCommitSQLiteStore(SQLiteStore):
     many appends one transaction takes (and so the latency of the last of them).
     """
 
-    # A snapshot is written by the caller's thread outside the group, on this process's lock on the file, which the
-    # writer takes too (``_commit``): as often as the plain store keeps them (time travel and a load read them).
-    snapshot_every = SQLiteStore.snapshot_every
+    snapshot_every = 0  # a snapshot would be a write outside the writer thread (kifu snapshot keeps them later)
 
     def __init__(self, path: str | Path = "kifu.db", *, timeout: float = 30.0, max_group: int = 256) -> None:
         self._local = threading.local()

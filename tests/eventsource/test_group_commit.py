@@ -17,7 +17,7 @@ from eventsource.errors import ConcurrencyConflict
 from eventsource.groupcommit import GroupCommitSQLiteStore, StoreClosed
 from eventsource.integrity import Verified, verify
 from eventsource.records import NewEvent
-from eventsource.sqlite import SQLiteStore, writer_lock
+from eventsource.sqlite import writer_lock
 
 
 def decision(n: int, size: int = 3) -> list[NewEvent]:
@@ -190,20 +190,3 @@ def test_the_writer_takes_the_files_turn_with_the_other_writers_of_this_process(
         assert returned.wait(10)
         appending.join()
         assert store.head("g") == 3 and store.groups == 1
-
-
-def test_snapshots_are_kept_on_the_files_turn(tmp_path: Path) -> None:
-    """A writer that holds the state (an engine) leaves snapshots as it does in the plain store; each is written on
-    this process's turn on the file, so it waits while another writer here holds it, and is then there to load."""
-    path = tmp_path / "kifu.db"
-    with GroupCommitSQLiteStore(path) as store:
-        assert store.snapshot_every == SQLiteStore.snapshot_every > 0
-        store.append("g", decision(1), 0)
-        saved = threading.Event()
-        with writer_lock(str(path)):
-            saving = threading.Thread(target=lambda: (store.save_snapshot("g", 3, b"state"), saved.set()))
-            saving.start()
-            assert not saved.wait(0.3)
-        assert saved.wait(10)
-        saving.join()
-        assert store.load_snapshot("g", 3) == (3, b"state")
