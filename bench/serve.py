@@ -41,22 +41,21 @@ PRINTED = re.compile(r"(\d+) decisions in ([\d.]+) s: (\d+)/s; submission to ack
 
 
 NOTES = """What bounds these figures. In each worker a match's decisions run one at a time on the thread its id picks
-(four per worker, each with its own store connection; the lobby has a thread of its own); the threads share one
-interpreter, so the rules, the views and the JSON of every match take turns, and what overlaps is the wait on the
-store. On SQLite the commits of a worker's threads take turns on one lock per file (each a transaction with
-synchronous=FULL: its own flush), so the served rate is bounded by one commit at a time, each taking longer
-than in the in-process benchmark because the thread holding the lock waits for the interpreter between its
-statements while other threads judge and draw boards. On PostgreSQL an append is about nine round trips, each
-waiting for the interpreter again the same way. With two workers a match's seats are usually on different
-workers (the kernel hands each connection to either); the other worker moves its cached engine on by running
-the new decision through the rules again (not a load from the snapshot), so the rules run twice per decision,
-and the two workers share the same two cores. The bots' client (one Python process) shares the machine's two
-cores with the server, its workers and PostgreSQL, and so does everyone else's work on this machine (the load
-average, 1 minute, at the end of each run is in the table): the figures are of a loaded machine and vary run
-to run by a factor of up to two. A run cut at the limit counts the decisions acknowledged within it; the
-clock starts after the client has loaded the game's sample decks, and each worker has created one match (and
-so loaded the card pool) before it. The in-process rate is the store alone (synthetic 14-event decisions, no
-rules, no signing, no views, no network), measured on the same loaded machine just before."""
+(four per worker; the lobby has a thread of its own); the threads share one interpreter, so the rules, the views
+and the JSON of every match take turns, and what overlaps is the wait on the store. On SQLite the threads share
+one group-commit store: the appends of every match ready at once are committed in one transaction, one flush
+(synchronous=FULL), each acknowledged after it. On PostgreSQL each thread has a connection of its own and an
+append is one statement (kifu_append), one round trip. With two workers a match's seats are usually on different
+workers (the kernel hands each connection to either); the other worker moves its cached engine on by running the
+new decision through the rules again (not a load from the snapshot), so the rules run twice per decision, and
+the two workers share the same two cores. The bots' client (one Python process) shares the machine's two cores
+with the server, its workers and PostgreSQL, and so does everyone else's work on this machine (the load average,
+1 minute, at the end of each run is in the table): the figures are of a loaded machine and vary run to run by a
+factor of up to two. A run cut at the limit counts the decisions acknowledged within it; the clock starts after
+the client has loaded the game's sample decks, and each worker has created one match (and so loaded the card
+pool) before it. The in-process rate is the store alone (bench.concurrent: synthetic 14-event decisions, no
+rules, no signing, no views, no network; on SQLite a transaction per append, no group commit), measured on the
+same loaded machine just before."""
 
 
 @dataclass

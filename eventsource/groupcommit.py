@@ -131,6 +131,12 @@ class GroupCommitSQLiteStore(SQLiteStore):
             self._commit(group)
 
     def _commit(self, group: list[_Append]) -> None:
+        # (the turn of this process's writers to the file: another writer here — a server's lobby — waits on the
+        # lock for the group's commit, woken when it is done, not in SQLite's busy sleep)
+        with self._writing:
+            self._commit_locked(group)
+
+    def _commit_locked(self, group: list[_Append]) -> None:
         db = self._db
         stored: list[_Append] = []
         try:

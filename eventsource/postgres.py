@@ -1,16 +1,23 @@
 """The scale-out store: PostgreSQL through psycopg 3, with the same semantics as the SQLite store.
 
 Tables mirror the SQLite layout: games are interned to integers, events are keyed by ``(game, seq)`` and
-snapshots by ``(game, seq)``. One append is one transaction:
+snapshots by ``(game, seq)``. One append is one transaction, one statement and one round trip — the function
+``kifu_append`` (in SCHEMA), called in autocommit with the batch as arrays:
 
 1. ``INSERT ... ON CONFLICT DO NOTHING`` creates the game's row if it is new (a concurrent creator waits for
    the first one to commit or roll back);
 2. ``SELECT ... FOR UPDATE`` locks that row: it stands for the game's head, so writers to one game serialise
    here while writers to other games go on in parallel;
-3. the head is read again under the lock (read committed: the statement sees every commit made before the
-   lock was granted) and compared with ``expected``; a mismatch raises :class:`ConcurrencyConflict`;
-4. the records are inserted; the ``(game, seq)`` primary key is the backstop that makes a duplicated or
-   reordered sequence number impossible even for a writer that bypassed the lock.
+3. the head is read again under the lock (read committed: each statement of the function sees every commit
+   made before the lock was granted) and compared with ``expected``; a mismatch raises SQLSTATE ``KF409``
+   (:class:`ConcurrencyConflict` here), which rolls back the whole statement;
+4. the records, the signature and the receipt are inserted; the ``(game, seq)`` primary key is the backstop that
+   makes a duplicated or reordered sequence number impossible even for a writer that bypassed the lock.
+
+The head a batch is sealed after is the one this store appended last when the caller expects that one (a
+record's hash never changes), so an engine appending decision after decision asks nothing before its append.
+(As nine statements, an append cost nine round trips, each a wait for the server and for this process's
+interpreter again.)
 
 Each append also notifies the channel ``kifu_appended`` with the game's new head (``LISTEN kifu_appended``
 hears it once the append has committed). A conflict, an error or a client killed mid-append rolls the whole
@@ -69,6 +76,32 @@ CREATE TABLE IF NOT EXISTS kifu_signatures (
     sig  BYTEA NOT NULL,
     PRIMARY KEY (game, seq)
 );
+CREATE OR REPLACE FUNCTION kifu_append(
+    p_name TEXT, p_expected BIGINT, p_seq BIGINT[], p_decision BIGINT[], p_cause BIGINT[], p_v INTEGER[],
+    p_body BYTEA[], p_hash BYTEA[], s_seq BIGINT[], s_head BYTEA[], s_key BYTEA[], s_ends BOOLEAN[],
+    s_sig BYTEA[], p_receipt BYTEA
+) RETURNS BIGINT LANGUAGE plpgsql AS $fn$
+DECLARE
+    gid BIGINT;
+    actual BIGINT;
+BEGIN
+    INSERT INTO kifu_games(name) VALUES (p_name) ON CONFLICT (name) DO NOTHING;
+    SELECT id INTO gid FROM kifu_games WHERE name = p_name FOR UPDATE;
+    SELECT coalesce(max(seq), 0) INTO actual FROM kifu_events WHERE game = gid;
+    IF actual <> p_expected THEN
+        RAISE EXCEPTION USING ERRCODE = 'KF409', MESSAGE = actual::TEXT;
+    END IF;
+    INSERT INTO kifu_events(game, seq, decision, cause, v, body, hash)
+        SELECT gid, r.* FROM unnest(p_seq, p_decision, p_cause, p_v, p_body, p_hash) AS r;
+    INSERT INTO kifu_signatures(game, seq, head, key, ends, sig)
+        SELECT gid, x.* FROM unnest(s_seq, s_head, s_key, s_ends, s_sig) AS x;
+    IF p_receipt IS NOT NULL THEN
+        INSERT INTO kifu_receipts(game, after, receipt) VALUES (gid, p_expected, p_receipt);
+    END IF;
+    PERFORM pg_notify('kifu_appended', p_seq[array_upper(p_seq, 1)] || ' ' || p_name);
+    RETURN gid;
+END
+$fn$;
 """
 
 TABLES: Final = ("kifu_games", "kifu_events", "kifu_snapshots", "kifu_signatures", "kifu_receipts")
@@ -77,7 +110,8 @@ _LAST: Final = 2**62  # "no upper bound" for a ranged read
 # Serialises the first-time creation of the tables by concurrent processes (CREATE TABLE IF NOT EXISTS can
 # still collide on the catalogue's unique index when two sessions run it at once).
 _SCHEMA_LOCK: Final = 0x6B696675  # "kifu"
-APPENDED: Final = "kifu_appended"  # the channel every committed append notifies: "HEAD GAME"
+APPENDED: Final = "kifu_appended"  # the channel every committed append notifies: "HEAD GAME" (kifu_append's)
+CONFLICT: Final = "KF409"  # the SQLSTATE kifu_append raises when the game's head is not the one expected
 
 
 class ReadOnlyStore(KifuError):
@@ -125,6 +159,7 @@ class PostgresStore(EventStore):
             self._db.close()
             raise
         self._ids: dict[str, int] = {}
+        self._last: dict[str, tuple[int, bytes]] = {}  # per game, the last record this store appended
 
     def _exists(self, table: str) -> bool:
         row = self._db.execute("SELECT to_regclass(%s) IS NOT NULL", (table,)).fetchone()
@@ -171,41 +206,36 @@ class PostgresStore(EventStore):
     ) -> None:
         if self.read_only:
             raise ReadOnlyStore(f"{_redact(self.url)} is open read-only; nothing was appended")
-        db = self._db
+        # (the batch as one array per column, for ``unnest``)
+        columns = [[r.seq for r in records], [r.decision for r in records], [r.cause for r in records],
+                   [r.v for r in records], [r.body for r in records], [r.hash for r in records]]
+        signed = [[x.seq for x in signatures], [x.head for x in signatures], [x.key for x in signatures],
+                  [x.end for x in signatures], [x.sig for x in signatures]]
         with self._errors():
             try:
-                with db.transaction():
-                    db.execute(
-                        "INSERT INTO kifu_games(name) VALUES (%s) ON CONFLICT (name) DO NOTHING", (game,)
-                    )
-                    row = db.execute("SELECT id FROM kifu_games WHERE name = %s FOR UPDATE", (game,)).fetchone()
-                    assert row is not None  # inserted above, or by a writer that committed first
-                    gid = int(row[0])
-                    actual, _ = self._head_of(gid)
-                    if actual != expected:
-                        raise ConcurrencyConflict(game, expected, actual)
-                    with db.cursor() as cur:
-                        cur.executemany(
-                            "INSERT INTO kifu_events(game, seq, decision, cause, v, body, hash) "
-                            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                            [(gid, r.seq, r.decision, r.cause, r.v, r.body, r.hash) for r in records],
-                        )
-                        if signatures:
-                            cur.executemany(
-                                "INSERT INTO kifu_signatures(game, seq, head, key, ends, sig) "
-                                "VALUES (%s, %s, %s, %s, %s, %s)",
-                                [(gid, x.seq, x.head, x.key, x.end, x.sig) for x in signatures],
-                            )
-                    if receipt is not None:
-                        db.execute("INSERT INTO kifu_receipts(game, after, receipt) VALUES (%s, %s, %s)",
-                                   (gid, expected, receipt))
-                    # Delivered to every listener when (and only if) the append commits: how the workers of
-                    # ``kifu serve`` learn that another appended to a match they serve.
-                    db.execute("SELECT pg_notify(%s, %s)", (APPENDED, f"{records[-1].seq} {game}"))
-            except BaseException:
+                # One statement, one round trip, its own transaction (autocommit): ``kifu_append`` in SCHEMA.
+                row = self._db.execute(
+                    "SELECT kifu_append(%s, %s, %s::bigint[], %s::bigint[], %s::bigint[], %s::integer[], "
+                    "%s::bytea[], %s::bytea[], %s::bigint[], %s::bytea[], %s::bytea[], %s::boolean[], %s::bytea[], "
+                    "%s::bytea)", (game, expected, *columns, *signed, receipt)).fetchone()
+            except BaseException as exc:
                 self._ids.pop(game, None)  # the game row may have been rolled back with the rest
+                self._last.pop(game, None)
+                if isinstance(exc, psycopg.Error) and exc.sqlstate == CONFLICT:
+                    raise ConcurrencyConflict(game, expected, int(exc.diag.message_primary or 0)) from None
                 raise
-            self._ids[game] = gid
+            assert row is not None
+            self._ids[game] = int(row[0])
+            self._last[game] = (records[-1].seq, records[-1].hash)
+
+    def _head_for_append(self, game: str, expected: int | None) -> tuple[int, bytes]:
+        """The head a batch is sealed after: the one this store appended last to ``game``, when the caller expects
+        it — a record's hash never changes (the log is append-only), and ``kifu_append`` checks under the game's
+        lock that it is still the head — else read from the store (a round trip saved per append)."""
+        last = self._last.get(game)
+        if last is not None and expected == last[0]:
+            return last
+        return self._head(game)
 
     # -- reading --------------------------------------------------------------------------------------
 

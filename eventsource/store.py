@@ -109,7 +109,7 @@ class EventStore(ABC):
         after a crash finds its submission either applied and noted, or neither."""
         if not batch:
             return []
-        last, prev = self._head(game)
+        last, prev = self._head_for_append(game, expected)
         if expected is None:
             expected = last
         elif expected != last:
@@ -123,6 +123,10 @@ class EventStore(ABC):
         # is still ``expected`` there, ``prev`` is still its hash.
         self._write(game, expected, records, signed, receipt)
         return records
+
+    def _head_for_append(self, game: str, expected: int | None) -> tuple[int, bytes]:
+        """The head ``append`` seals a batch after (a backend may know it without asking: see PostgresStore)."""
+        return self._head(game)
 
     def append_raw(
         self, game: str, records: Sequence[RawRecord], expected: int, signatures: Sequence[Signature] = ()

@@ -17,6 +17,7 @@ from eventsource.errors import ConcurrencyConflict
 from eventsource.groupcommit import GroupCommitSQLiteStore, StoreClosed
 from eventsource.integrity import Verified, verify
 from eventsource.records import NewEvent
+from eventsource.sqlite import writer_lock
 
 
 def decision(n: int, size: int = 3) -> list[NewEvent]:
@@ -171,3 +172,21 @@ def test_many_threads_many_games_every_acknowledged_decision_is_there(tmp_path: 
             assert [r.decision for r in records][-1] == 20
             assert isinstance(verify(records), Verified)
         assert store.groups < 16 * 20  # some commits held more than one append
+
+
+def test_the_writer_takes_the_files_turn_with_the_other_writers_of_this_process(tmp_path: Path) -> None:
+    """A server's lobby writes the same file through a connection of its own, on this process's lock per file
+    (``writer_lock``): the group's writer takes that turn too, so neither sleeps in SQLite's busy handler behind
+    the other, and an append held behind the lock returns only once the lock is let go and its group committed."""
+    path = tmp_path / "kifu.db"
+    with GroupCommitSQLiteStore(path) as store:
+        turn = writer_lock(str(path))
+        returned = threading.Event()
+        with turn:  # (another writer of this process is writing)
+            appending = threading.Thread(target=lambda: (store.append("g", decision(1), 0), returned.set()))
+            appending.start()
+            assert not returned.wait(0.3)
+            assert store.head("g") == 0
+        assert returned.wait(10)
+        appending.join()
+        assert store.head("g") == 3 and store.groups == 1

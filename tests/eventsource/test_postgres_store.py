@@ -183,3 +183,47 @@ def test_a_committed_append_is_notified_with_its_head_and_a_refused_one_is_not(p
         heard = [n.payload for n in listener.notifies(timeout=2, stop_after=2)]
         assert heard == ["3 g one", "2 h"]
         assert list(listener.notifies(timeout=0.3)) == []  # (nothing for the conflict)
+
+
+class Counted:
+    """A connection whose statements are counted (each ``execute`` is a round trip to the server)."""
+
+    def __init__(self, db: psycopg.Connection[tuple[object, ...]]) -> None:
+        self.db, self.statements = db, 0
+
+    def execute(self, *args: object, **kwargs: object) -> object:
+        self.statements += 1
+        return self.db.execute(*args, **kwargs)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+
+def test_an_append_after_the_head_this_store_appended_is_one_round_trip(postgres_url: str) -> None:
+    """``kifu_append`` does the game's row, its lock, the head's check, the records, the signature, the receipt
+    and the notification in one statement; the head it seals after is the one this store appended last."""
+    with PostgresStore(postgres_url) as store:
+        store.append("g", passes(3))
+        counted = Counted(store._db)
+        store._db = counted  # type: ignore[assignment]
+        store.append("g", passes(4, decision=2), expected=3, receipt=b"0 {}")
+        assert counted.statements == 1
+        store._db = counted.db
+        records = list(store.read_raw("g"))
+        assert [r.seq for r in records] == list(range(1, 8)) and isinstance(verify(records), Verified)
+        assert store.receipt("g", 3) == b"0 {}"
+
+
+def test_a_head_another_store_moved_past_is_refused_and_nothing_is_appended(postgres_url: str) -> None:
+    """The head ``a`` appended last is no longer the game's (``b`` appended since): sealed after it without asking,
+    the append is refused by the check under the game's lock, naming the head, and leaves no record, receipt or
+    signature; ``a`` then reads the head again and appends after it."""
+    with PostgresStore(postgres_url) as a, PostgresStore(postgres_url) as b:
+        a.append("g", passes(2))
+        b.append("g", passes(1, decision=3), expected=2)
+        with pytest.raises(ConcurrencyConflict, match="expected the log to end at sequence 2, but it ends at 3"):
+            a.append("g", passes(2, decision=2), expected=2, receipt=b"0 stale")
+        assert [r.decision for r in b.read_raw("g")] == [1, 1, 3]
+        assert b.receipt("g", 2) is None and b.signatures("g") == []
+        assert a.append("g", passes(1, decision=4), expected=3)[0].seq == 4
+        assert isinstance(verify(list(b.read_raw("g"))), Verified)

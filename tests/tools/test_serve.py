@@ -25,7 +25,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from eventsource import events as ev
 from eventsource import exchange, signing
+from eventsource.groupcommit import GroupCommitSQLiteStore
 from eventsource.records import decode
+from eventsource.sqlite import SQLiteStore
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
@@ -34,11 +36,10 @@ from statemachine.scenario.setup import Board
 from tools.cli import main
 from tools.logs.stores import open_store
 from tools.serve import app as serve_app
-from tools.serve.app import create_app
+from tools.serve.app import create_app, shards_for
 from tools.serve.bots import answer
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service
-from tools.serve.shards import Shards
 
 GAMES = sorted(PROFILES)
 
@@ -50,11 +51,11 @@ def server(tmp_path: Path) -> Any:
     assert CliRunner().invoke(main, ["keys", "new", str(key)]).exit_code == 0
     open_store(db, write=True).close()  # (the store first: its file then takes the lobby's table too)
     lobby, signer = Lobby(db), signing.load_private(key)
-    shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
+    shards = shards_for(db, lobby, signer)  # (as each worker of kifu serve has them)
     service = shards.services[0]
     with TestClient(create_app(shards)) as client:
         client.key = key  # type: ignore[attr-defined]
-        client.service, client.db = service, db  # type: ignore[attr-defined]
+        client.service, client.db, client.shards = service, db, shards  # type: ignore[attr-defined]
         yield client
 
 
@@ -122,6 +123,30 @@ def test_a_whole_match_is_fair_signed_and_audits_clean(server: TestClient, game:
     assert not any(f'"seed": {started.seed}' in m or str(started.seed) in m for m in received)
     audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{server.key}.pub"])  # type: ignore[attr-defined]
     assert audit.exit_code == 0, audit.output
+
+
+def test_a_sqlite_workers_threads_share_one_group_commit_and_acknowledge_after_it(server: TestClient) -> None:
+    """On SQLite every match thread appends through one group-commit store (appends of several matches ready
+    together share a transaction and its flush); a decision is acknowledged only once it is committed: another
+    connection to the file reads the acknowledged head at once."""
+    stores = {id(s.store) for s in server.shards.services}  # type: ignore[attr-defined]
+    assert len(server.shards.services) > 1 and len(stores) == 1  # type: ignore[attr-defined]
+    shared = server.service.store  # type: ignore[attr-defined]
+    assert isinstance(shared, GroupCommitSQLiteStore)
+    match, _, creds = start(server, "shadowverse")
+    connect = server.websocket_connect
+    with connect(f"/ws/matches/{match}") as ws0, connect(f"/ws/matches/{match}") as ws1:
+        for seat, ws in enumerate((ws0, ws1)):
+            ws.send_json({"credential": creds[seat], "since": 0})
+        states = [until(ws, "state") for ws in (ws0, ws1)]
+        mover = (ws0, ws1)[states[0]["to_act"]]
+        before = shared.grouped
+        mover.send_json({"decide": {"head": states[0]["head"], "choice": 0}})
+        ack = until(mover, "ack")
+        other = SQLiteStore(server.db)  # type: ignore[attr-defined]
+        assert ack["applied"] and ack["head"] > states[0]["head"] and other.head(match) == ack["head"]
+        assert shared.grouped == before + 1
+        other.close()
 
 
 def closed_with(ws: Any) -> WebSocketDisconnect:

@@ -55,3 +55,26 @@ def test_a_catch_up_in_pieces_sends_every_record_the_viewer_may_see(tmp_path: Pa
     assert pieces >= head // 7
     again = update(svc, match, viewer, sent, head, 0, stated, False)
     assert again.messages == [] and not again.more  # nothing new: nothing sent
+
+
+def test_one_audiences_connections_share_one_board_and_records_per_head(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every spectator of a match (and every connection of one seat) is sent the same frames at a head: the board
+    is drawn and the records encoded once for them all, and again only when the head moves."""
+    svc, match = started(tmp_path, "shadowverse")
+    drawn: list[int | None] = []
+    draw = service.board_data
+    monkeypatch.setattr(service, "board_data", lambda state, viewer: drawn.append(viewer) or draw(state, viewer))
+    head = svc.head(match)
+    first = [update(svc, match, service.SPECTATOR, 0, head, 0, -1, False) for _ in range(3)]
+    assert first[0].messages == first[1].messages == first[2].messages and len(first[0].messages) == 2
+    assert drawn == [service.SPECTATOR]
+    seat = svc.legal(match).player
+    assert seat is not None
+    svc.decide(match, seat, head, *svc.chosen(match, seat, 0))
+    after = [update(svc, match, service.SPECTATOR, head, head, 0, head, False) for _ in range(2)]
+    assert after[0].messages == after[1].messages and drawn == [service.SPECTATOR] * 2
+    board = json.loads(after[0].messages[-1])
+    assert board["type"] == "state" and board["head"] == svc.head(match) > head
+    mine = [update(svc, match, seat, 0, 0, 0, -1, False) for _ in range(2)]
+    assert mine[0].messages == mine[1].messages and drawn == [service.SPECTATOR] * 2 + [seat]

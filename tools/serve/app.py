@@ -363,10 +363,23 @@ async def _bad_input(request: Request, exc: Exception) -> Response:
 def from_environment() -> ASGIApp:
     """The app ``kifu serve`` runs in each of its uvicorn workers (a factory: each worker process opens its own
     connections), configured by the command through ``KIFU_SERVE_DB`` and ``KIFU_SERVE_KEY``."""
-    from tools.logs.stores import open_store, scheme_of
+    from tools.logs.stores import scheme_of
 
     db, key = os.environ["KIFU_SERVE_DB"], os.environ.get("KIFU_SERVE_KEY")
     signer = signing.load_private(key) if key else None
-    lobby = Lobby(db)
-    shards = Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
-    return create_app(shards, db if scheme_of(db) in ("postgresql", "postgres") else None)
+    return create_app(shards_for(db, Lobby(db), signer), db if scheme_of(db) in ("postgresql", "postgres") else None)
+
+
+def shards_for(db: str, lobby: Lobby, signer: signing.Signer | None) -> Shards:
+    """A worker's match threads over the store ``db``. On PostgreSQL each thread has a connection of its own (the
+    server groups concurrent commits' flushes itself). On SQLite they share one group-commit store: the appends of
+    every match that are ready together are committed in one transaction — one flush — each acknowledged only after
+    it (a commit of its own each, the threads took turns on the file's writer lock, one flush at a time)."""
+    from tools.logs.stores import open_store, scheme_of, sqlite_path
+
+    if scheme_of(db) in ("postgresql", "postgres"):
+        return Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
+    from eventsource.groupcommit import GroupCommitSQLiteStore
+
+    shared = GroupCommitSQLiteStore(sqlite_path(db))
+    return Shards(lambda: Service(lambda: shared, lobby, signer))

@@ -9,6 +9,7 @@ messages (msgspec) costs one hop, and the event loop only sends them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,15 +45,34 @@ def update(service: Service, match_id: str, viewer: int, sent: int, told: int, d
     out = Update(sent, stated)
     if shown > sent:
         stop = min(shown, sent + MAX_RECORDS)
-        recs = service.records(match_id, viewer, sent, stop)
-        if recs:
-            out.messages.append(encode({"type": "records", "records": recs}))
+        frame = _frame(service, (match_id, "records", viewer, sent, stop), lambda: _records(service, match_id, viewer,
+                                                                                             sent, stop))
+        if frame:
+            out.messages.append(frame)
         out.sent = stop
         if stop < shown:
             out.more = True
             return out
     if head and (forced or shown != stated):  # (this worker's append is also notified: once)
         at = shown if viewer == SPECTATOR else None
-        out.messages.append(encode({"type": "state", **service.view(match_id, viewer, at)}))
+        out.messages.append(_frame(service, (match_id, "state", viewer, shown), lambda: encode(
+            {"type": "state", **service.view(match_id, viewer, at)})))
         out.stated = shown
     return out
+
+
+def _records(service: Service, match_id: str, viewer: int, sent: int, stop: int) -> str:
+    recs = service.records(match_id, viewer, sent, stop)
+    return encode({"type": "records", "records": recs}) if recs else ""
+
+
+def _frame(service: Service, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+    """The frame ``key`` names — a match's records or board, for one audience (a seat, or the spectators), at one
+    head — made once and sent to every connection of that audience (a log never changes below its head, so neither
+    does the frame). The service keeps the last of each kind per match and audience."""
+    kept = service.frames.get(key[:3])
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    frame = make()
+    service.frames[key[:3]] = (key, frame)
+    return frame

@@ -72,6 +72,8 @@ class Service:
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
         self._specs: dict[str, MatchSpec] = {}  # (a match's spec never changes: read from the lobby once)
+        # Per match, kind and audience, the last frame sent and what it was made of (``tools.serve.push``).
+        self.frames: dict[tuple[Any, ...], tuple[tuple[Any, ...], str]] = {}
 
     @property
     def store(self) -> EventStore:
@@ -90,6 +92,7 @@ class Service:
         self._engines.clear()
         self._legal.clear()
         self._catchups.clear()
+        self.frames.clear()
         if store is not None:
             with contextlib.suppress(Exception):  # (a broken connection may fail to close: it is dropped anyway)
                 store.close()
