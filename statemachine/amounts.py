@@ -672,12 +672,12 @@ def describe(e: Amount) -> str:
         if items is not None:
             return "(" + sign.join(describe(a) for a in items) + ")"
     if e.if_at_least is not None:
-        c = e.if_at_least
-        return f"({describe(c.then)} if {describe(c.amount)} >= {c.at_least} else {describe(c.otherwise)})"
+        cond = e.if_at_least
+        return f"({describe(cond.then)} if {describe(cond.amount)} >= {cond.at_least} else {describe(cond.otherwise)})"
     if e.half is not None:
         return f"half({describe(e.half)}{', ' + e.round if e.round else ''})"
     return "?"
 
 
-__all__ = ["FORMS", "NAMED", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "IfAtLeast", "StatOf", "StatusOf",
-           "amount_fields", "check_amount", "describe", "evaluate"]
+__all__ = ["FORMS", "NAMED", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "IfAtLeast", "StatOf",
+           "StatusOf", "amount_fields", "check_amount", "describe", "evaluate"]

@@ -565,4 +565,5 @@ def test_an_amount_under_a_condition_is_checked_at_load(raw: dict[str, Any], fie
 def test_an_amount_under_a_condition_reads_as_one_line() -> None:
     raw = {"if_at_least": {"amount": _HUMANS, "then": 2000}}
     check_amount(raw, profile("duel_masters").vocabulary.amounts)
-    assert describe(msgspec.convert(raw, Expr, strict=True)) == "(2000 if count(battle, you, subtypes=Human) >= 1 else 0)"
+    text = describe(msgspec.convert(raw, Expr, strict=True))
+    assert text == "(2000 if count(battle, you, subtypes=Human) >= 1 else 0)"
