@@ -14,6 +14,7 @@ before) or one expression, a TOML table with exactly one form key:
     amount = { max = [0, { minus = [{ highest = { of = "power", zone = "field", whose = "opponent" } }, 2] }] }
     amount = { status_of = { of = "source", status = "spellboost" } }  # a counter kept on one object
     amount = { named = "x" }                                        # a value an earlier step of the effect named
+    amount = { if_at_least = { amount = { count = { zone = "battle", subtypes = ["Human"] } }, then = 2000 } }
 
 The forms are listed in ``FORMS`` (the vocabulary reference reads it); what each game allows — its zones, its
 characteristics, whether it has X, how it rounds a half — is its ``AmountRules``, set on the game's
@@ -77,6 +78,16 @@ class StatOf(Struct, frozen=True, forbid_unknown_fields=True):
     whose: str = "you"  # "you", "opponent", "any" (every player: the total), or "target"
 
 
+class IfAtLeast(Struct, frozen=True, forbid_unknown_fields=True):
+    """``if_at_least``: N if a condition holds (「…があれば+2000」): ``then`` when ``amount`` is at least ``at_least``,
+    else ``otherwise``."""
+
+    amount: Amount  # what the condition reads: a count, a characteristic, a counter
+    then: Amount
+    at_least: int = 1
+    otherwise: Amount = 0
+
+
 class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One computed amount: exactly one form key is set (``round`` goes with ``half``)."""
 
@@ -95,6 +106,7 @@ class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     minus: tuple[Amount, ...] | None = None
     times: tuple[Amount, ...] | None = None
     max: tuple[Amount, ...] | None = None
+    if_at_least: IfAtLeast | None = None
     half: Amount | None = None
     round: str | None = None  # with ``half``: "up" or "down"; the game's own rounding when left out
 
@@ -140,6 +152,9 @@ FORMS: dict[str, Form] = {f.name: f for f in (
     Form("minus", "[amount, amount]", "the first less the second"),
     Form("times", "[amount, amount, ...]", "the product"),
     Form("max", "[amount, amount, ...]", "the greatest of them (「…まで」: max = [0, amount] is never negative)"),
+    Form("if_at_least", "{ amount, at_least = 1, then, otherwise = 0 }",
+         "then if amount is at least at_least, else otherwise: an amount under a condition (「…があれば+2000」); "
+         "at_least is 1 or more (0 would always hold)"),
     Form("half", "amount, with round = up/down", "half of it, rounded as the card says, else as the game rounds"),
 )}
 """Every expression form, for the vocabulary reference (``docs/vocabulary.md``)."""
@@ -322,6 +337,8 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
                 raise AmountError(here, f"{form} takes {want}")
             for i, item in enumerate(value):
                 check_amount(item, rules, f"{here}[{i}]")
+        case "if_at_least":
+            _check_if_at_least(value, rules, here)
         case "half":
             check_amount(value, rules, here)
             rnd = raw.get("round")
@@ -352,6 +369,22 @@ def _allowed(rules: AmountRules | None) -> list[str]:
     if rules.stats:
         out += ["stat", "stat_of"]
     return sorted(out)
+
+
+def _check_if_at_least(value: object, rules: AmountRules | None, here: str) -> None:
+    if not isinstance(value, dict) or "amount" not in value or "then" not in value:
+        raise AmountError(here, "if_at_least takes a table: { amount, at_least = 1, then, otherwise = 0 }")
+    known = [f.name for f in msgspec.structs.fields(IfAtLeast)]
+    for k in value:
+        if k not in known:
+            raise AmountError(f"{here}.{k}", f"unknown if_at_least key {k!r} (known: {', '.join(known)})")
+    at_least = value.get("at_least", 1)
+    if isinstance(at_least, bool) or not isinstance(at_least, int) or at_least < 1:
+        raise AmountError(f"{here}.at_least", f"at_least is an integer of 1 or more, not {at_least!r} "
+                                              "(a condition of 0 always holds)")
+    for key in ("amount", "then", "otherwise"):
+        if key in value:
+            check_amount(value[key], rules, f"{here}.{key}")
 
 
 def _check_stat(value: object, rules: AmountRules | None, here: str) -> None:
@@ -485,6 +518,9 @@ def _value(r: _Reading, e: Amount) -> int:
         return out
     if e.max is not None:
         return max(_value(r, a) for a in e.max)
+    if e.if_at_least is not None:
+        cond = e.if_at_least
+        return _value(r, cond.then) if _value(r, cond.amount) >= cond.at_least else _value(r, cond.otherwise)
     if e.half is not None:
         n = _value(r, e.half)
         up = (e.round or r.rules.rounding) == "up"
@@ -635,10 +671,13 @@ def describe(e: Amount) -> str:
         items = getattr(e, name)
         if items is not None:
             return "(" + sign.join(describe(a) for a in items) + ")"
+    if e.if_at_least is not None:
+        cond = e.if_at_least
+        return f"({describe(cond.then)} if {describe(cond.amount)} >= {cond.at_least} else {describe(cond.otherwise)})"
     if e.half is not None:
         return f"half({describe(e.half)}{', ' + e.round if e.round else ''})"
     return "?"
 
 
-__all__ = ["FORMS", "NAMED", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "StatOf", "StatusOf",
-           "amount_fields", "check_amount", "describe", "evaluate"]
+__all__ = ["FORMS", "NAMED", "Amount", "AmountError", "AmountRules", "Count", "Expr", "Highest", "IfAtLeast", "StatOf",
+           "StatusOf", "amount_fields", "check_amount", "describe", "evaluate"]

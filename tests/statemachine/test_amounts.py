@@ -540,3 +540,30 @@ def test_the_new_forms_read_as_one_line(raw: Any, text: str) -> None:
     rules = profile("shadowverse").vocabulary.amounts
     check_amount(raw, rules)
     assert describe(msgspec.convert(raw, Expr, strict=True)) == text
+
+
+# -- an amount under a condition (pool 1.6 of Duel Masters: ウルヘリオン, 「…があれば+2000」) ----------------------
+
+_HUMANS = {"count": {"zone": "battle", "subtypes": ["Human"]}}
+
+
+@pytest.mark.parametrize(("raw", "field", "says"), [
+    ({"if_at_least": {"amount": _HUMANS}}, "params.count.if_at_least", "{ amount, at_least = 1, then"),
+    ({"if_at_least": {"amount": _HUMANS, "then": 2, "at_least": 0}}, "params.count.if_at_least.at_least",
+     "always holds"),
+    ({"if_at_least": {"amount": _HUMANS, "then": 2, "else": 1}}, "params.count.if_at_least.else",
+     "known: amount, then, at_least, otherwise"),
+    ({"if_at_least": {"amount": {"count": {"zone": "field"}}, "then": 2}}, "params.count.if_at_least.amount.count.zone",
+     "unknown zone 'field'"),
+])
+def test_an_amount_under_a_condition_is_checked_at_load(raw: dict[str, Any], field: str, says: str) -> None:
+    exc = _load("duel_masters", {"name": "bounce_opponent_mana", "params": {"count": raw}})
+    assert exc.field == f"$.abilities[0].effects[0].{field}", exc
+    assert says in str(exc)
+
+
+def test_an_amount_under_a_condition_reads_as_one_line() -> None:
+    raw = {"if_at_least": {"amount": _HUMANS, "then": 2000}}
+    check_amount(raw, profile("duel_masters").vocabulary.amounts)
+    text = describe(msgspec.convert(raw, Expr, strict=True))
+    assert text == "(2000 if count(battle, you, subtypes=Human) >= 1 else 0)"
