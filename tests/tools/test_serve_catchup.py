@@ -73,3 +73,31 @@ def test_a_log_the_rules_do_not_give_there_is_loaded_afresh(tmp_path: Path) -> N
     kept.state.seq -= 1  # (the cached engine is no longer where the log's next decision was made)
     caught = second.engine(match)
     assert caught is not kept and caught.state.seq == first.head(match)
+
+
+def test_listening_again_after_a_pause_keeps_the_cached_engines_and_checks_them_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's listening connection drops (PostgreSQL restarting, the network) and comes back: what another
+    worker appended meanwhile went unheard. The cached engine is neither trusted as it was (it is behind) nor
+    dropped (a reload of every match the worker serves): it is checked against the store's head and moved on."""
+    first, second, match = two_workers(tmp_path)
+    rng = random.Random(3)
+    second.listening(True)
+    kept = second.engine(match)
+    opening = kept.state.seq
+    second.listening(False)  # (its connection dropped: the next appends are not heard)
+    for _ in range(2):
+        decide_one(first, match, rng)
+    head = first.head(match)
+    assert head > opening
+    second.listening(True)  # (heard again from now on; what came before is unknown)
+
+    def no_load(*_: Any, **__: Any) -> Engine:
+        raise AssertionError("the match was loaded again from the store")
+
+    monkeypatch.setattr(Engine, "load", no_load)
+    caught = second.engine(match)
+    assert caught is kept and caught.state.seq == head
+    assert second.head(match) == head
+    decide_one(second, match, rng)  # and it appends where the first left off
+    assert first.head(match) > head

@@ -68,6 +68,11 @@ class Service:
         # engine at it needs no round trip to the store to know it is current.
         self._listening = False
         self._heard: dict[str, int] = {}
+        # Bumped each time listening starts again (appends made meanwhile went unheard); per match, the epoch in
+        # which its cached engine was last compared with the store's head. Only an engine checked in this epoch
+        # is trusted without a round trip; an older one is checked once and, if behind, moved on — not reloaded.
+        self._epoch = 0
+        self._checked: dict[str, int] = {}
         # Per match, one fold for every viewer's catch-up (without it, one fold from the start per seat per
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
@@ -113,6 +118,7 @@ class Service:
         return self.lobby.create(spec)
 
     def join(self, match_id: str, seat: int, nonce: bytes) -> str:
+        epoch = self._epoch
         credential, seed = self.lobby.join(match_id, seat, nonce)
         if seed is not None:
             spec = self.lobby.get(match_id).spec
@@ -120,6 +126,7 @@ class Service:
             engine = Engine.new(profile, spec.players, spec.decks, int.from_bytes(seed, "big"), store=self.store,
                                 game=match_id, options=dict(spec.options), signer=self.signer)
             self._engines[match_id] = engine
+            self._checked[match_id] = epoch
         return credential
 
     def spec(self, match_id: str) -> MatchSpec:
@@ -140,9 +147,11 @@ class Service:
 
     def listening(self, on: bool) -> None:
         """Whether every append is heard (``heard``) now. When it starts again after a pause, what was missed
-        meanwhile is unknown: every cached engine is checked against the store again."""
+        meanwhile is unknown: every cached engine is checked against the store's head once more before it is
+        trusted again, and moved on over what it missed (kept, not dropped: a reload from the snapshots of every
+        match the worker serves, each time its listening connection comes back, is what this saves)."""
         if on:
-            self._engines.clear()
+            self._epoch += 1  # (the event loop's thread alone calls this; the match's thread reads it)
         self._listening = on
 
     def head(self, match_id: str, at_least: int = 0) -> int:
@@ -156,7 +165,7 @@ class Service:
         heard, one at or past the newest head heard and past ``at_least`` (a head the client says it has seen,
         which this worker may not have heard of yet)."""
         cached = self._engines.get(match_id)
-        if (cached is not None and self._listening
+        if (cached is not None and self._listening and self._checked.get(match_id) == self._epoch
                 and cached.state.seq >= max(at_least, self._heard.get(match_id, 0))):
             return cached
         return None
@@ -166,18 +175,19 @@ class Service:
         fresh = self._fresh(match_id, at_least)
         if fresh is not None:  # (a round trip to the store saved: several per decision)
             return fresh
+        epoch = self._epoch  # (read before the head: listening that starts again after it asks for a new check)
         head = self.store.head(match_id)
         if not head:
             raise BadInput(f"match {match_id} has not started: both seats must join")
         cached = self._engines.get(match_id)
-        if cached is not None and cached.state.seq == head:
-            return cached
-        if cached is not None and cached.state.seq < head and _caught_up(cached, head):
-            return cached
-        spec = self.spec(match_id)
-        engine = Engine.load(load_profile(spec.game, spec.rules or None), self.store, match_id, signer=self.signer)
-        self._engines[match_id] = engine
-        return engine
+        behind = cached is not None and cached.state.seq < head
+        if cached is None or not (cached.state.seq == head or (behind and _caught_up(cached, head))):
+            spec = self.spec(match_id)
+            cached = Engine.load(load_profile(spec.game, spec.rules or None), self.store, match_id,
+                                 signer=self.signer)
+            self._engines[match_id] = cached
+        self._checked[match_id] = epoch
+        return cached
 
     def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
         """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
