@@ -15,6 +15,7 @@ import pytest
 
 from eventsource.sqlite import SQLiteStore
 from statemachine.games import PROFILES
+from tools.errors import BadInput
 from tools.logs.stores import open_store
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.service import Service, Stale
@@ -85,3 +86,33 @@ def test_a_retry_after_a_crash_is_applied_once(tmp_path: Path) -> None:
     other = json.dumps({"choice": 1, "head": head}, sort_keys=True)  # not what was applied: stale, not acked
     assert third.submitted(match, seat, head, other) is None
     assert third.submitted(match, 1 - seat, head, body) is None
+
+
+def test_a_join_sent_again_with_its_nonce_gets_a_new_credential_until_the_game_ends(tmp_path: Path) -> None:
+    """A join whose answer was lost (a reset connection, a worker killed after its commit) is sent again with the
+    same nonce: a new credential replaces the one never received; another nonce finds the seat taken. A second
+    seat's join committed by a worker that died before starting the game is started by the retry, once."""
+    db = str(tmp_path / "serve.db")
+    open_store(db, write=True).close()
+    first = fresh(db)
+    _, players, decks = importlib.import_module(f"{PROFILES[GAME][0]}.demo").sample_game(0)
+    match = first.create(MatchSpec(GAME, list(players), [list(d) for d in decks])).id
+    nonces = [secrets.token_bytes(32) for _ in (0, 1)]
+    lost = first.join(match, 0, nonces[0])
+    again = first.join(match, 0, nonces[0])
+    assert again != lost and first.lobby.seat_of(match, again) == 0 and first.lobby.seat_of(match, lost) is None
+    with pytest.raises(BadInput, match=r"seat 0 of match .* is taken"):
+        first.join(match, 0, secrets.token_bytes(32))
+
+    first.lobby.join(match, 1, nonces[1])  # (the lobby's commit, then the worker's death: no game started)
+    assert first.store.head(match) == 0
+    second = fresh(db)
+    credential = second.join(match, 1, nonces[1])
+    head = second.store.head(match)
+    assert head > 0 and second.lobby.seat_of(match, credential) == 1
+    assert second.join(match, 1, nonces[1]) != credential and second.store.head(match) == head  # not dealt twice
+
+    # Once the game has ended, its nonces are revealed to anyone: they no longer let a seat join again.
+    second.engine(match).state.ended = True  # (the cached engine's state stands for a game played to its end)
+    with pytest.raises(BadInput, match="is taken"):
+        second.join(match, 1, nonces[1])

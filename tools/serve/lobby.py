@@ -135,17 +135,24 @@ class Lobby:
         return Match(match_id, msgspec.json.decode(row["spec"], type=MatchSpec), row["commitment"],
                      (row["cred0"] is not None, row["cred1"] is not None))
 
-    def join(self, match_id: str, seat: int, nonce: bytes) -> tuple[str, bytes | None]:
+    def join(self, match_id: str, seat: int, nonce: bytes, again: bool = True) -> tuple[str, bytes | None]:
         """Seat ``seat`` joins with its share of the seed: its credential, and the seed's secret part once both
-        seats are in (the caller starts the game then)."""
+        seats are in (the caller starts the game then, unless it has started).
+
+        With ``again``, a seat joined with this very nonce may join again: a client whose answer was lost (a
+        connection reset, a worker killed after the commit) asks again and gets a new credential, which replaces
+        the one it never received. The nonce is the seat's own secret until the game ends and it is revealed: the
+        caller passes ``again=False`` then."""
         if seat not in (0, 1):
             raise BadInput(f"no seat {seat}: the seats are 0 and 1")
         if len(nonce) != NONCE_BYTES:
             raise BadInput(f"a seat's share of the seed is {NONCE_BYTES} random bytes (64 hex digits)")
         credential = secrets.token_urlsafe(32)
+        same = f" OR nonce{seat} = ?" if again else ""
         with self.writing, self.lock:
             cur = self._execute(f"UPDATE kifu_matches SET cred{seat} = ?, nonce{seat} = ? "
-                                f"WHERE id = ? AND cred{seat} IS NULL", (digest(credential), nonce, match_id))
+                                f"WHERE id = ? AND (cred{seat} IS NULL{same})",
+                                (digest(credential), nonce, match_id, *((nonce,) if again else ())))
             taken = cur.rowcount != 1
         if taken:
             self._row(match_id)  # (an unknown match is named as such)

@@ -118,9 +118,14 @@ class Service:
         return self.lobby.create(spec)
 
     def join(self, match_id: str, seat: int, nonce: bytes) -> str:
+        """The seat's credential; the game started once both seats are in. A join sent again with the same nonce
+        (its answer was lost) is answered with a new credential until the game ends, and starts the game if the
+        first was cut off before it could."""
         epoch = self._epoch
-        credential, seed = self.lobby.join(match_id, seat, nonce)
-        if seed is not None:
+        started = self.store.head(match_id) > 0
+        again = not started or not self.engine(match_id).state.ended  # (an ended game's nonces are public)
+        credential, seed = self.lobby.join(match_id, seat, nonce, again)
+        if seed is not None and not started:
             spec = self.lobby.get(match_id).spec
             profile = load_profile(spec.game, spec.rules or None)
             engine = Engine.new(profile, spec.players, spec.decks, int.from_bytes(seed, "big"), store=self.store,
