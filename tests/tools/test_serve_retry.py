@@ -51,8 +51,8 @@ def test_a_retry_after_a_crash_is_applied_once(tmp_path: Path) -> None:
     first = fresh(db)
     _, players, decks = importlib.import_module(f"{PROFILES[GAME][0]}.demo").sample_game(0)
     match = first.create(MatchSpec(GAME, list(players), [list(d) for d in decks])).id
-    for seat in (0, 1):
-        first.join(match, seat, secrets.token_bytes(32))
+    for joining in (0, 1):
+        first.join(match, joining, secrets.token_bytes(32))
     head = first.head(match)
     seat = first.legal(match).player
     assert seat is not None
