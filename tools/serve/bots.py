@@ -25,8 +25,71 @@ from statemachine.games import PROFILES
 
 MAX_DECISIONS: Final = 2_000  # a match still going after this many decisions is reported unfinished
 RECEIVE_TIMEOUT: Final = 60.0  # seconds without a message before a seat gives up
-RECONNECT_FOR: Final = 60.0  # seconds a seat keeps trying to connect again after its connection dropped
-RECONNECT_PAUSE: Final = 0.2  # seconds between two attempts
+# Retries, each bounded in count and in time, the pause between two attempts doubling from FIRST_PAUSE up to
+# MOST_PAUSE. A create or join that failed transiently (the connection refused or reset, 502/503/504: a worker
+# restarting, the store unavailable) is sent again up to CALL_TRIES times in all within CALL_FOR seconds; a seat
+# whose connection dropped connects again up to RECONNECT_TRIES times within RECONNECT_FOR seconds of its last
+# message (a worker killed mid-match is restarted by its supervisor: up to a minute on a loaded machine). A
+# permanent refusal — any other status, 4xx above all, or a WebSocket closed for a bad message (1008, 1009) — is
+# reported at once.
+FIRST_PAUSE: Final = 0.2
+MOST_PAUSE: Final = 2.0
+CALL_TRIES: Final = 8
+CALL_FOR: Final = 30.0
+RECONNECT_TRIES: Final = 60
+RECONNECT_FOR: Final = 60.0
+TRANSIENT_STATUS: Final = frozenset({502, 503, 504})
+PERMANENT_CLOSE: Final = frozenset({1008, 1009})  # the server refused what this client sent: no retry helps
+
+
+class Backoff:
+    """Bounded retries: ``pause()`` is how long to wait before the next attempt, or None once ``tries`` attempts
+    were made or ``seconds`` have passed since the first failure."""
+
+    def __init__(self, tries: int, seconds: float) -> None:
+        self.tries, self.seconds = tries, seconds
+        self.failed = 0
+        self.since = 0.0
+
+    def pause(self) -> float | None:
+        now = time.monotonic()
+        if not self.failed:
+            self.since = now
+        self.failed += 1
+        if self.failed >= self.tries or now - self.since >= self.seconds:
+            return None
+        return min(MOST_PAUSE, FIRST_PAUSE * 2.0 ** (self.failed - 1))
+
+    def reset(self) -> None:
+        self.failed = 0
+
+
+class Refusal(Exception):
+    """The server answered a create or join with a permanent error (4xx, or a 5xx other than 'try again'); or a
+    transient failure outlasted its retries."""
+
+
+async def call(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` to ``url``, sent again after a transient failure (bounded: CALL_TRIES, CALL_FOR); its JSON
+    answer. A create sent again after its answer was lost makes a second match (the first is left unplayed); a
+    join sent again with the same nonce gets a new credential (the server allows it until the game ends)."""
+    backoff = Backoff(CALL_TRIES, CALL_FOR)
+    while True:
+        try:
+            got = await client.post(url, json=body)
+        except httpx.TransportError as exc:  # (refused, reset, timed out: the request may not have arrived)
+            failure = f"{type(exc).__name__}: {exc}"
+        else:
+            if got.status_code < 300:
+                return dict(got.json())
+            failure = f"{got.status_code} {got.text[:200]}"
+            if got.status_code not in TRANSIENT_STATUS:
+                raise Refusal(f"POST {url}: {failure}")
+        pause = backoff.pause()
+        if pause is None:
+            spent = time.monotonic() - backoff.since
+            raise Refusal(f"POST {url}: {failure} ({backoff.failed} attempts in {spent:.0f} s)")
+        await asyncio.sleep(pause)
 
 
 @dataclass
@@ -56,14 +119,13 @@ async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, s
     server = result.server = servers[0]
     module = PROFILES[game][0]
     _, players, decks = importlib.import_module(f"{module}.demo").sample_game(seed)
-    created = (await client.post(f"{server}/api/matches", json={
-        "game": game, "players": list(players), "decks": [list(d) for d in decks]})).raise_for_status().json()
+    created = await call(client, f"{server}/api/matches",
+                         {"game": game, "players": list(players), "decks": [list(d) for d in decks]})
     match = result.match = created["match"]
     creds = []
     for seat in (0, 1):
-        joined = await client.post(f"{server}/api/matches/{match}/seats/{seat}",
-                                   json={"nonce": secrets.token_hex(32)})
-        creds.append(joined.raise_for_status().json()["credential"])
+        joined = await call(client, f"{server}/api/matches/{match}/seats/{seat}", {"nonce": secrets.token_hex(32)})
+        creds.append(joined["credential"])
     rng = random.Random(seed)
     await asyncio.gather(*(_seat(servers, match, seat, creds[seat], rng, result) for seat in (0, 1)))
     return result
@@ -106,7 +168,7 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
     pending: dict[str, Any] | None = None  # the submission sent and not yet answered
     choice: tuple[str, list[Any]] = ("", [])  # what it chose, by name (to report what was acknowledged)
     sent_at = 0.0
-    reconnect_by = 0.0  # give up reconnecting after this (monotonic seconds; 0: connected)
+    backoff = Backoff(RECONNECT_TRIES, RECONNECT_FOR)  # (reset by every message received)
     attempt = seat
     while result.decisions < MAX_DECISIONS and not result.error:
         server = servers[attempt % len(servers)]
@@ -122,7 +184,7 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
                     except TimeoutError:
                         result.error = f"seat {seat}: no message for {RECEIVE_TIMEOUT:.0f} s"
                         return
-                    reconnect_by = 0.0
+                    backoff.reset()
                     kind = message.get("type")
                     if kind == "state":
                         seen = max(seen, message["head"])
@@ -148,13 +210,24 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
         except (OSError, websockets.WebSocketException) as exc:
             if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd is not None:
                 result.closes.append(exc.rcvd.code)
-            now = time.monotonic()
-            reconnect_by = reconnect_by or now + RECONNECT_FOR
-            if now > reconnect_by:
-                result.error = f"seat {seat}: could not reconnect for {RECONNECT_FOR:.0f} s ({exc})"
+            if permanent(exc):
+                result.error = f"seat {seat}: refused by {server} ({exc})"
+                return
+            pause = backoff.pause()
+            if pause is None:
+                result.error = (f"seat {seat}: could not reconnect in {backoff.failed} attempts within "
+                                f"{RECONNECT_FOR:.0f} s ({exc})")
                 return
             result.reconnects += 1
-            await asyncio.sleep(RECONNECT_PAUSE)
+            await asyncio.sleep(pause)
+
+
+def permanent(exc: Exception) -> bool:
+    """A connection the server refused for what this client is or sent (a 4xx at the handshake: no such match;
+    closed for a bad message): connecting again would only be refused again."""
+    if isinstance(exc, websockets.InvalidStatus):
+        return 400 <= exc.response.status_code < 500
+    return isinstance(exc, websockets.ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code in PERMANENT_CLOSE
 
 
 def spread(servers: list[str], i: int) -> list[str]:
@@ -175,7 +248,7 @@ async def run(server: str | list[str], game: str, matches: int, concurrency: int
             async with limit:
                 try:
                     await play_match(client, spread(servers, i), game, seed + i, results[i])
-                except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
+                except (Refusal, httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
                     results[i].error = f"{type(exc).__name__}: {exc}"
         tasks = [asyncio.create_task(one(i)) for i in range(matches)]
         _, going = await asyncio.wait(tasks, timeout=seconds)
