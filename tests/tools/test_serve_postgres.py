@@ -182,6 +182,8 @@ def test_a_worker_killed_mid_match_under_two_workers_loses_nothing_acknowledged(
             made, reconnected = kill_during_a_batch(served, postgres_url, key, where, batches, rng,
                                                     WORKER_KILLS - killed)
             killed, batches, reconnects = killed + made, batches + 1, reconnects + reconnected
+            if properties.SOAK:  # (a soak's progress, batch by batch)
+                print(f"batch {batches}: {killed} kills in {time.monotonic() - began:.0f} s", flush=True)
     finally:
         served.stop()
 
