@@ -1,14 +1,16 @@
 """kifu serve end to end in headless Chromium (Playwright): the real command on a free loopback port, two
-browser contexts playing the two seats of a game of each of the four games through the play page (the match
-created there with the game's sample decks, its id passed between them as ``#match=ID``), a third context
-spectating it: each seat sees its own hand by name, the spectator neither. The log downloaded from the API holds
-every record to the head; an ended game's audits clean with the server's key. The suite plays the first few
-decisions of each game (a Magic game of 60-card decks is long); ``make soak`` plays each game to its end. Never
-skipped: ``make test`` installs Chromium."""
+browser pages playing the two seats of a game of each of the four games through the play page (the match
+created there with the game's sample decks, its id passed between them as ``#match=ID``), a third spectating
+it: each seat sees its own hand by name, the spectator neither. The log downloaded from the API holds every
+record to the head; an ended game's audits clean with the server's key. The suite plays the first few decisions
+of each game (a Magic game of 60-card decks is some 1,000 decisions); ``make soak`` plays each game to its end.
+The three pages are opened once for the module (each in a context of its own: a new context costs seconds on a
+loaded machine) and load the play page afresh for each game. Never skipped: ``make test`` installs Chromium."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,10 +24,61 @@ from tests.tools import test_view_browser
 from tests.tools.serving import Serve, fresh_server
 from tools.cli import main
 
-MAX_CLICKS = 1500  # a whole game of any of the four through the page (make soak)
+MAX_CLICKS = 3000  # a whole game of any of the four through the page (make soak): Magic's take 900-1,500
 IN_THE_SUITE = 4  # decisions per game in the suite
 GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 browser = test_view_browser.browser  # the fixture: headless Chromium, one for the module
+
+# In the page: resolve once ``#where`` shows record ``at`` or later (a MutationObserver: no polling).
+SHOWN = """([at]) => new Promise((done) => {
+  const where = document.querySelector('#where');
+  const check = (watching) => {
+    if (Number(where.dataset.head) < at) return false;
+    if (watching) watching.disconnect();
+    done({...where.dataset});
+    return true;
+  };
+  if (!check(null)) new MutationObserver((_, watching) => check(watching)).observe(where, {attributes: true});
+})"""
+# In the seat's page, once it shows record ``head``: what ``decide_in`` does, by the page's own buttons (their
+# click handlers send the decision), then the board that came back.
+DECIDE = """async ([n, head]) => {
+  const shown = """ + SHOWN + """;
+  await shown([head]);
+  const answered = shown([head + 1]);
+  const buttons = document.querySelectorAll('#legal > button');
+  if (buttons.length) buttons[n % buttons.length].click();
+  else {
+    const form = document.querySelector('#legal fieldset.pick');
+    const fewest = Number(/\\((\\d+)/.exec(form.querySelector('legend').textContent)[1]);
+    form.querySelectorAll('input').forEach((box, i) => { box.checked = i < fewest; });
+    form.querySelector('button').click();
+  }
+  return await answered;
+}"""
+
+
+class Pages:
+    """The three pages the module plays in (two seats and a spectator), each in a browser context of its own;
+    the errors any of them reported."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.errors: list[str] = []
+        self.first, self.second, self.watcher = (self.open(chromium) for _ in range(3))
+
+    def open(self, chromium: Any) -> Any:
+        page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        return page
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Any) -> Iterator[Pages]:
+    opened = Pages(browser)
+    yield opened
+    for page in (opened.first, opened.second, opened.watcher):
+        page.context.close()
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +89,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     server.stop()
 
 
-def page_in(chromium: Any, url: str, errors: list[str]) -> Any:
-    page = chromium.new_context(viewport={"width": 1400, "height": 900}).new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+def load(page: Any, url: str) -> None:
+    """The play page at ``url``, loaded afresh (a change of the address's #fragment alone would not reload it)."""
+    page.goto("about:blank")
     page.goto(url)
-    return page
 
 
 def where(page: Any) -> dict[str, str]:
@@ -56,8 +107,9 @@ def hand_rows(page: Any) -> list[dict[str, Any]]:
 
 
 def decide_in(page: Any, clicks: int) -> None:
-    """Answer what the page asks: one of its legal decisions' buttons, or — when a request takes several
-    options at once and nothing else is offered — its fewest options ticked, then sent."""
+    """Answer what the page asks, clicking as a user does (Playwright's click: the button visible, enabled and
+    still): one of its legal decisions' buttons, or — when a request takes several options at once and nothing
+    else is offered — its fewest options ticked, then sent."""
     buttons = page.locator("#legal > button")
     if buttons.count():
         buttons.nth(clicks % buttons.count()).click()
@@ -69,10 +121,11 @@ def decide_in(page: Any, clicks: int) -> None:
     form.locator("button").click()
 
 
-def open_match(browser: Any, served: Serve, game: str, errors: list[str]) -> tuple[str, list[Any], Any]:
+def open_match(pages: Pages, served: Serve, game: str) -> tuple[str, list[Any], Any]:
     """A match of ``game`` created in the first seat's page, the second seat and a spectator joining through
     the address: the match, the seats' pages and the spectator's, each showing the dealt board."""
-    first = page_in(browser, served.url + "/", errors)
+    first = pages.first
+    load(first, served.url + "/")
     first.select_option("#game", game)
     first.click("#create")
     first.wait_for_function("location.hash.startsWith('#match=m-')")
@@ -81,36 +134,42 @@ def open_match(browser: Any, served: Serve, game: str, errors: list[str]) -> tup
     first.select_option("#seat", "0")
     first.click("#join")
     first.wait_for_selector("#status:has-text('seat 0')")
-    second = page_in(browser, f"{served.url}/#match={match}&seat=1", errors)
-    second.wait_for_selector("#status:has-text('seat 1')")
-    watcher = page_in(browser, f"{served.url}/#match={match}&seat=spectate", errors)
-    watcher.wait_for_selector("#status:has-text('spectating')")
-    for page in (first, second, watcher):
-        page.wait_for_function("document.querySelector('#where').dataset.head > 0")
-    return match, [first, second], watcher
+    load(pages.second, f"{served.url}/#match={match}&seat=1")
+    pages.second.wait_for_selector("#status:has-text('seat 1')")
+    load(pages.watcher, f"{served.url}/#match={match}&seat=spectate")
+    pages.watcher.wait_for_selector("#status:has-text('spectating')")
+    for page in (first, pages.second, pages.watcher):
+        page.evaluate(SHOWN, [1])
+    return match, [first, pages.second], pages.watcher
 
 
 def play(seats: list[Any], most: int, clicks: int = 0) -> int:
     """The seats answer what their pages ask until the game ends or ``most`` decisions were made in all; each
-    decision is seen by both seats before the next. The decisions made in all."""
-    first = seats[0]
-    while where(first)["ended"] != "yes" and clicks < most:
-        head = int(where(first)["head"])
-        mover = seats[int(where(first)["toAct"])]
-        mover.wait_for_selector(f"#where[data-head='{head}']")
-        decide_in(mover, clicks)
+    decision is seen by both seats before the next. The first is clicked as a user clicks (``decide_in``), the
+    rest by the page's buttons from within the page (``DECIDE``): one call to the browser a decision, not ten
+    (a Playwright click waits for the button to be still over animation frames: half a second under load). The
+    decisions made in all."""
+    board = where(seats[0])
+    while board["ended"] != "yes" and clicks < most:
+        head, mover = int(board["head"]), int(board["toAct"])
+        if clicks == 0:
+            seats[mover].evaluate(SHOWN, [head])
+            decide_in(seats[mover], clicks)
+        else:
+            seats[mover].evaluate(DECIDE, [clicks, head])
         clicks += 1
-        for page in seats:  # both seats are told of the new record
-            page.wait_for_function(f"document.querySelector('#where').dataset.head > {head}")
+        board = seats[1 - mover].evaluate(SHOWN, [head + 1])  # both seats are told of the new record
+        board = seats[mover].evaluate(SHOWN, [int(board["head"])])  # (and the one who decided, of all of it)
     return clicks
 
 
 @pytest.mark.property  # (make soak runs it: each game to its end)
 @pytest.mark.parametrize("game", GAMES)
-def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(browser: Any, served: Serve, game: str,
+def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(pages: Pages, served: Serve, game: str,
                                                                       tmp_path: Path) -> None:
-    errors: list[str] = []
-    match, seats, watcher = open_match(browser, served, game, errors)
+    pages.errors.clear()
+    began = time.monotonic()
+    match, seats, watcher = open_match(pages, served, game)
     clicks = play(seats, IN_THE_SUITE)
     assert clicks == IN_THE_SUITE, f"the {game} game ended within {clicks} decisions"
     head = int(where(seats[0])["head"])
@@ -127,6 +186,7 @@ def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(browser: A
     assert got.raise_for_status().content.count(b"\n") == head
 
     if properties.SOAK:  # the rest of the game, to its end
+        played = time.monotonic()
         clicks = play(seats, MAX_CLICKS, clicks)
         assert where(seats[0])["ended"] == "yes", f"the {game} game did not end in {MAX_CLICKS} decisions"
         for page in (*seats, watcher):
@@ -138,7 +198,7 @@ def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(browser: A
         log.write_bytes(httpx.get(f"{served.url}/api/matches/{match}/log").raise_for_status().content)
         audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{served.key}.pub"])
         assert audit.exit_code == 0, audit.output
-        print(f"{game}: {clicks} decisions through the page, {info['head']} records, winner {info['winner']}")
-    assert errors == [], (game, errors)
-    for page in (*seats, watcher):
-        page.context.close()
+        spent = time.monotonic() - played
+        print(f"{game}: {clicks} decisions through the page, {info['head']} records, winner {info['winner']}, "
+              f"{time.monotonic() - began:.0f} s ({spent / (clicks - IN_THE_SUITE) * 1000:.0f} ms a decision)")
+    assert pages.errors == [], (game, pages.errors)
