@@ -25,16 +25,21 @@ from tests.tools.serving import Serve, fresh_server
 from tools.cli import main
 
 MAX_CLICKS = 3000  # a whole game of any of the four through the page (make soak): Magic's take 900-1,500
+GAME_WITHIN = 1800.0  # seconds a whole game may take through the page (make soak; a Magic game took 16 minutes)
 IN_THE_SUITE = 4  # decisions per game in the suite
 GAMES = ("duel_masters", "magic", "shadowverse", "vision")
 browser = test_view_browser.browser  # the fixture: headless Chromium, one for the module
 
-# In the page: resolve once ``#where`` shows record ``at`` or later (a MutationObserver: no polling).
-SHOWN = """([at]) => new Promise((done) => {
+# In the page: resolve once ``#where`` shows record ``at`` or later (a MutationObserver: no polling); fail after
+# 30 s (a decision refused, a connection lost: the page says so in #message).
+SHOWN = """([at]) => new Promise((done, fail) => {
   const where = document.querySelector('#where');
+  const late = setTimeout(() => fail(new Error(`record ${at} not shown within 30 s: ` +
+    document.querySelector('#message').textContent)), 30000);
   const check = (watching) => {
     if (Number(where.dataset.head) < at) return false;
     if (watching) watching.disconnect();
+    clearTimeout(late);
     done({...where.dataset});
     return true;
   };
@@ -143,14 +148,15 @@ def open_match(pages: Pages, served: Serve, game: str) -> tuple[str, list[Any], 
     return match, [first, pages.second], pages.watcher
 
 
-def play(seats: list[Any], most: int, clicks: int = 0) -> int:
+def play(seats: list[Any], most: int, clicks: int = 0, within: float = GAME_WITHIN) -> int:
     """The seats answer what their pages ask until the game ends or ``most`` decisions were made in all; each
     decision is seen by both seats before the next. The first is clicked as a user clicks (``decide_in``), the
     rest by the page's buttons from within the page (``DECIDE``): one call to the browser a decision, not ten
     (a Playwright click waits for the button to be still over animation frames: half a second under load). The
-    decisions made in all."""
+    decisions made in all (stopping after ``within`` seconds)."""
     board = where(seats[0])
-    while board["ended"] != "yes" and clicks < most:
+    stop = time.monotonic() + within
+    while board["ended"] != "yes" and clicks < most and time.monotonic() < stop:
         head, mover = int(board["head"]), int(board["toAct"])
         if clicks == 0:
             seats[mover].evaluate(SHOWN, [head])
@@ -188,7 +194,8 @@ def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(pages: Pag
     if properties.SOAK:  # the rest of the game, to its end
         played = time.monotonic()
         clicks = play(seats, MAX_CLICKS, clicks)
-        assert where(seats[0])["ended"] == "yes", f"the {game} game did not end in {MAX_CLICKS} decisions"
+        assert where(seats[0])["ended"] == "yes", (
+            f"the {game} game did not end in {clicks} decisions ({MAX_CLICKS} at most, {GAME_WITHIN:.0f} s at most)")
         for page in (*seats, watcher):
             page.wait_for_selector("#where[data-ended='yes']")
             assert "the game is over" in page.locator("#legal").inner_text()
