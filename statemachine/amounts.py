@@ -102,6 +102,7 @@ class Expr(Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     stat: str | None = None
     stat_of: StatOf | None = None
     x: bool | None = None
+    that_much: bool | None = None
     plus: tuple[Amount, ...] | None = None
     minus: tuple[Amount, ...] | None = None
     times: tuple[Amount, ...] | None = None
@@ -115,6 +116,7 @@ Amount = int | Expr
 """An effect parameter that is a number in card data: a literal or an ``Expr``."""
 
 REFERENCES = ("source", "subject", "target")
+THAT_MUCH = "that_much="  # ctx.captured: the triggering event's amount, as "that_much=N"
 NAMED = "named"  # ctx.bound: the values earlier steps of the effect named (``named``)
 WHOSE = ("you", "opponent", "any", "target")
 ROUNDING = ("up", "down")
@@ -148,6 +150,9 @@ FORMS: dict[str, Form] = {f.name: f for f in (
     Form("stat_of", "{ stat, whose = you/opponent/any/target }",
          "that counter of those players now, summed (any: every player's, the total)"),
     Form("x", "true", "the value chosen for X as the spell was cast (games with X only)"),
+    Form("that_much", "true",
+         "the amount of the event that triggered the ability (\"deals that much damage\": the damage it was "
+         "dealt), as it triggered; only in a triggered ability on a trigger of AmountRules.that_much"),
     Form("plus", "[amount, amount, ...]", "the sum"),
     Form("minus", "[amount, amount]", "the first less the second"),
     Form("times", "[amount, amount, ...]", "the product"),
@@ -215,6 +220,9 @@ class Effect(Protocol):
     def effect(self) -> int | None: ...
 
     @property
+    def captured(self) -> tuple[str, ...]: ...
+
+    @property
     def ability(self) -> str: ...
 
     def view(self, oid: int) -> ObjectView | None: ...
@@ -250,6 +258,9 @@ class AmountRules(Struct, frozen=True):
     # How a player counter is read, for counters a game derives from others (Vision's life points are 20 less
     # the damage taken); None: the counter as the state keeps it.
     stat_value: Callable[[GameState, int, str], int] | None = None
+    # The triggers whose event has an amount ``that_much`` may read ("that much", captured as the ability
+    # triggers: ``THAT_MUCH`` in ``ctx.captured``); (): the game has no such form.
+    that_much: tuple[str, ...] = ()
 
 
 class AmountError(ValueError):
@@ -261,6 +272,13 @@ class AmountError(ValueError):
 
 
 # -- checking at load ---------------------------------------------------------------------------------------
+
+
+def reads_that_much(raw: Any) -> bool:
+    """Whether an amount anywhere in these raw parameters is ``that_much`` (the triggering event's amount)."""
+    if isinstance(raw, dict):
+        return "that_much" in raw or any(reads_that_much(v) for v in raw.values())
+    return isinstance(raw, list) and any(reads_that_much(v) for v in raw)
 
 
 def amount_fields(params: type[Struct]) -> tuple[str, ...]:
@@ -297,9 +315,9 @@ def check_amount(raw: object, rules: AmountRules | None, path: str = "") -> None
             known = REFERENCES + tuple(sorted(rules.references)) if rules is not None else REFERENCES
             if value not in known:
                 raise AmountError(here, f"{value!r} is not a reference (known: {', '.join(known)})")
-        case "x":
+        case "x" | "that_much":
             if value is not True:
-                raise AmountError(here, "write x = true")
+                raise AmountError(here, f"write {form} = true")
         case "count":
             _check_count(value, rules, here)
         case "highest":
@@ -358,7 +376,7 @@ def _allowed(rules: AmountRules | None) -> list[str]:
     if rules is None:
         return list(_FORM_KEYS)
     out = [k for k in _FORM_KEYS if k not in ("power_of", "toughness_of", "cost_of", "x", "stat", "stat_of",
-                                               "status_of", "named")]
+                                               "status_of", "named", "that_much")]
     out += list(rules.characteristics)
     if rules.statuses:
         out.append("status_of")
@@ -366,6 +384,8 @@ def _allowed(rules: AmountRules | None) -> list[str]:
         out.append("named")
     if rules.has_x:
         out.append("x")
+    if rules.that_much:
+        out.append("that_much")
     if rules.stats:
         out += ["stat", "stat_of"]
     return sorted(out)
@@ -501,6 +521,8 @@ def _value(r: _Reading, e: Amount) -> int:
         return seen.status.get(e.status_of.status, 0) if seen is not None else 0
     if e.named is not None:
         return int(r.ctx.bound.get(NAMED, {}).get(e.named, 0))  # checked at load: an earlier step names it
+    if e.that_much is not None:  # captured as the ability triggered (checked at load: a trigger with an amount)
+        return next((int(c.removeprefix(THAT_MUCH)) for c in r.ctx.captured if c.startswith(THAT_MUCH)), 0)
     if e.stat is not None:
         return _stat(r, r.ctx.controller, e.stat)
     if e.stat_of is not None:
@@ -665,6 +687,8 @@ def describe(e: Amount) -> str:
         return f"count({c.zone}, {c.whose}{', other' if c.other else ''}{''.join(', ' + f for f in filters)})"
     if e.x is not None:
         return "X"
+    if e.that_much is not None:
+        return "that much"
     if e.max is not None:
         return "max(" + ", ".join(describe(a) for a in e.max) + ")"
     for name, sign in (("plus", " + "), ("minus", " - "), ("times", " * ")):

@@ -557,6 +557,12 @@ class Engine:
                 raise Divergence(seq, expected.event, event, decision, field=name, log_value=logged,
                                  rules_value=derived, kind=ENVELOPE)
 
+    def recent_event(self, seq: int) -> ev.Event | None:
+        """The event of sequence number ``seq`` if this decision appended it (what a trigger reads of the event
+        that caused it, as it triggers), else None."""
+        back = self.state.seq - seq
+        return self.batch[-1 - back].event if 0 <= back < len(self.batch) else None
+
     def trigger(self, inst: Instance, *, holder: str, label: str, key: tuple[int, ...] = (),
                 captured: tuple[str, ...] = ()) -> int:
         """Record a triggering and, if ``holder`` is given, put the effect where it waits."""

@@ -12,7 +12,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from eventsource.errors import KifuError
-from statemachine.amounts import AmountError, Expr, amount_fields, check_amount
+from statemachine.amounts import AmountError, Expr, amount_fields, check_amount, reads_that_much
 from statemachine.cards import CardDef, CardPool, TriggerDef
 from statemachine.releases import UnknownVersion, version_key
 from statemachine.triggers import SubjectFilter
@@ -187,6 +187,11 @@ def _validate(card: CardDef, file: str, vocab: Vocabulary, triggers: set[str]) -
                 raise error(f"effect {eff.name!r}: may = true, but {why}", f"{base}.effects[{k}].params.may")
             _check_entry(vocab, f"{base}.effects[{k}]", vocab.effects, eff.name, eff.params, "effect", error,
                          targets=chosen, abilities=frozenset(a.id for a in card.abilities))
+            kinds = vocab.amounts.that_much if vocab.amounts is not None else ()
+            if reads_that_much(eff.params) and (ability.trigger is None or ability.trigger.on not in kinds):
+                raise error(f"effect {eff.name!r}: that_much reads the amount of the event that triggered the "
+                            f"ability: only a triggered ability on {', '.join(kinds) or 'no trigger of this game'} "
+                            f"has one", f"{base}.effects[{k}].params")
         for k, cost in enumerate(ability.costs):
             _check_entry(vocab, f"{base}.costs[{k}]", vocab.costs, cost.name, cost.params, "cost", error)
 

@@ -21,6 +21,7 @@ from typing import ClassVar
 from eventsource import events as ev
 from projections.characteristics import current_or_last_known
 from projections.state import GameState, Pending
+from statemachine.amounts import THAT_MUCH, reads_that_much
 from statemachine.cards import AbilityDef, CardDef
 from statemachine.context import Body, EffectContext, context_of, resolve_effect, run_steps
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
@@ -71,6 +72,15 @@ def ability_of(engine: Engine, pend: Pending) -> tuple[CardDef, list[AbilityDef]
     return card, [card.abilities[pend.key[2]]]
 
 
+def _that_much(engine: Engine, inst: Instance) -> tuple[str, ...]:
+    """"Deals that much damage" (CR 608.2h): an ability whose amount reads the damage that triggered it keeps that
+    amount as it triggers (pool 1.6); nothing is captured for any other ability, so older logs read the same."""
+    if not any(reads_that_much(e.params) for e in inst.listener.ability.effects):
+        return ()
+    event = engine.recent_event(inst.by)
+    return (f"{THAT_MUCH}{event.amount}",) if isinstance(event, ev.DamageDealt) else ()
+
+
 class Stack(ResolutionPolicy):
     holder = STACK
     set_up_actions: ClassVar[dict[str, bool]] = {"spell": True}  # a spell being cast lies on the stack (CR 601.2a)
@@ -91,7 +101,7 @@ class Stack(ResolutionPolicy):
                 continue  # CR 603.4: its "if" is false as the event happens: it does not trigger at all
             # MTG-P-08: an ability may trigger at any time, but nothing happens yet: it waits, on no stack,
             # until a player would receive priority (MTG-P-09).
-            engine.trigger(inst, holder="", label=inst.listener.ability.label)
+            engine.trigger(inst, holder="", label=inst.listener.ability.label, captured=_that_much(engine, inst))
 
     def next(self, engine: Engine) -> Procedure | None:
         st = engine.state

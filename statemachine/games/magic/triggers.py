@@ -66,16 +66,20 @@ def _deals_damage(e: ev.Event, _: dict[str, Any]) -> list[int]:
     return [e.source] if isinstance(e, ev.DamageDealt) and e.source >= 0 else []  # CR 120.3 (rules 1.4)
 
 
-def _damaged(e: ev.Event, holder: ObjectView, _: ObjectView, flt: dict[str, Any]) -> bool:
-    """The filter of "whenever ~ deals [combat] damage to [a player / an opponent / a creature]"."""
+def _damaged(e: ev.Event, holder: ObjectView, subject: ObjectView, flt: dict[str, Any]) -> bool:
+    """The filter of "whenever ~ deals [combat] damage to [a player / an opponent / you / a creature]"; "whenever
+    enchanted creature deals damage" (1.6): the aura is attached to the source (CR 303.4)."""
     assert isinstance(e, ev.DamageDealt)
     if flt.get("combat") and not e.combat:
+        return False
+    if flt.get("attached_to_this") and holder.status.get(ATTACHED) != subject.obj:
         return False
     to = flt.get("to", "any")
     if e.to >= 0:
         return to in ("any", "creature")
     player = -1 - e.to
-    return to in ("any", "player") or (to == "opponent" and player != holder.controller)
+    return (to in ("any", "player") or (to == "opponent" and player != holder.controller)
+            or (to == "you" and player == holder.controller))
 
 
 KINDS: dict[str, TriggerKind] = {

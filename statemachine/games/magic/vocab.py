@@ -60,13 +60,15 @@ MTG.declare(ZONE, {
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
                "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
 MTG.filter_key("step", Step, "trigger 'step_begins': the step whose beginning it waits for")
-MTG.filter_key("to", Literal["any", "player", "opponent", "creature"],
-               "trigger 'deals_damage': what the damage is dealt to (\"an opponent\": a player other than you)")
+MTG.filter_key("to", Literal["any", "player", "opponent", "you", "creature"],
+               "trigger 'deals_damage': what the damage is dealt to (\"an opponent\": a player other than you; "
+               "\"you\": the ability's controller, 1.6)")
 MTG.filter_key("combat", bool, "trigger 'deals_damage': combat damage only")
 MTG.filter_key("dealt_damage_by_this", bool,
                "trigger 'dies': only a creature dealt damage this turn by the ability's source (rules 1.4)")
 MTG.filter_key("attached_to_this", bool,
-               "trigger 'dies': only the creature this aura is attached to (\"when enchanted creature dies\", 1.6)")
+               "triggers 'dies' and 'deals_damage': only the creature this aura is attached to (\"when enchanted "
+               "creature dies\", \"whenever enchanted creature deals damage\", 1.6)")
 
 # Computed amounts (statemachine.amounts). A half is rounded as the card says: "If a calculation ... yields a
 # fractional number, the effect will state whether to round up or down" (CR 107.1a), so a card must say it;
@@ -93,4 +95,5 @@ MTG.amounts = AmountRules(
     rounding_rule="CR 107.1a: the card states it",
     negative_is_zero=True,
     references={"sacrificed": _sacrificed},
+    that_much=("deals_damage",),  # "deals that much damage": the damage the trigger saw (CR 608.2h, 1.6)
 )
