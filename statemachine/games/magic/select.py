@@ -26,8 +26,9 @@ Whose = Literal["any", "you", "opponent"]
 # What an effect step acts on. "target": the ability's target step ``target`` (counted from 0); "this": the
 # source itself ("this creature gets +1/+0"); "each": every permanent matching ``filter`` ("each creature",
 # "all artifacts"); "each_player", "you", "each_opponent": players; "subject": what the trigger is about;
-# "attached": the permanent this aura is attached to ("enchanted creature", CR 303.4).
-On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject", "attached"]
+# "attached": the permanent this aura is attached to ("enchanted creature", CR 303.4); "active": the player whose
+# turn it is ("that player" of a trigger at the beginning of a player's step: Cursed Land, rules 1.6).
+On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject", "attached", "active"]
 
 
 class Filter(Struct, frozen=True, forbid_unknown_fields=True):
@@ -120,12 +121,14 @@ def players(ctx: EffectContext, on: On) -> list[int]:
             return [p for p in order if p != ctx.controller]
         case "each_player":
             return order  # APNAP from the controller's point of view is enough for two players
+        case "active":
+            return [st.active] if st.active in live else []
         case _:
             return []
 
 
 def is_player_selector(on: On) -> bool:
-    return on in ("each_player", "you", "each_opponent")
+    return on in ("each_player", "you", "each_opponent", "active")
 
 
 def source_on_battlefield(state: GameState, oid: int) -> bool:
