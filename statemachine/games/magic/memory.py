@@ -99,14 +99,7 @@ def unblocked_triggers(engine: Engine) -> None:
     unblocked = [o for o in board.creatures(st) if st.objects[o].status.get("attacking")
                  and not st.objects[o].status.get("blocked")]
     found: list[Instance] = []
-    for lst in engine.index.listeners(UNBLOCKED):
-        t = lst.ability.trigger
-        assert t is not None
-        if lst.obj not in st.objects:
-            continue
-        holder = view(st, lst.obj)
-        if lst.ability.id not in holder.chars.abilities:
-            continue
+    for lst, t, holder in board.listening(engine, UNBLOCKED):
         for a in unblocked:
             subject = view(st, a)
             if (t.subject == "self" and a != lst.obj) or (t.subject == "other" and a == lst.obj):
