@@ -98,6 +98,8 @@ def test_the_graveyard_condition_reads_only_a_card_still_in_its_owners_graveyard
                                 "then": [{"name": "draw"}]}}], [], "condition_params"),
     ([{"name": "if", "params": {"condition": "source_untapped"}}], [], "does nothing either way"),
     ([{"name": "draw"}], [{"name": "cards_above_in_graveyard", "params": {"at_least": 0}}], "at_least"),
+    ([{"name": "draw"}], [{"name": "cards_above_in_graveyard", "params": {"at_least": 3}}],
+     "must work from there"),
     ([{"name": "damage", "params": {"on": "active", "amount": {"stat": "life"}}}], [], "unknown counter"),
 ])
 def test_a_memory_piece_that_cannot_work_is_refused_at_load(effects: list[dict[str, Any]],
@@ -113,3 +115,10 @@ def test_a_trigger_filter_turn_of_names_only_the_attached_controller() -> None:
                "trigger": {"on": "step_begins", "filter": {"step": "upkeep", "turn_of": "defending_player"}}}
     message = refused(magic_card(abilities=[ability]))
     assert "trigger.filter" in message and "'defending_player'" in message
+
+
+def test_turn_of_on_a_trigger_that_does_not_read_it_is_refused() -> None:
+    ability = {"id": "a", "label": "a", "effects": [{"name": "draw"}],
+               "trigger": {"on": "dies", "filter": {"turn_of": "attached_controller"}}}
+    message = refused(magic_card(abilities=[ability]))
+    assert "turn_of filters trigger step_begins only" in message and "'a'" in message

@@ -15,12 +15,14 @@ from msgspec import Meta, Struct, field
 from eventsource import events as ev
 from projections.characteristics import ObjectView, view
 from projections.state import GameState
+from statemachine.cards import CardPool
 from statemachine.context import EffectContext
 from statemachine.engine import Engine
 from statemachine.games.magic import board
 from statemachine.games.magic.board import GRAVEYARD
 from statemachine.games.magic.select import CardType
 from statemachine.games.magic.vocab import MTG
+from statemachine.loader import CardFileError
 from statemachine.triggers import Instance, matches_filter
 
 UNBLOCKED = "attacks_unblocked"  # the trigger "whenever ~ attacks and isn't blocked"
@@ -110,3 +112,21 @@ def unblocked_triggers(engine: Engine) -> None:
                 found.append(Instance(lst, holder.controller, holder, subject, st.seq, ev.AFTER))
     if found:
         engine.policy.triggered(engine, found)
+
+
+def check_memory(pool: CardPool) -> CardPool:
+    """What would never hold is refused at load: ``turn_of`` filters the beginning of a step (trigger
+    ``step_begins``) and no other trigger reads it; a card is "in your graveyard with cards above it" only for
+    an ability that works from the graveyard (trigger ``where = "graveyard"``)."""
+    for card in pool.cards.values():
+        for n, ability in enumerate(card.abilities):
+            t = ability.trigger
+            if t is not None and "turn_of" in t.filter and t.on != "step_begins":
+                raise CardFileError("magic", f"turn_of filters trigger step_begins only, not {t.on!r}", card.id,
+                                    f"$.abilities[{n}].trigger.filter.turn_of", ability.id)
+            for k, cond in enumerate(ability.conditions):
+                if cond.name == "cards_above_in_graveyard" and (t is None or t.where != GRAVEYARD):
+                    raise CardFileError("magic", "cards_above_in_graveyard is read of a card in its graveyard: the "
+                                        "ability must work from there (trigger where = \"graveyard\")", card.id,
+                                        f"$.abilities[{n}].conditions[{k}]", ability.id)
+    return pool

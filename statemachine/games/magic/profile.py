@@ -17,7 +17,7 @@ from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.decisions import object_arg as _int
 from statemachine.decks import DeckRule
 from statemachine.engine import Engine
-from statemachine.games.magic import actions, board, delayed, mana, restrictions, rule_ids, state_triggers
+from statemachine.games.magic import actions, board, delayed, mana, memory, restrictions, rule_ids, state_triggers
 from statemachine.games.magic import conditional as _conditional  # noqa: F401 - registers may and if (1.6)
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
 from statemachine.games.magic import prevention as _prevention  # noqa: F401 - registers the effect steps of CR 614-615
@@ -148,7 +148,7 @@ class Magic(RulesProfile):
     shared_zones = frozenset({STACK})
     summoning_sickness = "sick"  # CR 302.6
     pool_checks = (check_pool, check_statics, delayed.check_delayed, restrictions.check_restrictions,
-                   state_triggers.check_state_triggers)
+                   state_triggers.check_state_triggers, memory.check_memory)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority (MTG-P-01)",
         "cast": "`[card]`: cast a spell from your hand; its targets, X and costs are asked next",
