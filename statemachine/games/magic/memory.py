@@ -96,7 +96,8 @@ def cards_above_in_graveyard(ctx: EffectContext, p: Above) -> bool:
 def unblocked_triggers(engine: Engine) -> None:
     """Once blockers are declared, each attacking creature no creature was declared to block is an unblocked
     creature (CR 509.1h): the abilities that trigger when it "attacks and isn't blocked" trigger now, once each
-    combat, and wait for priority (CR 509.5 as the CR numbers it now: it names what triggers then)."""
+    combat, and wait for priority (the Oracle ruling of 2013-04-15: in the declare blockers step, after blockers
+    are declared, if it is attacking and no creature was declared to block it)."""
     st = engine.state
     unblocked = [o for o in board.creatures(st) if st.objects[o].status.get("attacking")
                  and not st.objects[o].status.get("blocked")]
