@@ -152,7 +152,7 @@ def end_step(engine: Engine) -> Procedure:
     if name == "end_of_combat":
         marks: list[ev.Event] = [ev.StatusSet(o, k, 0) for o in board.permanents(st)
                                  for k in ("attacking", "blocking", "blocked", STRUCK) if st.objects[o].status.get(k)]
-        # CR 511.3: "until end of combat" effects end as the end of combat step ends (rules 1.6)
+        # CR 511.2: "until end of combat" effects expire at the end of the combat phase (rules 1.6)
         marks += [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == END_OF_COMBAT]
         if marks:
             engine.emit(*marks)

@@ -225,7 +225,7 @@ class PumpAll(Acts, frozen=True, forbid_unknown_fields=True):
     power: Amount = 0
     toughness: Amount = 0
     minus: bool = False  # "-X/-X": the amounts are taken away (an amount is never below zero, CR 107.1b)
-    until: Literal["end_of_turn", "end_of_combat"] = "end_of_turn"  # "until end of combat" (CR 511.3, rules 1.6)
+    until: Literal["end_of_turn", "end_of_combat"] = "end_of_turn"  # "until end of combat" (CR 511.2, rules 1.6)
 
 
 @MTG.effect("pump", PumpAll)
