@@ -13,6 +13,7 @@ import msgspec
 from msgspec import Struct, field
 
 from eventsource import events as ev
+from projections.turn import TurnMemory, remember_attack, remember_control_change, remember_damage
 
 UNDER: Final = "under"  # the pseudo-zone of a card lying under another (evolution sources, boarded cards)
 SEEN_BY: Final = "seen_by_"  # status marks: "seen_by_<player>" = that player was shown this hidden card
@@ -138,6 +139,7 @@ class GameState(Struct, dict=True):
     # The last decision other than passing priority: what the rules did since then is one run of them, which a
     # loop no player can stop never leaves (a game's loop bound counts its events; ``Rules.loop_bound``).
     acted_at: int = 0
+    this_turn: TurnMemory = field(default_factory=TurnMemory)  # what happened this turn (``projections.turn``)
 
     # -- read helpers (no rules here: only where things are) -----------------------------------------
 
@@ -197,10 +199,14 @@ def fork(state: GameState) -> GameState:
         {eid: msgspec.structs.replace(p) for eid, p in state.pending.items()}, state.turn, state.active,
         state.phase, state.step, state.priority, list(state.passes), state.random_draws, state.next_object,
         state.next_effect, state.request, state.flight, state.started, state.ended, state.winner, state.end_reason,
-        state.ended_at, state.acted_at,
+        state.ended_at, state.acted_at, _memory_copy(state.this_turn),
     )
     out.__dict__[_SHARED] = set(shared)
     return out
+
+
+def _memory_copy(memory: TurnMemory) -> TurnMemory:
+    return TurnMemory(memory.began, list(memory.attacked), dict(memory.damage_to), list(memory.control_changed))
 
 
 def _own(state: GameState, obj: GameObject) -> GameObject:
@@ -531,6 +537,14 @@ def _fact(state: GameState, seq: int, event: ev.Event) -> None:
     see them); their effects are other events. A fork's branch point changes nothing in the game either."""
 
 
+def _attacked(state: GameState, seq: int, event: ev.Attacked) -> None:
+    remember_attack(state.this_turn, event.attacker)  # a fact the turn remembers ("attacked this turn")
+
+
+def _damage_dealt(state: GameState, seq: int, event: ev.DamageDealt) -> None:
+    remember_damage(state.this_turn, event.to, event.amount)  # "the damage dealt to you this turn"
+
+
 def _priority_given(state: GameState, seq: int, event: ev.PriorityGiven) -> None:
     state.priority = event.player
 
@@ -547,6 +561,7 @@ def _effect_started(state: GameState, seq: int, event: ev.ContinuousEffectStarte
     state.next_effect = max(state.next_effect, event.effect + 1)
     if event.kind == CONTROL and event.target in state.objects:
         _own(state, state.objects[event.target]).controller = event.amount
+        remember_control_change(state.this_turn, event.target)
 
 
 def _effect_ended(state: GameState, seq: int, event: ev.ContinuousEffectEnded) -> None:
@@ -565,6 +580,7 @@ def _control_ended(state: GameState, ended: Modifier) -> None:
     obj = state.objects.get(ended.target)
     if obj is None:
         return
+    remember_control_change(state.this_turn, ended.target)
     left = sorted((m for m in state.modifiers.values() if m.kind == CONTROL and m.target == ended.target),
                   key=lambda m: (m.since, m.effect))
     if left and (ended.since, ended.effect) < (left[0].since, left[0].effect):  # the oldest ended: pass its base on
@@ -604,6 +620,7 @@ def _turn_began(state: GameState, seq: int, event: ev.TurnBegan) -> None:
     # Look-back lives only as long as an effect can wait on it: nothing waits across a turn in any
     # game kifu runs. Older look-backs are answered by time travel (projections.lookback).
     state.last_known.clear()
+    state.this_turn = TurnMemory(seq)  # the memory of the turn begins again
 
 
 def _shuffled(state: GameState, seq: int, event: ev.Shuffled) -> None:
@@ -680,7 +697,7 @@ FOLDS: Final[dict[type[Any], Callable[[GameState, int, Any], None]]] = {
     ev.ChoiceRequested: _choice_requested,
     ev.Chosen: _chosen,
     ev.CostPaid: _fact,
-    ev.Attacked: _fact,
+    ev.Attacked: _attacked,
     ev.PriorityGiven: _priority_given,
     ev.PriorityPassed: _priority_passed,
     ev.ContinuousEffectStarted: _effect_started,
@@ -695,7 +712,7 @@ FOLDS: Final[dict[type[Any], Callable[[GameState, int, Any], None]]] = {
     ev.StateBasedAction: _fact,
     ev.AmountComputed: _fact,
     ev.SecretAmountComputed: _fact,
-    ev.DamageDealt: _fact,
+    ev.DamageDealt: _damage_dealt,
     ev.PlayerLost: _player_lost,
     ev.GameEnded: _game_ended,
     ev.GameStarted: _game_started,

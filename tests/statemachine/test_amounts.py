@@ -420,7 +420,9 @@ def test_an_amount_that_is_each_players_own_is_computed_once_per_player(mine: in
     ("shadowverse", {"stat_of": {"stat": "life", "whose": "all"}}, "params.amount.stat_of.whose",
      "you, opponent, any, target"),
     ("vision", {"stat_of": "life"}, "params.amount.stat_of", "{ stat, whose }"),
-    ("magic", {"stat_of": {"stat": "life"}}, "params.amount.stat_of", "not an amount in this game"),
+    # Magic's one counter cards read is the damage dealt to a player this turn (rules 1.6)
+    ("magic", {"stat_of": {"stat": "life"}}, "params.amount.stat_of.stat", "known: damage_this_turn"),
+    ("magic", {"status_of": {"of": "source", "status": "x"}}, "params.amount.status_of", "not an amount in this game"),
 ])
 def test_a_malformed_stat_of_is_refused_at_load(game: str, raw: dict[str, Any], field: str, says: str) -> None:
     exc = _load(game, {"name": "damage", "params": {"amount": raw}})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from eventsource import events as ev
-from projections.characteristics import view
+from projections.characteristics import ObjectView, view
 from projections.state import ADD_TYPES, EACH, GameState, Pending
 from statemachine import board as kit
 from statemachine import replacements
@@ -25,7 +25,9 @@ from statemachine.board import (
     views,
     zone,
 )
+from statemachine.cards import TriggerDef
 from statemachine.engine import Engine
+from statemachine.triggers import Listener
 
 DECK, HAND, BATTLEFIELD, GRAVEYARD, EXILE = "deck", "hand", "battlefield", "graveyard", "exile"
 STACK = "stack"
@@ -104,6 +106,22 @@ def life(state: GameState, player: int) -> int:
 def controls_ability(state: GameState, player: int, ability: str) -> bool:
     """Whether ``player`` controls a permanent with (static) ability ``ability`` in force."""
     return any(view(state, o).has_ability(ability) for o in permanents(state, player))
+
+
+def listening(engine: Engine, name: str) -> list[tuple[Listener, TriggerDef, ObjectView]]:
+    """The listeners for trigger ``name`` that the rules match themselves (not by an event), with each one's
+    trigger and its holder as it is now: those whose holder is in the game and has the ability (not ignored)."""
+    st = engine.state
+    out: list[tuple[Listener, TriggerDef, ObjectView]] = []
+    for lst in engine.index.listeners(name):
+        t = lst.ability.trigger
+        assert t is not None
+        if lst.obj not in st.objects:
+            continue
+        holder = view(st, lst.obj)
+        if lst.ability.id in holder.chars.abilities:
+            out.append((lst, t, holder))
+    return out
 
 
 def stack_items(state: GameState) -> list[Pending]:

@@ -11,7 +11,7 @@ from projections.characteristics import view
 from projections.state import GameState
 from statemachine.decisions import Request
 from statemachine.engine import Engine
-from statemachine.games.magic import board, lifegain
+from statemachine.games.magic import board, lifegain, memory
 from statemachine.games.magic.board import LIFE
 from statemachine.games.magic.damage import (
     DEATHTOUCH,
@@ -117,6 +117,7 @@ def declare_blockers(engine: Engine) -> Procedure:
             undo += [ev.StatusSet(blockers[0], "blocking", 0), ev.StatusSet(a, "blocked", 0)]
     if undo:
         engine.emit(*undo)
+    memory.unblocked_triggers(engine)  # CR 509.1h: the attackers now unblocked (rules 1.6)
 
 
 FIRST_STRIKE, DOUBLE_STRIKE, STRUCK = "first_strike", "double_strike", "struck_first"

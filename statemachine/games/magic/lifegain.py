@@ -7,7 +7,6 @@ like "at the beginning of" abilities, rather than by the kernel's matcher of eve
 from __future__ import annotations
 
 from eventsource import events as ev
-from projections.characteristics import view
 from statemachine.engine import Engine
 from statemachine.games.magic import board
 from statemachine.triggers import Instance
@@ -32,14 +31,7 @@ def gains_life_triggers(engine: Engine, player: int) -> None:
     opponent's, or any player's."""
     st = engine.state
     found: list[Instance] = []
-    for lst in engine.index.listeners(GAINS_LIFE):
-        t = lst.ability.trigger
-        assert t is not None
-        if lst.obj not in st.objects:
-            continue
-        holder = view(st, lst.obj)
-        if lst.ability.id not in holder.chars.abilities:
-            continue
+    for lst, t, holder in board.listening(engine, GAINS_LIFE):
         mine = player == holder.controller
         if (t.whose == "you" and not mine) or (t.whose == "opponent" and mine):
             continue

@@ -17,7 +17,8 @@ from statemachine.decisions import Decision, IllegalDecision, Legal
 from statemachine.decisions import object_arg as _int
 from statemachine.decks import DeckRule
 from statemachine.engine import Engine
-from statemachine.games.magic import actions, board, delayed, mana, restrictions, rule_ids, state_triggers
+from statemachine.games.magic import actions, board, delayed, mana, memory, restrictions, rule_ids, state_triggers
+from statemachine.games.magic import conditional as _conditional  # noqa: F401 - registers may and if (1.6)
 from statemachine.games.magic import effects as _effects  # noqa: F401 - registers the effect steps
 from statemachine.games.magic import layers as _layers  # noqa: F401 - registers the steps of layers 4, 5 and 7b
 from statemachine.games.magic import prevention as _prevention  # noqa: F401 - registers the effect steps of CR 614-615
@@ -161,7 +162,7 @@ class Magic(RulesProfile):
     shared_zones = frozenset({STACK})
     summoning_sickness = "sick"  # CR 302.6
     pool_checks = (check_pool, check_statics, delayed.check_delayed, restrictions.check_restrictions,
-                   state_triggers.check_state_triggers)
+                   state_triggers.check_state_triggers, memory.check_memory)
     decisions: ClassVar[dict[str, str]] = {
         "pass": "`[]`: pass priority (MTG-P-01)",
         "cast": "`[card]`: cast a spell from your hand; its targets, X and costs are asked next",
@@ -175,7 +176,8 @@ class Magic(RulesProfile):
     request_words: ClassVar[dict[str, str]] = {
         "stack_order": "which triggered ability goes on the stack next", "x": "a value for X",
         "mana_color": "a mana color", "pay_mana": "how to pay mana", "discard_cost": "a card to discard as a cost",
-        "sacrifice_cost": "a permanent to sacrifice as a cost", "source": "a source whose damage to prevent"}
+        "sacrifice_cost": "a permanent to sacrifice as a cost", "source": "a source whose damage to prevent",
+        "may": "yes or no: whether to do what the card says you may"}
 
     @staticmethod
     def next_to_resolve(state: GameState) -> int | None:

@@ -27,9 +27,10 @@ Whose = Literal["any", "you", "opponent"]
 # source itself ("this creature gets +1/+0"); "each": every permanent matching ``filter`` ("each creature",
 # "all artifacts"); "each_player", "you", "each_opponent": players; "subject": what the trigger is about;
 # "attached": the permanent this aura is attached to ("enchanted creature", CR 303.4); "subject_controller": the
-# player who controls (or last controlled) what the trigger is about ("that creature's controller").
+# player who controls (or last controlled) what the trigger is about ("that creature's controller"); "active":
+# the player whose turn it is ("that player" of a trigger at the beginning of a player's step: Cursed Land, 1.6).
 On = Literal["target", "this", "each", "each_player", "you", "each_opponent", "subject", "attached",
-             "subject_controller"]
+             "subject_controller", "active"]
 
 
 class Filter(Struct, frozen=True, forbid_unknown_fields=True):
@@ -125,12 +126,14 @@ def players(ctx: EffectContext, on: On) -> list[int]:
         case "subject_controller":  # as it last existed, if it has left (CR 608.2h)
             seen = ctx.view(ctx.subject) if ctx.subject is not None else None
             return [seen.controller] if seen is not None and seen.controller in live else []
+        case "active":
+            return [st.active] if st.active in live else []
         case _:
             return []
 
 
 def is_player_selector(on: On) -> bool:
-    return on in ("each_player", "you", "each_opponent", "subject_controller")
+    return on in ("each_player", "you", "each_opponent", "subject_controller", "active")
 
 
 def source_on_battlefield(state: GameState, oid: int) -> bool:

@@ -14,6 +14,7 @@ from eventsource import events as ev
 from projections.characteristics import ObjectView
 from statemachine.games.magic.board import BATTLEFIELD, DISCARD, GRAVEYARD, HAND, kind_of
 from statemachine.games.magic.lifegain import GAINS_LIFE
+from statemachine.games.magic.memory import UNBLOCKED
 from statemachine.games.magic.statics import ATTACHED
 from statemachine.triggers import TriggerKind
 
@@ -90,6 +91,8 @@ KINDS: dict[str, TriggerKind] = {
     "step_begins": TriggerKind("step_begins", ev.AFTER, _never),
     "attacks": TriggerKind("attacks", ev.AFTER, _attacks),
     "blocks": TriggerKind("blocks", ev.AFTER, _blocks),
+    # "whenever ~ attacks and isn't blocked": matched as blockers have been declared (``memory``, rules 1.6)
+    UNBLOCKED: TriggerKind(UNBLOCKED, ev.AFTER, _never),
     "deals_damage": TriggerKind("deals_damage", ev.AFTER, _deals_damage, _damaged),
     "delayed": TriggerKind("delayed", ev.AFTER, _never),  # created by a ``delay`` step (``delayed``, CR 603.7)
     "state": TriggerKind("state", ev.AFTER, _never),  # matched as the rules look at the game (``state_triggers``)

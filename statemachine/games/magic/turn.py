@@ -24,7 +24,13 @@ from statemachine.games.magic.combat import (
     in_combat,
 )
 from statemachine.games.magic.damage import DEALT_BY, DEATHTOUCH, REGENERATION
-from statemachine.games.magic.statics import DOESNT_UNTAP, DOESNT_UNTAP_NEXT, flagged, skipped_untap_ends
+from statemachine.games.magic.statics import (
+    ATTACHED,
+    DOESNT_UNTAP,
+    DOESNT_UNTAP_NEXT,
+    flagged,
+    skipped_untap_ends,
+)
 from statemachine.profile import StepDef
 from statemachine.triggers import Instance
 from statemachine.vocabulary import Procedure
@@ -45,6 +51,8 @@ STEPS = (
     StepDef("cleanup", "ending", True),
 )
 MAIN_STEPS = ("main1", "main2")
+END_OF_COMBAT = "end_of_combat"  # a duration: "until end of combat" (rules 1.6)
+UNTIL_CLEANUP = ("end_of_turn", END_OF_COMBAT)  # the durations that end at the cleanup at the latest (CR 514.2)
 STEP_BEGINS = "step_begins"
 
 
@@ -103,10 +111,20 @@ def step_triggers(engine: Engine, step: str) -> None:
             continue
         if t.whose == "opponent" and holder.controller == st.active:
             continue
+        if t.filter.get("turn_of") == "attached_controller" and not _attached_controller_active(engine, holder.obj):
+            continue
         found.append(Instance(lst, holder.controller, holder, holder, st.seq, ev.AFTER))
     found += delayed.step_begins(engine, step)
     if found:
         engine.policy.triggered(engine, found)
+
+
+def _attached_controller_active(engine: Engine, oid: int) -> bool:
+    """"At the beginning of the upkeep of enchanted permanent's controller" (CR 503.1, 603.2): the permanent the
+    aura is attached to is controlled by the player whose turn it is."""
+    st = engine.state
+    host = st.objects[oid].status.get(ATTACHED)
+    return host is not None and host in st.objects and view(st, host).controller == st.active
 
 
 def cleanup(engine: Engine) -> Procedure:
@@ -124,7 +142,7 @@ def cleanup(engine: Engine) -> Procedure:
                               for key in ("damage", DEATHTOUCH, REGENERATION) if st.objects[o].status.get(key)]
     events += [ev.StatusSet(o, key, 0) for o in board.permanents(st)  # "this turn" ends (rules 1.4)
                for key in sorted(st.objects[o].status) if key.startswith(DEALT_BY) and st.objects[o].status[key]]
-    events += [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == "end_of_turn"]
+    events += [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until in UNTIL_CLEANUP]
     if events:
         engine.emit(*events)
 
@@ -136,8 +154,10 @@ def end_step(engine: Engine) -> Procedure:
     step = engine.flow.current
     name = step.name if step is not None else ""
     if name == "end_of_combat":
-        marks = [ev.StatusSet(o, k, 0) for o in board.permanents(st)
-                 for k in ("attacking", "blocking", "blocked", STRUCK) if st.objects[o].status.get(k)]
+        marks: list[ev.Event] = [ev.StatusSet(o, k, 0) for o in board.permanents(st)
+                                 for k in ("attacking", "blocking", "blocked", STRUCK) if st.objects[o].status.get(k)]
+        # CR 511.2: "until end of combat" effects expire at the end of the combat phase (rules 1.6)
+        marks += [ev.ContinuousEffectEnded(m.effect) for m in st.modifiers.values() if m.until == END_OF_COMBAT]
         if marks:
             engine.emit(*marks)
     if name == "cleanup":

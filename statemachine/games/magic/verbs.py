@@ -57,7 +57,13 @@ def acted_on(ctx: EffectContext, p: Acts, *, players_too: bool = False) -> list[
             return [] if ref is None or (ref < 0 and not players_too) else [ref]
         case "this" | "subject":
             oid = ctx.source if p.on == "this" else ctx.subject
-            return [oid] if oid is not None and oid in st.objects and board.on_battlefield(st, oid) else []
+            if oid is None or oid not in st.objects:
+                return []
+            # "this" is also a card whose ability works from its graveyard, still there ("put ~ onto the
+            # battlefield", rules 1.6): a card that moved is a new object (CR 400.7) and is not named
+            in_graveyard = p.on == "this" and board.kind_of(st.objects[oid].zone) == GRAVEYARD
+            here = board.on_battlefield(st, oid) or in_graveyard
+            return [oid] if here else []
         case "each":
             return each(ctx, p.filter)
         case "attached":  # "enchanted creature": what the source is (or, if it left, was last) attached to
@@ -218,6 +224,7 @@ class PumpAll(Acts, frozen=True, forbid_unknown_fields=True):
     power: Amount = 0
     toughness: Amount = 0
     minus: bool = False  # "-X/-X": the amounts are taken away (an amount is never below zero, CR 107.1b)
+    until: Literal["end_of_turn", "end_of_combat"] = "end_of_turn"  # "until end of combat" (CR 511.2, rules 1.6)
 
 
 @MTG.effect("pump", PumpAll)
@@ -234,7 +241,7 @@ def pump(ctx: EffectContext, p: PumpAll) -> Procedure:
     for o in found:
         for kind, n in (("power", power), ("toughness", toughness)):
             if n:
-                events.append(ev.ContinuousEffectStarted(eid, ctx.source, kind, o, amount=n, until="end_of_turn"))
+                events.append(ev.ContinuousEffectStarted(eid, ctx.source, kind, o, amount=n, until=p.until))
                 eid += 1
     if events:
         ctx.engine.emit(*events)

@@ -64,6 +64,9 @@ MTG.filter_key("to", Literal["any", "player", "opponent", "you", "creature"],
                "trigger 'deals_damage': what the damage is dealt to (\"an opponent\": a player other than you; "
                "\"you\": the ability's controller, 1.6)")
 MTG.filter_key("combat", bool, "trigger 'deals_damage': combat damage only")
+MTG.filter_key("turn_of", Literal["attached_controller"],
+               "trigger 'step_begins': only in the turn of the controller of the permanent this is attached to "
+               "(\"at the beginning of the upkeep of enchanted land's controller\", CR 503.1; rules 1.6)")
 MTG.filter_key("dealt_damage_by_this", bool,
                "trigger 'dies': only a creature dealt damage this turn by the ability's source (rules 1.4)")
 MTG.filter_key("attached_to_this", bool,
@@ -87,6 +90,17 @@ def _sacrificed(ctx: Any) -> int | None:
     return int(found) if found is not None else None
 
 
+DAMAGE_THIS_TURN = "damage_this_turn"
+
+
+def _stat(state: Any, player: int, name: str) -> int:
+    """A player counter as card text reads it: ``damage_this_turn`` is the damage dealt to the player this turn,
+    from the memory of the turn (``projections.turn``, rules 1.6), never a counter the rules keep."""
+    if name == DAMAGE_THIS_TURN:
+        return int(state.this_turn.damage_dealt_to(-1 - player))
+    return int(state.stat(player, name))
+
+
 MTG.amounts = AmountRules(
     zones=("deck", "hand", "battlefield", "graveyard", "exile"),
     characteristics=("power_of", "toughness_of", "cost_of"),
@@ -96,4 +110,6 @@ MTG.amounts = AmountRules(
     negative_is_zero=True,
     references={"sacrificed": _sacrificed},
     that_much=("deals_damage",),  # "deals that much damage": the damage the trigger saw (CR 608.2h, 1.6)
+    stats=(DAMAGE_THIS_TURN,),  # "the damage dealt to you this turn" (Simulacrum, rules 1.6)
+    stat_value=_stat,
 )
