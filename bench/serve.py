@@ -57,7 +57,13 @@ factor of up to two. A run cut at the limit counts the decisions acknowledged wi
 the client has loaded the game's sample decks, and each worker has created one match (and so loaded the card
 pool) before it. The in-process rate is the store alone (bench.concurrent: synthetic 14-event decisions, no
 rules, no signing, no views, no network; on SQLite a transaction per append, no group commit), measured on the
-same loaded machine just before."""
+same loaded machine just before. "set up" counts the matches created and both seats joined within the run,
+"first ack" the seconds from the start to the first acknowledged decision: kifu bots sets up at most four matches
+per server at once, so a match plays as soon as its own set-up is done (unbounded, all K creations queued before
+any join, and at K = 256 nothing was acknowledged within 60 s). Set-up takes its turns on the lobby's and the
+matches' threads with the play of the matches already going (the second join deals the game and appends its
+first records), so where fewer than K matches are set up the run is cut before it reached K matches at once: the
+figure is of that many, ramping up over the run."""
 
 
 @dataclass
