@@ -38,6 +38,8 @@ RESULTS = ROOT / "bench" / "results" / "serve.md"
 GAME = "shadowverse"
 PRINTED = re.compile(r"(\d+) decisions in ([\d.]+) s: (\d+)/s; submission to acknowledgement p50 ([\d.]+) ms, "
                      r"p99 ([\d.]+) ms")
+SET_UP = re.compile(r"(\d+)/\d+ matches set up \(created, both seats joined\); "
+                    r"(?:the first acknowledged after ([\d.]+) s)?")
 
 
 NOTES = """What bounds these figures. In each worker a match's decisions run one at a time on the thread its id picks
@@ -55,7 +57,13 @@ factor of up to two. A run cut at the limit counts the decisions acknowledged wi
 the client has loaded the game's sample decks, and each worker has created one match (and so loaded the card
 pool) before it. The in-process rate is the store alone (bench.concurrent: synthetic 14-event decisions, no
 rules, no signing, no views, no network; on SQLite a transaction per append, no group commit), measured on the
-same loaded machine just before."""
+same loaded machine just before. "set up" counts the matches created and both seats joined within the run,
+"first ack" the seconds from the start to the first acknowledged decision: kifu bots sets up at most four matches
+per server at once, so a match plays as soon as its own set-up is done (unbounded, all K creations queued before
+any join, and at K = 256 nothing was acknowledged within 60 s). Set-up takes its turns on the lobby's and the
+matches' threads with the play of the matches already going (the second join deals the game and appends its
+first records), so where fewer than K matches are set up the run is cut before it reached K matches at once: the
+figure is of that many, ramping up over the run."""
 
 
 @dataclass
@@ -71,6 +79,8 @@ class Served:
     p99_ms: float
     note: str = ""
     load: float = 0.0  # the machine's load average (1 minute) when the run ended
+    set_up: int = 0  # matches created and joined within the run
+    first_ack_s: float | None = None  # seconds from the start to the first acknowledgement (None: none was)
 
 
 def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -> Served:
@@ -88,12 +98,14 @@ def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -
     load = os.getloadavg()[0]
     finished = sum(1 for line in out.splitlines() if ": finished" in line)
     note = "" if finished == k else f"cut at {limit:.0f} s"
+    began_play = SET_UP.search(out)
+    set_up, first = (int(began_play[1]), float(began_play[2]) if began_play[2] else None) if began_play else (0, None)
     m = PRINTED.search(out)
     if m is None:
         return Served(store, workers, k, finished, 0, time.perf_counter() - began, 0.0, 0.0, 0.0,
-                      note or "no figures printed", load)
+                      note or "no figures printed", load, set_up, first)
     return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note,
-                  load)
+                  load, set_up, first)
 
 
 def warm_up(url: str, workers: int) -> None:
@@ -137,10 +149,13 @@ def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
     lines = ["# kifu serve under kifu bots (loopback)", "",
              f"`python -m bench.serve` ({GAME}; K matches at once, each run bounded to {limit:.0f} s; in-process "
              f"window {seconds:.0f} s), {time.strftime('%Y-%m-%d')}, on this machine (2 cores, shared).", "",
-             "| K | store | workers | finished | decisions | decisions/s | p50 submission→ack | p99 | "
-             "in-process store rate | served / in-process | load |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| K | store | workers | set up | first ack | finished | decisions | decisions/s | p50 submission→ack | "
+             "p99 | in-process store rate | served / in-process | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for s, f in rows:
-        lines.append(f"| {s.k} | {s.store} | {s.workers} | {s.finished}/{s.k}{' (' + s.note + ')' if s.note else ''} | "
+        first = "none" if s.first_ack_s is None else f"{s.first_ack_s:.1f} s"
+        lines.append(f"| {s.k} | {s.store} | {s.workers} | {s.set_up}/{s.k} | {first} | "
+                     f"{s.finished}/{s.k}{' (' + s.note + ')' if s.note else ''} | "
                      f"{s.decisions} | {s.rate:.0f} | {s.p50_ms:.1f} ms | {s.p99_ms:.1f} ms | "
                      f"{f.rate:.0f}/s at K = {f.k} (p99 {f.p99_ms:.2f} ms) | {s.rate / f.rate:.2f} | {s.load:.1f} |")
     RESULTS.write_text("\n".join([*lines, "", NOTES]) + "\n", encoding="utf-8")

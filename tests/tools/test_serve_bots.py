@@ -22,7 +22,8 @@ from tools.serve.bots import Played
 def test_matches_are_created_on_every_server_and_their_seats_start_on_two(monkeypatch: pytest.MonkeyPatch) -> None:
     orders: list[list[str]] = []
 
-    async def plays(client: Any, servers: list[str], game: str, seed: int, result: Played) -> Played:
+    async def plays(client: Any, servers: list[str], game: str, seed: int, result: Played,
+                    setting_up: Any = None) -> Played:
         orders.append(servers)
         result.server, result.finished = servers[0], True
         return result

@@ -97,5 +97,9 @@ def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, se
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
         click.echo(f"{decisions} decisions in {elapsed:.1f} s: {decisions / elapsed:.0f}/s; submission to "
                    f"acknowledgement p50 {statistics.median(latencies) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
+    # (what bounds a run cut short: the matches that could begin, and how long the first acknowledgement took)
+    acks = [r.first_ack for r in results if r.first_ack]
+    first = f"the first acknowledged after {min(acks) - began:.1f} s" if acks else "no decision acknowledged"
+    click.echo(f"{sum(r.set_up for r in results)}/{len(results)} matches set up (created, both seats joined); {first}")
     if not all(r.finished for r in results):
         raise click.exceptions.Exit(errors.FINDING)

@@ -10,6 +10,7 @@ connection to the next one: a seat can reconnect to any worker and catch up ther
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import json
 import random
@@ -90,6 +91,10 @@ async def call(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> dic
             spent = time.monotonic() - backoff.since
             raise Refusal(f"POST {url}: {failure} ({backoff.failed} attempts in {spent:.0f} s)")
         await asyncio.sleep(pause)
+# Matches being created and joined at once, per server. Unbounded, K matches' creations all queue before any
+# match's joins (the server's lobby answers one call at a time, in order), so at K = 256 no match began to play
+# within a minute; bounded, a match plays as soon as its own set-up is done.
+SETTING_UP: Final = 4
 
 
 @dataclass
@@ -105,6 +110,8 @@ class Played:
     closes: list[int] = field(default_factory=list)  # the close codes the server's connections ended with
     error: str = ""
     server: str = ""  # the server the match was created on
+    set_up: bool = False  # created and both seats joined
+    first_ack: float = 0.0  # when its first decision was acknowledged (time.perf_counter; 0: none was)
 
 
 def ws_url(server: str) -> str:
@@ -112,11 +119,20 @@ def ws_url(server: str) -> str:
 
 
 async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, seed: int,
-                     result: Played | None = None) -> Played:
+                     result: Played | None = None, setting_up: asyncio.Semaphore | None = None) -> Played:
     """One match from its creation to its end, created on ``servers[0]``; what was played is in ``result``
-    (given: also when cut short)."""
+    (given: also when cut short). Its creation and joins take a turn of ``setting_up`` (given)."""
     result = result or Played("")
-    server = result.server = servers[0]
+    async with setting_up or contextlib.nullcontext():
+        creds = await set_up(client, servers[0], game, seed, result)
+    rng = random.Random(seed)
+    await asyncio.gather(*(_seat(servers, result.match, seat, creds[seat], rng, result) for seat in (0, 1)))
+    return result
+
+
+async def set_up(client: httpx.AsyncClient, server: str, game: str, seed: int, result: Played) -> list[str]:
+    """Creates the match on ``server`` with the game's sample decks and joins both seats: their credentials."""
+    result.server = server
     module = PROFILES[game][0]
     _, players, decks = importlib.import_module(f"{module}.demo").sample_game(seed)
     created = await call(client, f"{server}/api/matches",
@@ -126,9 +142,8 @@ async def play_match(client: httpx.AsyncClient, servers: list[str], game: str, s
     for seat in (0, 1):
         joined = await call(client, f"{server}/api/matches/{match}/seats/{seat}", {"nonce": secrets.token_hex(32)})
         creds.append(joined["credential"])
-    rng = random.Random(seed)
-    await asyncio.gather(*(_seat(servers, match, seat, creds[seat], rng, result) for seat in (0, 1)))
-    return result
+    result.set_up = True
+    return creds
 
 
 def answer(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], tuple[str, list[Any]]]:
@@ -198,6 +213,7 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
                     elif kind == "ack" and pending is not None:
                         result.decisions += 1
                         result.latencies.append(time.perf_counter() - sent_at)
+                        result.first_ack = result.first_ack or time.perf_counter()
                         result.acknowledged.append((seat, pending["head"], *choice))
                         pending = None
                     elif kind in ("refused", "stale"):
@@ -242,12 +258,13 @@ async def run(server: str | list[str], game: str, matches: int, concurrency: int
     (each reports what it played: a bounded load run)."""
     servers = [server] if isinstance(server, str) else server
     limit = asyncio.Semaphore(concurrency)
+    setting_up = asyncio.Semaphore(SETTING_UP * len(servers))
     results = [Played(f"(match {i})") for i in range(matches)]
     async with httpx.AsyncClient(timeout=30.0) as client:
         async def one(i: int) -> None:
             async with limit:
                 try:
-                    await play_match(client, spread(servers, i), game, seed + i, results[i])
+                    await play_match(client, spread(servers, i), game, seed + i, results[i], setting_up)
                 except (Refusal, httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
                     results[i].error = f"{type(exc).__name__}: {exc}"
         tasks = [asyncio.create_task(one(i)) for i in range(matches)]
