@@ -4,12 +4,10 @@ kept only for the logs of older pools."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-
-from statemachine.cards import CardPool
 from statemachine.games.duel_masters.pieces import GENERAL_PIECES
 from statemachine.games.duel_masters.profile import card_pool
 from statemachine.games.duel_masters.versions import RELEASES
+from tests.statemachine.pieces_check import check_registered, not_general, single_card, users
 
 # Verbs shaped to one card, kept registered only so that logs of the pools that used them verify byte for byte.
 RETIRED = {
@@ -21,24 +19,11 @@ RETIRED = {
 }
 
 
-def users(pool: CardPool) -> dict[str, set[str]]:
-    """Every step and condition name of the pool's cards, with the cards using it."""
-    used: dict[str, set[str]] = defaultdict(set)
-    for card in pool.cards.values():
-        for ability in card.abilities:
-            for step in ability.effects:
-                used[step.name].add(card.id)
-            for cond in ability.conditions:
-                used[cond.name].add(card.id)
-    return used
-
-
 def test_a_piece_only_one_card_of_the_newest_pool_uses_is_a_documented_general_piece() -> None:
     used = users(card_pool(RELEASES.latest.pool))
-    single = {name: cards for name, cards in used.items() if len(cards) == 1}
+    single = single_card(used)
     assert single, "the check must see the pool's pieces"
-    shaped = {name: sorted(cards) for name, cards in single.items() if name not in GENERAL_PIECES}
-    assert shaped == {}, f"verbs used by one card that are not general pieces: {shaped}"
+    assert not_general(single, GENERAL_PIECES) == {}, "verbs used by one card that are not general pieces"
 
 
 def test_no_card_of_the_newest_pool_uses_a_verb_kept_for_older_pools() -> None:
@@ -50,7 +35,4 @@ def test_no_card_of_the_newest_pool_uses_a_verb_kept_for_older_pools() -> None:
 def test_the_general_pieces_listed_are_registered_and_none_is_retired() -> None:
     from statemachine.games.duel_masters.effects import DM
 
-    known = set(DM.effects) | set(DM.conditions)
-    assert set(GENERAL_PIECES) <= known
-    assert not set(GENERAL_PIECES) & RETIRED
-    assert known >= RETIRED  # still registered for the old pools' logs
+    check_registered(set(DM.effects) | set(DM.conditions), GENERAL_PIECES, RETIRED)

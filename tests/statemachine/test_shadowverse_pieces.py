@@ -4,14 +4,14 @@ the logs of older pools (``effects/retired.py``)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
-from statemachine.cards import CardPool, EffectDef
+from statemachine.cards import EffectDef
 from statemachine.games.shadowverse.effects import SV, retired
 from statemachine.games.shadowverse.pieces import GENERAL_PIECES
 from statemachine.games.shadowverse.profile import card_pool
 from statemachine.games.shadowverse.versions import RELEASES
+from tests.statemachine.pieces_check import not_general, single_card, users
 
 # Verbs shaped to one card, kept registered only so that logs of the pools that used them verify byte for byte.
 RETIRED = {
@@ -36,33 +36,24 @@ def _nested(step: EffectDef) -> list[str]:
     return names
 
 
-def users(pool: CardPool) -> dict[str, set[str]]:
-    """Every step and condition name of the pool's cards (an ``if``'s too), with the cards using it."""
-    used: dict[str, set[str]] = defaultdict(set)
-    for card in pool.cards.values():
-        for ability in card.abilities:
-            for step in ability.effects:
-                for name in (step.name, *_nested(step)):
-                    used[name].add(card.id)
-            for cond in ability.conditions:
-                used[cond.name].add(card.id)
-    return used
+def with_if(step: EffectDef) -> list[str]:
+    """A step's or condition's name and, for an ``if``, the names it carries."""
+    return [step.name, *_nested(step)]
 
 
 def test_a_piece_only_one_card_of_the_newest_pool_uses_is_a_documented_general_piece() -> None:
-    used = users(card_pool(RELEASES.latest.pool))
-    single = {name: cards for name, cards in used.items() if len(cards) == 1}
+    used = users(card_pool(RELEASES.latest.pool), with_if)
+    single = single_card(used)
     assert len(single) >= 20, "the check must see the pool's pieces"
-    shaped = {name: sorted(cards) for name, cards in single.items() if name not in GENERAL_PIECES}
-    assert shaped == {}, f"verbs used by one card that are not general pieces: {shaped}"
+    assert not_general(single, GENERAL_PIECES) == {}, "verbs used by one card that are not general pieces"
 
 
 def test_no_card_of_the_newest_pool_uses_a_verb_kept_for_older_pools() -> None:
-    used = users(card_pool(RELEASES.latest.pool))
+    used = users(card_pool(RELEASES.latest.pool), with_if)
     assert sorted(set(used) & RETIRED) == []
     for version, verb in (("1.0", "piercing_bundle"), ("1.2", "tenko_damage"), ("1.4", "noa_count"),
                           ("1.5", "evolve_others")):
-        assert verb in users(card_pool(version)), f"pool {version} still plays its recorded verb {verb}"
+        assert verb in users(card_pool(version), with_if), f"pool {version} still plays its recorded verb {verb}"
 
 
 def test_the_retired_verbs_are_those_of_the_retired_module_and_still_registered() -> None:

@@ -5,14 +5,13 @@ kept only for the logs of older pools. Steps and conditions carried inside anoth
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
-from statemachine.cards import CardPool
 from statemachine.games.vision.effects import VOP
 from statemachine.games.vision.pieces import GENERAL_PIECES
 from statemachine.games.vision.profile import card_pool
 from statemachine.games.vision.versions import RELEASES
+from tests.statemachine.pieces_check import check_registered, not_general, single_card, users
 
 # Verbs shaped to one card, kept registered only so that logs of the pools that used them verify byte for byte.
 RETIRED = {"set_from_discard"}  # 死神『ヒガンルトゥール』 until pool 1.4 (cards/errata_1_4.toml)
@@ -30,41 +29,29 @@ def named(name: str, params: dict[str, Any]) -> list[str]:
     return found
 
 
-def users(pool: CardPool) -> dict[str, set[str]]:
-    """Every step and condition name of the pool's cards, with the cards using it."""
-    used: dict[str, set[str]] = defaultdict(set)
-    for card in pool.cards.values():
-        for ability in card.abilities:
-            for step in ability.effects:
-                for name in named(step.name, step.params):
-                    used[name].add(card.id)
-            for cond in ability.conditions:
-                used[cond.name].add(card.id)
-    return used
+def carried(step: Any) -> list[str]:
+    """A step's or condition's name and those it carries."""
+    return named(step.name, step.params)
 
 
 def test_carried_steps_and_conditions_are_counted() -> None:
-    used = users(card_pool(RELEASES.latest.pool))
+    used = users(card_pool(RELEASES.latest.pool), carried)
     assert used["return_to_hand"] == {"hakugyokurou", "mumei_no_oka"}  # carried by remove_from_game
     assert "ryuusei_kigankai" in used["hand_fewer_than_opponent"]  # an if's condition
 
 
 def test_a_piece_only_one_card_of_the_newest_pool_uses_is_a_documented_general_piece() -> None:
-    used = users(card_pool(RELEASES.latest.pool))
-    single = {name: cards for name, cards in used.items() if len(cards) == 1}
+    used = users(card_pool(RELEASES.latest.pool), carried)
+    single = single_card(used)
     assert single, "the check must see the pool's pieces"
-    shaped = {name: sorted(cards) for name, cards in single.items() if name not in GENERAL_PIECES}
-    assert shaped == {}, f"verbs used by one card that are not general pieces: {shaped}"
+    assert not_general(single, GENERAL_PIECES) == {}, "verbs used by one card that are not general pieces"
 
 
 def test_no_card_of_the_newest_pool_uses_a_verb_kept_for_older_pools() -> None:
-    used = users(card_pool(RELEASES.latest.pool))
+    used = users(card_pool(RELEASES.latest.pool), carried)
     assert sorted(set(used) & RETIRED) == []
-    assert set(users(card_pool("1.3"))) & RETIRED, "pool 1.3 still plays its recorded verbs"
+    assert set(users(card_pool("1.3"), carried)) & RETIRED, "pool 1.3 still plays its recorded verbs"
 
 
 def test_the_general_pieces_listed_are_registered_and_none_is_retired() -> None:
-    known = set(VOP.effects) | set(VOP.conditions)
-    assert set(GENERAL_PIECES) <= known
-    assert not set(GENERAL_PIECES) & RETIRED
-    assert known >= RETIRED  # still registered for the old pools' logs
+    check_registered(set(VOP.effects) | set(VOP.conditions), GENERAL_PIECES, RETIRED)
