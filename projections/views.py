@@ -55,10 +55,15 @@ class Placed(Protocol):
 def sees(obj: Placed, player: int, zone: str | None = None, *, hidden: frozenset[str] = SECRET_ZONES) -> bool:
     """Whether ``player`` may see the identity of ``obj`` (an object in play, or as it was before it left)."""
     owner, kind = zone_kind(zone or obj.zone)
+    return _sees_in(obj, player, owner, kind, hidden)
+
+
+def _sees_in(obj: Placed, player: int, owner: int | None, kind: str, hidden: frozenset[str]) -> bool:
+    """``sees`` for an object in the zone of ``kind`` owned by ``owner`` (a board's zones are split once each)."""
     if kind in hidden or obj.face_down:
-        return bool(obj.status.get(f"seen_by_{player}"))
+        return bool(obj.status.get(f"{SEEN_BY}{player}"))
     if kind in PRIVATE_ZONES:
-        return owner == player or bool(obj.status.get(f"seen_by_{player}"))
+        return owner == player or bool(obj.status.get(f"{SEEN_BY}{player}"))
     return True
 
 
@@ -68,16 +73,27 @@ def can_see_view(seen: ObjectView, player: int | None, *, hidden: frozenset[str]
     return player is None or sees(seen, player, hidden=hidden)
 
 
-def player_view(state: GameState, player: int | None, *, hidden: frozenset[str] = SECRET_ZONES) -> dict[str, Any]:
-    """The board as ``player`` sees it, as plain data (for ``kifu at``, the HTML view and bots)."""
+def player_view(state: GameState, player: int | None, *, hidden: frozenset[str] = SECRET_ZONES,
+                publics: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The board as ``player`` sees it, as plain data (for ``kifu at``, the HTML view and bots). ``publics``, when
+    given, keeps each object's data as it is made, for the other viewers of the same state: what an object shows
+    is the same for every viewer who may see it (a server drawing both seats' boards at one head draws each object
+    once). The caller drops it when the state moves on."""
+    shown_as = _public if publics is None else _kept(publics)
     zones: dict[str, Any] = {}
     for name in sorted(state.zones):
         ids = state.zones[name]
-        shown = [oid for oid in ids if can_see(state, player, oid, name, hidden=hidden)]
-        if len(shown) == len(ids):
-            zones[name] = [_public(state, oid) for oid in ids]
+        if player is None:
+            shown = ids
         else:
-            zones[name] = {"count": len(ids), "visible": [_public(state, oid) for oid in shown]}
+            owner, kind = zone_kind(name)
+            objects = state.objects
+            shown = [oid for oid in ids if (obj := objects.get(oid)) is not None
+                     and _sees_in(obj, player, owner, kind, hidden)]
+        if len(shown) == len(ids):
+            zones[name] = [shown_as(state, oid) for oid in ids]
+        else:
+            zones[name] = {"count": len(ids), "visible": [shown_as(state, oid) for oid in shown]}
     return {
         "seq": state.seq,
         "turn": state.turn,
@@ -95,6 +111,15 @@ def player_view(state: GameState, player: int | None, *, hidden: frozenset[str] 
         "ended": state.ended,
         "winner": state.winner,
     }
+
+
+def _kept(publics: dict[int, dict[str, Any]]) -> Any:
+    def shown_as(state: GameState, oid: int) -> dict[str, Any]:
+        data = publics.get(oid)
+        if data is None:
+            data = publics[oid] = _public(state, oid)
+        return data
+    return shown_as
 
 
 def _public(state: GameState, oid: int) -> dict[str, Any]:

@@ -64,7 +64,8 @@ def test_one_audiences_connections_share_one_board_and_records_per_head(tmp_path
     svc, match = started(tmp_path, "shadowverse")
     drawn: list[int | None] = []
     draw = service.board_data
-    monkeypatch.setattr(service, "board_data", lambda state, viewer: drawn.append(viewer) or draw(state, viewer))
+    monkeypatch.setattr(service, "board_data", lambda state, viewer, **kw: drawn.append(viewer) or draw(state, viewer,
+                                                                                                     **kw))
     head = svc.head(match)
     first = [update(svc, match, service.SPECTATOR, 0, head, 0, -1, False) for _ in range(3)]
     assert first[0].messages == first[1].messages == first[2].messages and len(first[0].messages) == 2
@@ -78,3 +79,50 @@ def test_one_audiences_connections_share_one_board_and_records_per_head(tmp_path
     assert board["type"] == "state" and board["head"] == svc.head(match) > head
     mine = [update(svc, match, seat, 0, 0, 0, -1, False) for _ in range(2)]
     assert mine[0].messages == mine[1].messages and drawn == [service.SPECTATOR] * 2 + [seat]
+
+
+def test_the_boards_of_one_head_draw_each_object_once_and_show_each_viewer_only_its_own(tmp_path: Path) -> None:
+    """Both seats' boards and a spectator's at one head share what each object shows (drawn once, not once per
+    viewer), and each still shows only what that viewer may see: a board drawn with the shared objects is the
+    board drawn alone, for every viewer; the next head draws them again."""
+    svc, match = started(tmp_path, "shadowverse")
+    engine = svc.engine(match)
+    shared = [svc.view(match, viewer) for viewer in (0, 1, service.SPECTATOR)]
+    alone = [service.board_data(engine.state, viewer) for viewer in (0, 1, service.SPECTATOR)]
+    for board, own in zip(shared, alone, strict=True):
+        assert board["zones"] == own["zones"]
+    hands = [shared[v]["zones"]["0.hand"] for v in (0, 1, service.SPECTATOR)]
+    assert isinstance(hands[0], list) and hands[0]  # its owner sees its hand
+    assert isinstance(hands[1], dict) and hands[1]["visible"] == [] and hands[1]["count"] == len(hands[0])
+    assert hands[2] == hands[1]
+    kept = svc._shown[match][2]
+    seen = [o for zone in shared[0]["zones"].values() for o in (zone if isinstance(zone, list) else zone["visible"])]
+    assert seen and all(kept[o["obj"]] is o for o in seen)  # one dict per object, shared by the boards
+    seat = svc.legal(match).player
+    assert seat is not None
+    head = svc.head(match)
+    svc.decide(match, seat, head, *svc.chosen(match, seat, 0))
+    svc.view(match, 0)
+    assert svc._shown[match][1] == svc.head(match) > head and svc._shown[match][2] is not kept
+
+
+def test_viewers_who_see_the_same_event_share_its_line_and_a_hidden_card_is_not_shared(tmp_path: Path) -> None:
+    """The fold renders a record once for every viewer who sees the same event (most records hide nothing), and
+    a line of its own for a viewer from whom a card is hidden (the opponent's draw)."""
+    svc, match = started(tmp_path, "shadowverse")
+    head = svc.head(match)
+    for viewer in (0, 1, service.SPECTATOR):
+        svc.records(match, viewer, 0, head)
+    lines = svc._catchups[match].lines
+    assert lines[1][0] is lines[1][1] is lines[1][2]  # the game's start (its seed hidden from every seat alike)
+    shared = [seq for seq, each in lines.items() if each[0] is not None and each[0] is each[1] is each[2]]
+    own = [seq for seq, each in lines.items() if each[0] is not None and each[1] is not None and each[0] != each[1]]
+    assert len(shared) > len(own) > 0
+    draws = [seq for seq in own if "deck[" in lines[seq][0]["line"] and "hand" in lines[seq][0]["line"]]
+    assert draws
+    for seq in draws:  # a draw: its owner's line names the card, the others' say it is hidden
+        owner = 0 if "Arisa's hand" in lines[seq][0]["line"] else 1  # (Arisa is seat 0)
+        owners, others, watched = (lines[seq][v]["line"] for v in (owner, 1 - owner, service.SPECTATOR))
+        assert not owners.startswith("a hidden card")
+        assert others.startswith("a hidden card") and watched.startswith("a hidden card")
+        assert lines[seq][2] is lines[seq][1 - owner]  # the spectator shares the other seat's line

@@ -6,13 +6,17 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from tools import errors
 from tools.commands.options import db_option
 from tools.errors import BadInput
+
+T = TypeVar("T")
 
 
 @click.command("serve")
@@ -43,6 +47,11 @@ def serve(db: str, key: str | None, host: str, port: int, workers: int) -> None:
     if key is not None:
         signing.load_private(key)  # (a key that cannot sign is refused before listening)
     open_store(db, write=True).close()  # (creates the store, or refuses one that is not, before listening)
+    if scheme_of(db) == "sqlite":
+        from tools.logs.stores import sqlite_path
+        from tools.serve.claim import claim
+
+        claim(sqlite_path(db))  # (a second kifu serve on the same file is refused here, before listening)
     Lobby(db).close()
     os.environ["KIFU_SERVE_DB"] = db
     os.environ["KIFU_SERVE_KEY"] = str(Path(key).resolve()) if key is not None else ""
@@ -85,7 +94,7 @@ def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, se
     # client's own start-up.
     importlib.import_module(f"{PROFILES[game][0]}.demo").sample_game(seed)
     began = time.perf_counter()
-    results = asyncio.run(run([s.rstrip("/") for s in servers], game, matches, concurrency, seed, seconds))
+    results = _run_loop(run([s.rstrip("/") for s in servers], game, matches, concurrency, seed, seconds))
     elapsed = time.perf_counter() - began
     for r in results:
         outcome = (f"finished, winner seat {r.winner}" if r.finished and r.winner is not None else
@@ -103,3 +112,13 @@ def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, se
     click.echo(f"{sum(r.set_up for r in results)}/{len(results)} matches set up (created, both seats joined); {first}")
     if not all(r.finished for r in results):
         raise click.exceptions.Exit(errors.FINDING)
+
+
+def _run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """``main`` on uvloop's event loop where it is installed, else on asyncio's: the load generator shares the
+    machine with the server it measures, so the less of it the client takes, the better."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)

@@ -374,12 +374,17 @@ def shards_for(db: str, lobby: Lobby, signer: signing.Signer | None) -> Shards:
     """A worker's match threads over the store ``db``. On PostgreSQL each thread has a connection of its own (the
     server groups concurrent commits' flushes itself). On SQLite they share one group-commit store: the appends of
     every match that are ready together are committed in one transaction — one flush — each acknowledged only after
-    it (a commit of its own each, the threads took turns on the file's writer lock, one flush at a time)."""
+    it (a commit of its own each, the threads took turns on the file's writer lock, one flush at a time); the
+    worker claims the file (``tools.serve.claim``), so it hears every append to it: its own."""
     from tools.logs.stores import open_store, scheme_of, sqlite_path
 
     if scheme_of(db) in ("postgresql", "postgres"):
         return Shards(lambda: Service(lambda: open_store(db, write=True), lobby, signer))
     from eventsource.groupcommit import GroupCommitSQLiteStore
+    from tools.serve.claim import claim
 
+    claim(sqlite_path(db))  # (this worker alone appends to the file: every append is one it makes)
     shared = GroupCommitSQLiteStore(sqlite_path(db))
-    return Shards(lambda: Service(lambda: shared, lobby, signer))
+    shards = Shards(lambda: Service(lambda: shared, lobby, signer))
+    shards.listening(True)  # (its cached engines are current without reading the store's head)
+    return shards

@@ -49,7 +49,7 @@ class Catchup:
             return
         hidden = hidden_zones(self.state.profile)
         for rec in store.read(match_id, self.seq + 1, stop):
-            self.lines[rec.seq] = tuple(_line(rec, viewer, self.state, hidden) for viewer in VIEWERS)
+            self.lines[rec.seq] = _lines(rec, self.state, hidden)
             evolve(self.state, rec.seq, rec.event, rec.decision)
             self.seq = rec.seq
         for old in [s for s in self.lines if s <= self.seq - KEPT]:
@@ -70,6 +70,24 @@ def judged(store: EventStore, match_id: str, start: int, stop: int) -> list[dict
             out.append(line)
         evolve(state, rec.seq, rec.event, rec.decision)
     return out
+
+
+def _lines(rec: Record, state: GameState, hidden: frozenset[str]) -> tuple[dict[str, Any] | None, ...]:
+    """Record ``rec`` as each of ``VIEWERS`` may see it; viewers who see the same event share its line (most
+    records hide nothing: one line in the game's words, not one per viewer)."""
+    lines: list[dict[str, Any] | None] = []
+    made: list[tuple[ev.Event, dict[str, Any]]] = []
+    for viewer in VIEWERS:
+        seen = _seen(rec, viewer, state, hidden)
+        if seen is None:
+            lines.append(None)
+            continue
+        line = next((made_line for event, made_line in made if event is seen or event == seen), None)
+        if line is None:
+            line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
+            made.append((seen, line))
+        lines.append(line)
+    return tuple(lines)
 
 
 def _line(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> dict[str, Any] | None:

@@ -64,6 +64,7 @@ class Service:
         self._store: EventStore | None = None
         self._engines: dict[str, Engine] = {}
         self._legal: dict[str, tuple[Engine, int, Legal]] = {}  # per match: its legal decisions at a head
+        self._shown: dict[str, tuple[Engine, int, dict[int, dict[str, Any]]]] = {}  # per match: its objects at a head
         # While the store's notifications are heard (PostgreSQL), the newest head heard per match: a cached
         # engine at it needs no round trip to the store to know it is current.
         self._listening = False
@@ -96,6 +97,7 @@ class Service:
         store, self._store = self._store, None
         self._engines.clear()
         self._legal.clear()
+        self._shown.clear()
         self._catchups.clear()
         self.frames.clear()
         if store is not None:
@@ -258,6 +260,13 @@ class Service:
         self._legal[match_id] = (engine, engine.state.seq, legal)
         return legal
 
+    def _publics(self, match_id: str, engine: Engine) -> dict[int, dict[str, Any]]:
+        """What each object of the match's board shows, made once per head for every viewer's board."""
+        kept = self._shown.get(match_id)
+        if kept is None or kept[0] is not engine or kept[1] != engine.state.seq:
+            kept = self._shown[match_id] = (engine, engine.state.seq, {})
+        return kept[2]
+
     def view(self, match_id: str, viewer: int | None, at: int | None = None) -> dict[str, Any]:
         """The board as ``viewer`` sees it now (or after record ``at``), who must act, and — when it is the
         viewer's to answer — the legal decisions."""
@@ -266,7 +275,7 @@ class Service:
             state: GameState = engine.state
         else:
             state = Timeline(self.store, match_id).state_at(max(0, at))
-        data = board_data(state, viewer if viewer != SPECTATOR else SPECTATOR)
+        data = board_data(state, viewer, publics=self._publics(match_id, engine) if state is engine.state else None)
         data["viewer"] = viewer
         legal = self.legal(match_id) if state is engine.state else None
         data["to_act"] = None if legal is None else legal.player

@@ -92,11 +92,12 @@ def in_progress(state: GameState, next_decision: int | None) -> bool:
 
 
 def board_data(state: GameState, player: int | None = None, mem: Memory | None = None, *,
-               next_decision: int | None = None) -> dict[str, Any]:
+               next_decision: int | None = None, publics: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
     """The board as ``player`` (None: an omniscient judge) may see it, as plain data. ``next_decision`` is the
     decision number of the record after this point (None: there is none, or it is not known), which tells
-    whether the rules wait here or are in the middle of a procedure."""
-    data = player_view(state, player, hidden=hidden_zones(state.profile))
+    whether the rules wait here or are in the middle of a procedure. ``publics``: as ``player_view`` keeps them,
+    shared by the boards of one state."""
+    data = player_view(state, player, hidden=hidden_zones(state.profile), publics=publics)
     data["decision"] = state.decision
     data["active_name"] = player_name(state, state.active) if state.players else None
     data["priority_name"] = player_name(state, state.priority) if state.priority is not None else None
