@@ -24,7 +24,7 @@ from tools.serve.service import Service
 from tools.web import Worker
 
 T = TypeVar("T")
-MATCH_THREADS: Final = int(__import__("os").environ.get("KT", "4"))  # threads a worker's matches are spread over
+MATCH_THREADS: Final = 4  # threads a worker's matches are spread over
 
 
 def build_types_first() -> None:
