@@ -108,6 +108,60 @@ def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -
                   load, set_up, first)
 
 
+@dataclass
+class Ceiling:
+    rules: float  # decisions/s: the rules alone (legal decisions, then a decision judged and appended in memory)
+    served: float  # decisions/s: that, plus what a served decision costs beside the network and the store
+
+
+def ceiling(seconds: float) -> Ceiling:
+    """What one interpreter can do for the served game with no network and no store: random decisions through
+    the rules (a MemoryStore, no signing), and the same with what the server does for each of them beside the
+    network and the disk — the head signed, the new records' lines folded for both seats and a spectator, each
+    seat's board drawn and encoded. Neither depends on K: it is the most decisions/s one worker could serve."""
+    import random
+
+    import msgspec
+
+    from eventsource import signing
+    from eventsource.memory import MemoryStore
+    from statemachine.engine import Engine
+    from statemachine.games import profile as load_profile
+    from tools.serve.catchup import SPECTATOR, Catchup
+    from tools.travel.board import board_data
+
+    _, players, decks = importlib.import_module(f"{PROFILES[GAME][0]}.demo").sample_game(0)
+    profile = load_profile(GAME, None)
+    signer = signing.Signer.generate()
+    encode = msgspec.json.Encoder().encode
+
+    def rate(serving: bool) -> float:
+        rng, done, game = random.Random(7), 0, 0
+        began = time.perf_counter()
+        while time.perf_counter() - began < seconds:
+            store = MemoryStore()
+            engine = Engine.new(profile, players, decks, game, store=store, game=f"g{game}",
+                                signer=signer if serving else None)
+            fold = Catchup.at(store, f"g{game}", 0) if serving else None
+            game += 1
+            while not engine.state.ended and time.perf_counter() - began < seconds:
+                legal = engine.legal()
+                if not legal.decisions:
+                    break
+                engine.decide(rng.choice(legal.decisions))
+                done += 1
+                if fold is not None:
+                    fold.fold(store, f"g{game - 1}", engine.state.seq)
+                    shown: dict[int, dict[str, object]] = {}
+                    for viewer in (0, 1, SPECTATOR):
+                        fold.seen(viewer, engine.state.seq, engine.state.seq)
+                    for viewer in (0, 1):
+                        encode(board_data(engine.state, viewer, publics=shown))
+        return done / (time.perf_counter() - began)
+
+    return Ceiling(rate(False), rate(True))
+
+
 def warm_up(url: str, workers: int) -> None:
     """Each worker loads the game's card pool the first time it creates a match of it (about a second): a match
     created per worker before the run keeps that out of the figures (the kernel picks the worker a connection
@@ -127,6 +181,9 @@ def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
     from tests import pgserver
 
     decisions = generate(7, 20_000).decisions
+    top = ceiling(seconds * 3)
+    click.echo(f"one interpreter, no network, no store: the rules {top.rules:.0f} decisions/s; with what a served "
+               f"decision costs beside them {top.served:.0f}/s")
     rows = []
     with tempfile.TemporaryDirectory(prefix="kifu-serve-bench-") as name, pgserver.running() as pg:
         tmp = Path(name)
@@ -149,6 +206,11 @@ def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
     lines = ["# kifu serve under kifu bots (loopback)", "",
              f"`python -m bench.serve` ({GAME}; K matches at once, each run bounded to {limit:.0f} s; in-process "
              f"window {seconds:.0f} s), {time.strftime('%Y-%m-%d')}, on this machine (2 cores, shared).", "",
+             f"**The ceiling of one worker**, measured in the same run ({GAME}, random decisions, one interpreter, no "
+             f"network, no store): the rules alone **{top.rules:.0f} decisions/s** (legal decisions found, one judged "
+             f"and appended in memory); with what the server does for each beside the network and the disk (the head "
+             f"signed, the new records' lines for both seats and a spectator, both seats' boards drawn and encoded) "
+             f"**{top.served:.0f}/s**. No K and no store lets one worker serve more than that.", "",
              "| K | store | workers | set up | first ack | finished | decisions | decisions/s | p50 submission→ack | "
              "p99 | in-process store rate | served / in-process | load |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]

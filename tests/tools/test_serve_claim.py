@@ -1,6 +1,6 @@
 """On SQLite one ``kifu serve`` holds the file: a second is refused by name, one killed outright frees it at once,
-and the worker holding it trusts its cached engines — a decision and every board it sends read no head from the
-store."""
+and the worker holding it trusts its cached engines — a decision and everything it sends read nothing back from
+the store."""
 
 from __future__ import annotations
 
@@ -42,10 +42,11 @@ def test_a_second_server_on_the_same_file_is_refused_naming_the_first(tmp_path: 
     assert claim_path(db.resolve()).exists()
 
 
-def test_the_sqlite_worker_reads_no_head_from_the_store_in_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_sqlite_worker_reads_nothing_back_from_the_store_in_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
     """Every append to the file is the worker's own (it holds the claim), so its cached engine is the head: a
-    decision, its acknowledgement and the boards and records of both seats and a spectator cost no read of it."""
+    decision, its acknowledgement and the boards and records of both seats and a spectator cost no read of it,
+    and the records' lines are folded from what the engine appended, not read back."""
     db = str(tmp_path / "serve.db")
     open_store(db, write=True).close()
     shards = shards_for(db, Lobby(db), None)
@@ -61,6 +62,9 @@ def test_the_sqlite_worker_reads_no_head_from_the_store_in_play(tmp_path: Path, 
     store = service.store
     real = type(store).head
     monkeypatch.setattr(type(store), "head", lambda self, game: reads.append(game) or real(self, game))
+    read_raw = type(store).read_raw
+    monkeypatch.setattr(type(store), "read_raw", lambda self, game, *a: reads.append(f"records of {game}") or
+                        read_raw(self, game, *a))
     sent = dict.fromkeys((0, 1, SPECTATOR), head)  # (where each watcher is, as the push loop keeps it)
     for _ in range(6):
         seat = service.legal(match.id).player

@@ -10,6 +10,7 @@ on its own, leaving the match's fold where it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -45,10 +46,18 @@ class Catchup:
 
     def fold(self, store: EventStore, match_id: str, stop: int) -> None:
         """Fold the records up to ``stop``, keeping each viewer's line of each."""
-        if stop <= self.seq:
-            return
+        if stop > self.seq:
+            self._take(store.read(match_id, self.seq + 1, stop))
+
+    def extend(self, records: Sequence[Record]) -> None:
+        """Fold records the match's engine has just appended, when they follow this fold's end: the lines of a
+        decision are made from what the engine committed, without reading it back from the store."""
+        if records and records[0].seq == self.seq + 1:
+            self._take(records)
+
+    def _take(self, records: Iterable[Record]) -> None:
         hidden = hidden_zones(self.state.profile)
-        for rec in store.read(match_id, self.seq + 1, stop):
+        for rec in records:
             self.lines[rec.seq] = _lines(rec, self.state, hidden)
             evolve(self.state, rec.seq, rec.event, rec.decision)
             self.seq = rec.seq

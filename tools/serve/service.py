@@ -217,12 +217,15 @@ class Service:
             who = "nobody" if legal.player is None else f"seat {legal.player}"
             raise Refused(f"it is not seat {seat}'s to decide now ({who} decides)", "KIFU-TURN")
         try:
-            engine.decide(decision, _receipt(seat, body))
+            appended = engine.decide(decision, _receipt(seat, body))
         except IllegalDecision as refused:
             raise Refused(refused.reason, refused.rule) from None
         except ConcurrencyConflict:
             self._engines.pop(match_id, None)
             raise Stale("another worker appended to this match first; decide again at its new head") from None
+        kept = self._catchups.get(match_id)
+        if kept is not None:
+            kept.extend(appended)
         return Outcome(engine.state.seq, True)
 
     # -- what a seat receives -----------------------------------------------------------------------------
