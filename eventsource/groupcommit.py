@@ -66,6 +66,9 @@ class GroupCommitSQLiteStore(SQLiteStore):
         self.max_group = max_group
         self._queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
         self._closed = False
+        # Per game, the last record this store committed (the writer sets it after each commit): what the next
+        # append of that game is sealed after, without a read of the file (``_head_for_append``).
+        self._last: dict[str, tuple[int, bytes]] = {}
         self.groups = 0  # transactions committed, and appends they held: how well the batching works
         self.grouped = 0
         self._writer = threading.Thread(target=self._run, name=f"kifu-group-commit:{self.path}", daemon=True)
@@ -112,6 +115,15 @@ class GroupCommitSQLiteStore(SQLiteStore):
         if item.error is not None:
             raise item.error
 
+    def _head_for_append(self, game: str, expected: int | None) -> tuple[int, bytes]:
+        """The head a batch is sealed after: the one this store committed last to ``game``, when the caller
+        expects it — a record's hash never changes (the log is append-only) and the writer checks, inside the
+        group's transaction, that it is still the head — else read from the file."""
+        last = self._last.get(game)
+        if last is not None and expected == last[0]:
+            return last
+        return self._head(game)
+
     def _run(self) -> None:
         stopping = False
         while not stopping:
@@ -148,6 +160,7 @@ class GroupCommitSQLiteStore(SQLiteStore):
                 except BaseException as exc:  # this append alone is refused
                     db.execute(f"ROLLBACK TO a{n}")
                     self._ids.pop(item.game, None)  # its game row may have gone with it
+                    self._last.pop(item.game, None)  # (and its head may not be the one this store knew)
                     item.error = exc
                 else:
                     stored.append(item)
@@ -155,12 +168,15 @@ class GroupCommitSQLiteStore(SQLiteStore):
             db.execute("COMMIT")
             self.groups += 1
             self.grouped += len(stored)
+            for item in stored:
+                self._last[item.game] = (item.records[-1].seq, item.records[-1].hash)
         except BaseException as exc:  # the commit itself failed: nothing of the group is stored
             if db.in_transaction:
                 db.execute("ROLLBACK")
             self._ids.clear()
             for item in stored:
                 item.error = exc
+                self._last.pop(item.game, None)
         finally:
             for item in group:
                 item.done.set()

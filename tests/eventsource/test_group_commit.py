@@ -190,3 +190,30 @@ def test_the_writer_takes_the_files_turn_with_the_other_writers_of_this_process(
         assert returned.wait(10)
         appending.join()
         assert store.head("g") == 3 and store.groups == 1
+
+
+def test_the_next_append_is_sealed_after_the_head_this_store_committed_without_reading_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An append that expects the head this store committed last is sealed after that head's hash, known from the
+    commit, with no read of the file; another writer's append in between is still caught inside the writer's
+    transaction (the head it expects is no longer the file's), and nothing of the refused append is stored."""
+    path = tmp_path / "kifu.db"
+    with GroupCommitSQLiteStore(path) as store:
+        store.append("a", decision(1), expected=0)
+        reads: list[str] = []
+        head = type(store)._head
+        monkeypatch.setattr(type(store), "_head", lambda self, game: reads.append(game) or head(self, game))
+        store.append("a", decision(2), expected=3)
+        assert reads == [] and store.head("a") == 6  # (the check reads it: the append did not)
+        other = GroupCommitSQLiteStore(path)  # another writer of the file
+        other.append("a", decision(3), expected=6)
+        reads.clear()  # (the other store read it: it had appended nothing yet)
+        with pytest.raises(ConcurrencyConflict):
+            store.append("a", decision(4), expected=6)  # sealed after record 6's hash: refused by the writer
+        assert reads == [] and store.head("a") == 9
+        assert [r.seq for r in store.read("a")] == list(range(1, 10))
+        assert isinstance(verify(list(store.read_raw("a"))), Verified)
+        reads.clear()  # (the checks above read it)
+        store.append("a", decision(4), expected=9)  # (after a refusal the head is read again, and it appends)
+        assert reads == ["a"] and store.head("a") == 12
+        other.close()
