@@ -42,27 +42,30 @@ SET_UP = re.compile(r"(\d+)/\d+ matches set up \(created, both seats joined\); "
                     r"(?:the first acknowledged after ([\d.]+) s)?")
 
 
-NOTES = """What bounds these figures. In each worker a match's decisions run one at a time on the thread its id picks
-(four per worker; the lobby has a thread of its own); the threads share one interpreter, so the rules, the views
-and the JSON of every match take turns, and what overlaps is the wait on the store. On SQLite the threads share
-one group-commit store: the appends of every match ready at once are committed in one transaction, one flush
-(synchronous=FULL), each acknowledged after it. On PostgreSQL each thread has a connection of its own and an
-append is one statement (kifu_append), one round trip. With two workers a match's seats are usually on different
-workers (the kernel hands each connection to either); the other worker moves its cached engine on by running the
-new decision through the rules again (not a load from the snapshot), so the rules run twice per decision, and
-the two workers share the same two cores. The bots' client (one Python process) shares the machine's two cores
-with the server, its workers and PostgreSQL, and so does everyone else's work on this machine (the load average,
-1 minute, at the end of each run is in the table): the figures are of a loaded machine and vary run to run by a
-factor of up to two. A run cut at the limit counts the decisions acknowledged within it; the clock starts after
-the client has loaded the game's sample decks, and each worker has created one match (and so loaded the card
-pool) before it. The in-process rate is the store alone (bench.concurrent: synthetic 14-event decisions, no
-rules, no signing, no views, no network; on SQLite a transaction per append, no group commit), measured on the
-same loaded machine just before. "set up" counts the matches created and both seats joined within the run,
-"first ack" the seconds from the start to the first acknowledged decision: kifu bots sets up at most four matches
-per server at once, so a match plays as soon as its own set-up is done (unbounded, all K creations queued before
-any join, and at K = 256 nothing was acknowledged within 60 s). Set-up takes its turns on the lobby's and the
-matches' threads with the play of the matches already going (the second join deals the game and appends its
-first records), so where fewer than K matches are set up the run is cut before it reached K matches at once: the
+NOTES = """What bounds these figures. A worker is one interpreter: every match's rules, boards, lines and JSON and
+its WebSocket traffic take turns on it (four match threads, a lobby thread, the event loop), so it serves at most
+one core's worth — the ceiling above, measured in the same run, is what that core allows for this game with no
+network and no store. On SQLite the match threads share one group-commit store (the appends of every match ready at
+once in one transaction, one flush, each acknowledged after it); the worker claims the file, so its cached engines
+are the heads and nothing is read back from the store in play, and an append is sealed after the head the store
+committed last without reading it. On PostgreSQL each thread has a connection of its own and an append is one
+statement (kifu_append), one round trip. With two workers a match's seats are usually on different workers (the
+kernel hands each connection to either); the other worker moves its cached engine on by running the new decision
+through the rules again, so the rules run twice per decision, and the two workers share the same two cores. The
+bots' client (one Python process, on uvloop as the server is) shares the machine's two cores with the server, its
+workers and PostgreSQL, and so does everyone else's work on this machine (the load average, 1 minute, at the end of
+each run is in the table): the figures vary run to run by up to a half. Latency follows from the rate: a match has
+one decision in flight at a time and the bots answer at once, so the time from one submission of a match to its
+next averages K divided by the rate (Little's law; 64 / 169 ≈ 0.38 s at K = 64), the acknowledgement a third of
+it and the next board's delivery the rest. p99 ≤ 50 ms at K = 64 would need that cycle near 0.15 s, some 430
+decisions/s or more: about the ceiling of one interpreter above, with nothing left for the network. A run cut at
+the limit counts the decisions acknowledged within it; the clock starts after the client has loaded the game's
+sample decks, and each worker has created one match (and so loaded the card pool) before it. The in-process rate
+is the store alone (bench.concurrent: synthetic 14-event decisions, no rules, no signing, no views, no network; on
+SQLite a transaction per append, no group commit), measured on the same machine just before. "set up" counts the
+matches created and both seats joined within the run, "first ack" the seconds from the start to the first
+acknowledged decision: kifu bots sets up at most four matches per server at once, so a match plays as soon as its
+own set-up is done. Where fewer than K matches are set up the run is cut before it reached K matches at once: the
 figure is of that many, ramping up over the run."""
 
 
