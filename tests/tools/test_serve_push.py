@@ -126,3 +126,41 @@ def test_viewers_who_see_the_same_event_share_its_line_and_a_hidden_card_is_not_
         assert not owners.startswith("a hidden card")
         assert others.startswith("a hidden card") and watched.startswith("a hidden card")
         assert lines[seq][2] is lines[seq][1 - owner]  # the spectator shares the other seat's line
+
+
+def test_a_service_keeps_a_bounded_number_of_matches_and_loads_a_dropped_one_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``MAX_CACHED_MATCHES`` the least recently used match's engine, folds and frames are dropped (a server
+    that runs for days serves more matches than it can hold); asked for again, it is loaded from the store and
+    plays on from where it was. Heads heard from notifications are bounded too: past ``MAX_HEARD`` they are
+    forgotten and every cached engine is checked against the store again before it is trusted."""
+    monkeypatch.setattr(service, "MAX_CACHED_MATCHES", 2)
+    svc, first = started(tmp_path, "shadowverse")
+    update(svc, first, 0, 0, 0, 0, -1, False)
+    before = svc.view(first, 0)
+    _, players, decks = importlib.import_module(f"{PROFILES['shadowverse'][0]}.demo").sample_game(0)
+    others = []
+    for _ in range(2):
+        match = svc.create(MatchSpec(game="shadowverse", players=list(players), decks=[list(d) for d in decks]))
+        for seat in (0, 1):
+            svc.join(match.id, seat, secrets.token_bytes(32))
+        update(svc, match.id, 1, 0, 0, 0, -1, False)
+        others.append(match.id)
+    assert first not in svc._engines and first not in svc._catchups and not any(k[0] == first for k in svc.frames)
+    assert set(svc._engines) == set(others) and len(svc._recent) == 2
+    assert svc.view(first, 0) == before  # (loaded again from the store: the same board)
+    seat = svc.legal(first).player
+    assert seat is not None
+    head = svc.head(first)
+    assert svc.decide(first, seat, head, *svc.chosen(first, seat, 0)).head > head
+    assert others[0] not in svc._engines  # (now the least recently used)
+
+    monkeypatch.setattr(service, "MAX_HEARD", 3)
+    svc.listening(True)
+    epoch = svc._epoch
+    for n, match_id in enumerate(["a", "b", "c"], start=1):
+        svc.heard(match_id, n)
+    assert svc._epoch == epoch and len(svc._heard) == 3
+    svc.heard("d", 9)
+    assert svc._epoch == epoch + 1 and svc._heard == {"d": 9}
+    assert svc._fresh(first, 0) is None  # (checked against the store again before it is trusted)

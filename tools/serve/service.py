@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -35,6 +36,11 @@ from tools.travel.board import board_data
 from tools.travel.trace import names
 
 MAX_RECORDS: Final = 500  # records sent in one catch-up message at most (a client asks again from the last)
+# Matches whose engine, folds and frames a service (one match thread) keeps, the most recently used: a server
+# that runs for days has served more matches than it can hold, and a match dropped is loaded again from the
+# store when it is next asked for.
+MAX_CACHED_MATCHES: Final = 256
+MAX_HEARD: Final = 16_384  # heads heard from the store's notifications kept at most (then checked again)
 
 
 class Refused(BadInput):
@@ -78,6 +84,7 @@ class Service:
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
         self._specs: dict[str, MatchSpec] = {}  # (a match's spec never changes: read from the lobby once)
+        self._recent: OrderedDict[str, None] = OrderedDict()  # the matches cached, the least recently used first
         # Per match, kind and audience, the last frame sent and what it was made of (``tools.serve.push``).
         self.frames: dict[tuple[Any, ...], tuple[tuple[Any, ...], str]] = {}
 
@@ -132,6 +139,7 @@ class Service:
             profile = load_profile(spec.game, spec.rules or None)
             engine = Engine.new(profile, spec.players, spec.decks, int.from_bytes(seed, "big"), store=self.store,
                                 game=match_id, options=dict(spec.options), signer=self.signer)
+            self._touch(match_id)
             self._engines[match_id] = engine
             self._checked[match_id] = epoch
         return credential
@@ -148,8 +156,13 @@ class Service:
     # -- play ---------------------------------------------------------------------------------------------
 
     def heard(self, match_id: str, head: int) -> None:
-        """A worker appended to ``match_id`` up to ``head`` (told by the store's notifications)."""
+        """A worker appended to ``match_id`` up to ``head`` (told by the store's notifications). Every match any
+        worker plays is heard of: past ``MAX_HEARD`` of them what was heard is forgotten, and every cached engine
+        is checked against the store's head once more before it is trusted again (as when listening restarts)."""
         if head > self._heard.get(match_id, 0):
+            if len(self._heard) >= MAX_HEARD:
+                self._heard.clear()
+                self._epoch += 1
             self._heard[match_id] = head
 
     def listening(self, on: bool) -> None:
@@ -179,6 +192,7 @@ class Service:
 
     def engine(self, match_id: str, at_least: int = 0) -> Engine:
         """The match's engine at the store's head (loaded again when another worker appended)."""
+        self._touch(match_id)
         fresh = self._fresh(match_id, at_least)
         if fresh is not None:  # (a round trip to the store saved: several per decision)
             return fresh
@@ -195,6 +209,19 @@ class Service:
             self._engines[match_id] = cached
         self._checked[match_id] = epoch
         return cached
+
+    def _touch(self, match_id: str) -> None:
+        """``match_id`` is in use: kept among the cached, the least recently used match dropped past the bound."""
+        self._recent[match_id] = None
+        self._recent.move_to_end(match_id)
+        while len(self._recent) > MAX_CACHED_MATCHES:
+            self._forget(self._recent.popitem(last=False)[0])
+
+    def _forget(self, match_id: str) -> None:
+        for kept in (self._engines, self._legal, self._shown, self._catchups, self._specs, self._checked):
+            kept.pop(match_id, None)
+        for key in [k for k in self.frames if k[0] == match_id]:
+            del self.frames[key]
 
     def submitted(self, match_id: str, seat: int, head: int, body: str) -> Outcome | None:
         """A retry: the acknowledgement again if seat ``seat`` already had ``body`` applied at ``head``."""
