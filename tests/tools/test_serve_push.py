@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from statemachine.games import PROFILES
+from tools.errors import BadInput
 from tools.logs.stores import open_store
 from tools.serve import push, service
 from tools.serve.lobby import Lobby, MatchSpec
@@ -154,6 +155,9 @@ def test_a_service_keeps_a_bounded_number_of_matches_and_loads_a_dropped_one_aga
     head = svc.head(first)
     assert svc.decide(first, seat, head, *svc.chosen(first, seat, 0)).head > head
     assert others[0] not in svc._engines  # (now the least recently used)
+    with pytest.raises(BadInput):
+        svc.engine("m-no-such-match")
+    assert "m-no-such-match" not in svc._recent and others[1] in svc._engines  # (an unknown id evicts nothing)
 
     monkeypatch.setattr(service, "MAX_HEARD", 3)
     svc.listening(True)

@@ -192,9 +192,9 @@ class Service:
 
     def engine(self, match_id: str, at_least: int = 0) -> Engine:
         """The match's engine at the store's head (loaded again when another worker appended)."""
-        self._touch(match_id)
         fresh = self._fresh(match_id, at_least)
         if fresh is not None:  # (a round trip to the store saved: several per decision)
+            self._touch(match_id)
             return fresh
         epoch = self._epoch  # (read before the head: listening that starts again after it asks for a new check)
         head = self.store.head(match_id)
@@ -208,6 +208,7 @@ class Service:
                                  signer=self.signer)
             self._engines[match_id] = cached
         self._checked[match_id] = epoch
+        self._touch(match_id)  # (only a match that exists and has started is kept: an unknown id is no entry)
         return cached
 
     def _touch(self, match_id: str) -> None:
