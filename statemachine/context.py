@@ -58,6 +58,11 @@ class EffectContext:
                 maximum: int = 1, rule: str = "") -> Request:
         return Request(player, kind, prompt, options, minimum, maximum, self.effect, rule)
 
+    def agrees(self, player: int, prompt: str, *, rule: str = "") -> Generator[Request, Answer, bool]:
+        """Ask ``player`` a "you may" question (「…しても良い」): whether they answered yes."""
+        answer = yield self.request(player, "may", prompt, ("yes", "no"), rule=rule)
+        return bool(answer) and answer[0] == "yes"
+
 
 def context_of(engine: Engine, pend: Pending, *, ability: str | None = None, source: int | None = None,
                source_card: int | None = None, captured: tuple[str, ...] | None = None) -> EffectContext:

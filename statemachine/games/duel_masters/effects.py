@@ -74,14 +74,9 @@ DM.card_field(board.DESTROYED_TO, Literal["hand", "mana"] | None, None,
 DM.digest_also(card={"mana": None}, trigger={})  # the kernel's card format of pools 1.0-1.1
 
 
-def _yes(answer: tuple[int | str, ...]) -> bool:
-    return bool(answer) and answer[0] == "yes"
-
-
 def may(ctx: EffectContext, prompt: str) -> Procedure:
     """Ask the controller a "you may" question; the answer is left in ``ctx.bound['yes']``."""
-    answer = yield ctx.request(ctx.controller, "may", prompt, ("yes", "no"))
-    ctx.bound["yes"] = _yes(answer)
+    ctx.bound["yes"] = yield from ctx.agrees(ctx.controller, prompt)
 
 
 # -- conditions -------------------------------------------------------------------------------------------

@@ -71,11 +71,9 @@ def remove_from_game(ctx: EffectContext, p: RemoveParams) -> Procedure:
     me = ctx.source_now()
     if me is None or board.kind_of(st.objects[me].zone) != p.where:
         return
-    if p.may:
-        answer = yield ctx.request(ctx.controller, "may", "remove this card from the game?", ("yes", "no"),
-                                   rule="VOP-GAME-REMOVED")
-        if not answer or answer[0] != "yes":
-            return
+    asked = "remove this card from the game?"
+    if p.may and not (yield from ctx.agrees(ctx.controller, asked, rule="VOP-GAME-REMOVED")):
+        return
     ctx.engine.emit(board.move(ctx.engine, me, zone(st.objects[me].owner, REMOVED), REMOVED))
     if p.then:
         yield from VOP.run_effect(ctx, p.then, p.params)

@@ -132,13 +132,10 @@ def unless_pays(ctx: EffectContext, p: UnlessParams) -> Procedure:
     st = ctx.state
     opp = ctx.opponent
     nodes = board.untapped_nodes(st, opp)
-    if len(nodes) >= p.amount:
-        answer = yield ctx.request(opp, "may", f"pay ({p.amount})?", ("yes", "no"), rule="VOP-GAME-COST")
-        if answer and answer[0] == "yes":
-            paid = nodes[: p.amount]
-            ctx.engine.emit(ev.CostPaid(opp, "nodes", p.amount, tuple(paid)),
-                            *[ev.StatusSet(o, "tapped", 1) for o in paid])
-            return
+    if len(nodes) >= p.amount and (yield from ctx.agrees(opp, f"pay ({p.amount})?", rule="VOP-GAME-COST")):
+        paid = nodes[: p.amount]
+        ctx.engine.emit(ev.CostPaid(opp, "nodes", p.amount, tuple(paid)), *[ev.StatusSet(o, "tapped", 1) for o in paid])
+        return
     yield from VOP.run_effect(ctx, p.then, p.params)
 
 

@@ -92,11 +92,8 @@ def discard_field_card(ctx: EffectContext, p: FieldCardParams) -> Procedure:
     options = tuple(o for o in st.zone(zone(player, FIELD)) if not set(board.types(st, o)) & set(p.not_types))
     if not options:
         return
-    if p.may:
-        answer = yield ctx.request(ctx.controller, "may", "discard a card of the field?", ("yes", "no"),
-                                   rule="VOP-GAME-DISCARD")
-        if not answer or answer[0] != "yes":
-            return
+    if p.may and not (yield from ctx.agrees(ctx.controller, "discard a card of the field?", rule="VOP-GAME-DISCARD")):
+        return
     pick = options[0]
     if len(options) > 1:
         answer = yield ctx.request(ctx.controller, FIELD_DISCARD, "choose the card of the field to discard", options,
