@@ -5,7 +5,7 @@ resolved."""
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
-from typing import Any
+from typing import Any, Final
 
 from eventsource import events as ev
 from projections.characteristics import ObjectView, current_or_last_known
@@ -14,6 +14,8 @@ from statemachine.cards import EffectDef
 from statemachine.decisions import Arg, Request
 from statemachine.engine import Engine
 from statemachine.vocabulary import Answer
+
+MAY: Final = "may"  # the kind of a "you may" question (``EffectContext.agrees``), answered yes or no
 
 # A resolution's body: a procedure whose value says whether the effect was carried out (announced resolved
 # if it still waits) or stopped short of it (fizzled, or the game ended while it resolved).
@@ -60,7 +62,7 @@ class EffectContext:
 
     def agrees(self, player: int, prompt: str, *, rule: str = "") -> Generator[Request, Answer, bool]:
         """Ask ``player`` a "you may" question (「…しても良い」): whether they answered yes."""
-        answer = yield self.request(player, "may", prompt, ("yes", "no"), rule=rule)
+        answer = yield self.request(player, MAY, prompt, ("yes", "no"), rule=rule)
         return bool(answer) and answer[0] == "yes"
 
 

@@ -16,6 +16,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from statemachine.cards import AbilityDef, CardDef, TriggerDef
+from statemachine.context import MAY
 from statemachine.games import PROFILES, profile
 from statemachine.loader import ABILITY_KINDS, TRIGGER_FIELDS
 from statemachine.options import choices, with_scenario_label
@@ -98,6 +99,9 @@ def request_kinds(folder: Path, pattern: str = "**/*.py") -> dict[str, tuple[lis
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name == "agrees":  # (a "you may" question: statemachine.context.EffectContext.agrees)
+                out.setdefault(MAY, set()).add(path.stem)
+                continue
             if name not in ("request", "Request"):
                 continue
             kind = next((k.value for k in node.keywords if k.arg == "kind"), None)
