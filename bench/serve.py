@@ -37,7 +37,7 @@ from tests.tools.serving import ROOT, Serve
 RESULTS = ROOT / "bench" / "results" / "serve.md"
 GAME = "shadowverse"
 PRINTED = re.compile(r"(\d+) decisions in ([\d.]+) s: (\d+)/s; submission to acknowledgement p50 ([\d.]+) ms, "
-                     r"p99 ([\d.]+) ms")
+                     r"p99 ([\d.]+) ms; to the board after it p50 ([\d.]+) ms, p99 ([\d.]+) ms")
 SET_UP = re.compile(r"(\d+)/\d+ matches set up \(created, both seats joined\); "
                     r"(?:the first acknowledged after ([\d.]+) s)?")
 
@@ -80,6 +80,8 @@ class Served:
     rate: float
     p50_ms: float
     p99_ms: float
+    board_p50_ms: float = 0.0  # from a submission to the board after it
+    board_p99_ms: float = 0.0
     note: str = ""
     load: float = 0.0  # the machine's load average (1 minute) when the run ended
     set_up: int = 0  # matches created and joined within the run
@@ -107,8 +109,8 @@ def served(store: str, db: str, workers: int, k: int, limit: float, key: Path) -
     if m is None:
         return Served(store, workers, k, finished, 0, time.perf_counter() - began, 0.0, 0.0, 0.0,
                       note or "no figures printed", load, set_up, first)
-    return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]), note,
-                  load, set_up, first)
+    return Served(store, workers, k, finished, int(m[1]), float(m[2]), float(m[3]), float(m[4]), float(m[5]),
+                  float(m[6]), float(m[7]), note, load, set_up, first)
 
 
 @dataclass
@@ -203,8 +205,9 @@ def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
                 s = served(store, db, workers, k, limit, key)
                 f = alone[store]
                 rows.append((s, f))
-                click.echo(f"K={k:<3} {store:<10} {workers} worker(s) {s.rate:6.0f} decisions/s p50 {s.p50_ms:6.1f} ms "
-                           f"p99 {s.p99_ms:7.1f} ms ({s.finished}/{k} finished{', ' + s.note if s.note else ''})  "
+                click.echo(f"K={k:<3} {store:<10} {workers} worker(s) {s.rate:6.0f} decisions/s ack p50 "
+                           f"{s.p50_ms:6.1f} ms p99 {s.p99_ms:7.1f} ms, board p50 {s.board_p50_ms:6.1f} ms p99 "
+                           f"{s.board_p99_ms:7.1f} ms ({s.finished}/{k} finished{', ' + s.note if s.note else ''})  "
                            f"in-process {f.rate:6.0f}/s")
     lines = ["# kifu serve under kifu bots (loopback)", "",
              f"`python -m bench.serve` ({GAME}; K matches at once, each run bounded to {limit:.0f} s; in-process "
@@ -215,13 +218,14 @@ def main(ks: tuple[int, ...], limit: float, seconds: float) -> None:
              f"signed, the new records' lines for both seats and a spectator, both seats' boards drawn and encoded) "
              f"**{top.served:.0f}/s**. No K and no store lets one worker serve more than that.", "",
              "| K | store | workers | set up | first ack | finished | decisions | decisions/s | p50 submission→ack | "
-             "p99 | in-process store rate | served / in-process | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "p99 | p50 submission→board | p99 | in-process store rate | served / in-process | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for s, f in rows:
         first = "none" if s.first_ack_s is None else f"{s.first_ack_s:.1f} s"
         lines.append(f"| {s.k} | {s.store} | {s.workers} | {s.set_up}/{s.k} | {first} | "
                      f"{s.finished}/{s.k}{' (' + s.note + ')' if s.note else ''} | "
                      f"{s.decisions} | {s.rate:.0f} | {s.p50_ms:.1f} ms | {s.p99_ms:.1f} ms | "
+                     f"{s.board_p50_ms:.1f} ms | {s.board_p99_ms:.1f} ms | "
                      f"{f.rate:.0f}/s at K = {f.k} (p99 {f.p99_ms:.2f} ms) | {s.rate / f.rate:.2f} | {s.load:.1f} |")
     RESULTS.write_text("\n".join([*lines, "", NOTES]) + "\n", encoding="utf-8")
     click.echo(f"written {RESULTS.relative_to(ROOT)}")

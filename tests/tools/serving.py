@@ -105,6 +105,9 @@ def check_logs(results: list[Played], logs: dict[str, bytes], key: Path, tmp_pat
         log.write_bytes(logs[r.match])
         records = {rec.seq: rec for rec in map(decode, exchange.read(log))}
         assert len(r.acknowledged) == r.decisions > 0
+        # Each decision sent is followed by a board past it (the game's last may come before its ack: then the
+        # seat stops and that ack goes uncounted).
+        assert r.decisions <= len(r.boards) <= r.decisions + 1, (len(r.boards), r.decisions)
         for seat, head, action, args in r.acknowledged:
             made = records[head + 1].event
             assert isinstance(made, ev.ChoiceMade), (head, made)

@@ -103,15 +103,23 @@ def bots(servers: tuple[str, ...], game: str, matches: int, concurrency: int, se
     latencies = sorted(x for r in results for x in r.latencies)
     decisions = sum(r.decisions for r in results)
     if latencies:
-        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        boards = sorted(x for r in results for x in r.boards)
         click.echo(f"{decisions} decisions in {elapsed:.1f} s: {decisions / elapsed:.0f}/s; submission to "
-                   f"acknowledgement p50 {statistics.median(latencies) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
+                   f"acknowledgement {_percentiles(latencies)}; to the board after it {_percentiles(boards)}")
     # (what bounds a run cut short: the matches that could begin, and how long the first acknowledgement took)
     acks = [r.first_ack for r in results if r.first_ack]
     first = f"the first acknowledged after {min(acks) - began:.1f} s" if acks else "no decision acknowledged"
     click.echo(f"{sum(r.set_up for r in results)}/{len(results)} matches set up (created, both seats joined); {first}")
     if not all(r.finished for r in results):
         raise click.exceptions.Exit(errors.FINDING)
+
+
+def _percentiles(seconds: list[float]) -> str:
+    """``seconds`` (sorted) as their p50 and p99, in ms."""
+    if not seconds:
+        return "(none)"
+    p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))]
+    return f"p50 {statistics.median(seconds) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
 
 
 def _run_loop(main: Coroutine[Any, Any, T]) -> T:

@@ -105,6 +105,7 @@ class Played:
     decisions: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)  # seconds from a decision's send to its ack
+    boards: list[float] = field(default_factory=list)  # seconds from a decision's send to the board after it
     acknowledged: list[tuple[int, int, str, list[Any]]] = field(default_factory=list)  # seat, head, action, args
     reconnects: int = 0
     closes: list[int] = field(default_factory=list)  # the close codes the server's connections ended with
@@ -183,6 +184,7 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
     pending: dict[str, Any] | None = None  # the submission sent and not yet answered
     choice: tuple[str, list[Any]] = ("", [])  # what it chose, by name (to report what was acknowledged)
     sent_at = 0.0
+    awaited = -1  # the head of the last decision sent whose board (a head past it) has not come yet
     backoff = Backoff(RECONNECT_TRIES, RECONNECT_FOR)  # (reset by every message received)
     attempt = seat
     while result.decisions < MAX_DECISIONS and not result.error:
@@ -203,12 +205,15 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
                     kind = message.get("type")
                     if kind == "state":
                         seen = max(seen, message["head"])
+                        if 0 <= awaited < seen:  # (the board may come before the ack: both are sent once appended)
+                            result.boards.append(time.perf_counter() - sent_at)
+                            awaited = -1
                         if message["ended"]:
                             result.finished, result.winner = True, message["winner"]
                             return
                         if (message["legal"] or message.get("pick")) and pending is None:
                             pending, choice = answer(message, rng)
-                            sent_at = time.perf_counter()
+                            sent_at, awaited = time.perf_counter(), message["head"]
                             await ws.send(json.dumps({"decide": pending}))
                     elif kind == "ack" and pending is not None:
                         result.decisions += 1
@@ -218,7 +223,7 @@ async def _seat(servers: list[str], match: str, seat: int, credential: str, rng:
                         pending = None
                     elif kind in ("refused", "stale"):
                         result.refused += 1
-                        pending = None
+                        pending, awaited = None, -1
                         await ws.send(json.dumps({"sync": True}))
                     elif kind == "error":
                         result.error = f"seat {seat}: {message.get('message')}"

@@ -21,6 +21,7 @@ from eventsource.errors import StoreUnavailable
 from statemachine.games import PROFILES, profile_class
 from tools.serve.lobby import Lobby
 from tools.serve.service import Service
+from tools.serve.threads import MatchThread
 from tools.web import Worker
 
 T = TypeVar("T")
@@ -52,7 +53,7 @@ class Shards:
         """``make`` makes each thread's service (over one lobby they share)."""
         build_types_first()
         self.services = [make() for _ in range(threads)]
-        self.workers = [Worker(f"kifu-match-{i}") for i in range(threads)]
+        self.workers = [MatchThread(f"kifu-match-{i}") for i in range(threads)]
         self.front = Worker("kifu-lobby")
 
     @property
