@@ -1,9 +1,10 @@
 """kifu serve end to end in headless Chromium (Playwright): the real command on a free loopback port, two
 browser pages playing the two seats of a game of each of the four games through the play page (the match
 created there with the game's sample decks, its id passed between them as ``#match=ID``), a third spectating
-it: each seat sees its own hand by name, the spectator neither. The log downloaded from the API holds every
-record to the head; an ended game's audits clean with the server's key. The suite plays the first few decisions
-of each game (a Magic game of 60-card decks is some 1,000 decisions); ``make soak`` plays each game to its end.
+it: at every board each page draws, each seat sees its own hand by name and not the other's, the spectator
+neither. The log downloaded from the API holds every record to the head; an ended game's audits clean with the
+server's key. The suite plays the first few decisions of each game (a Magic game of 60-card decks is some 1,000
+decisions); ``make soak`` plays each game to its end.
 The three pages are opened once for the module (each in a context of its own: a new context costs seconds on a
 loaded machine) and load the play page afresh for each game. Never skipped: ``make test`` installs Chromium."""
 
@@ -61,6 +62,32 @@ DECIDE = """async ([n, head]) => {
   }
   return await answered;
 }"""
+
+
+# In each page, from the board it shows now: each board it draws after, the hand rows as drawn (recorded when
+# ``#where`` changes; the observer's callback runs once the whole board is drawn).
+RECORD_HANDS = """() => {
+  const where = document.querySelector('#where');
+  const hands = () => [...document.querySelectorAll('#players .zone')]
+    .filter((r) => r.querySelector('.zname').textContent === 'hand')
+    .map((r) => ({text: r.textContent, cards: r.querySelectorAll('.card').length}));
+  window.kifuHands = [{head: where.dataset.head, rows: hands()}];
+  new MutationObserver(() => window.kifuHands.push({head: where.dataset.head, rows: hands()}))
+    .observe(where, {attributes: true});
+}"""
+HIDDEN = re.compile(r"\d+ \(\d+ hidden\)")  # a hand row drawn from what the viewer may not see by name
+
+
+def check_hands_at_every_board(seats: list[Any], watcher: Any, clicks: int) -> None:
+    """At every board each page drew since the game began: a seat's own hand is listed and the other's is drawn
+    as hidden (its count, and only the cards revealed to the seat by name); the spectator's both hidden."""
+    for seat, page in [*enumerate(seats), (None, watcher)]:
+        boards = page.evaluate("window.kifuHands")
+        assert len(boards) >= clicks, (seat, len(boards), clicks)  # a board a decision at least
+        for board in boards:
+            rows = board["rows"]
+            hidden = [bool(HIDDEN.search(row["text"])) for row in rows]
+            assert hidden == ([True, True] if seat is None else [i != seat for i in range(2)]), (seat, board)
 
 
 class Pages:
@@ -145,6 +172,7 @@ def open_match(pages: Pages, served: Serve, game: str) -> tuple[str, list[Any], 
     pages.watcher.wait_for_selector("#status:has-text('spectating')")
     for page in (first, pages.second, pages.watcher):
         page.evaluate(SHOWN, [1])
+        page.evaluate(RECORD_HANDS)
     return match, [first, pages.second], pages.watcher
 
 
@@ -186,6 +214,7 @@ def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(pages: Pag
     spectated = hand_rows(watcher)
     assert len(spectated) == 2 and all(r["cards"] == 0 and "hidden" in r["text"] for r in spectated), spectated
     assert watcher.locator("#legal button").count() == 0
+    check_hands_at_every_board(seats, watcher, clicks)
     # The first seat's credential (kept in its tab) downloads the log while the game goes on: every record.
     credential = seats[0].evaluate(f"sessionStorage.getItem('kifu-credential-{match}-0')")
     got = httpx.get(f"{served.url}/api/matches/{match}/log", headers={"Authorization": f"Bearer {credential}"})
@@ -199,6 +228,7 @@ def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(pages: Pag
         for page in (*seats, watcher):
             page.wait_for_selector("#where[data-ended='yes']")
             assert "the game is over" in page.locator("#legal").inner_text()
+        check_hands_at_every_board(seats, watcher, clicks)
         info = httpx.get(f"{served.url}/api/matches/{match}").json()
         assert info["ended"] and info["head"] == int(where(seats[0])["head"])
         log = tmp_path / f"{game}.jsonl"  # (an ended game's log is anyone's to download)
