@@ -220,18 +220,17 @@ def seat_outputs(records: list[Record], seat: int) -> list[str]:
 
 
 def never_seen(records: list[Record], seat: int) -> list[int]:
-    """The cards no object of which ``seat`` sees, at any record of the game."""
+    """The cards no object of which ``seat`` sees, at any record of the game (from the record that makes it on)."""
     state = GameState()
-    unseen: set[int] | None = None
+    made: set[int] = set()
+    seen: set[int] = set()
     for r in records:
         evolve(state, r.seq, r.event, r.decision)
         if isinstance(r.event, ev.GameStarted):
             continue
-        hidden = hidden_cards(state, seat) | {c for c in state.cards if not any(
-            o.card == c for o in state.objects.values())} if unseen is None else hidden_cards(state, seat)
-        unseen = hidden if unseen is None else unseen & (hidden | {c for c in unseen if not any(
-            o.card == c for o in state.objects.values())})
-    return sorted(unseen or ())
+        made.update(state.cards)
+        seen.update(set(state.cards) - hidden_cards(state, seat))
+    return sorted(made - seen)
 
 
 def played(game: str, seed: int) -> list[Record]:

@@ -10,20 +10,22 @@ on its own, leaving the match's fold where it is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 import msgspec
+from msgspec.structs import replace
 
 from eventsource import events as ev
 from eventsource.records import Record
 from eventsource.store import EventStore
-from projections.state import GameState, evolve
+from projections.state import CardFacts, GameState, evolve, fork
 from projections.timeline import Timeline
-from projections.views import redact_event
-from statemachine.games import hidden_zones
-from tools.travel.trace import render
+from projections.views import HIDDEN, can_see, redact_event
+from statemachine.games import hidden_zones, option_kinds
+from tools.travel.trace import MASK, render
 
 SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
 VIEWERS: Final = (0, 1, SPECTATOR)  # whose lines are kept (the judge's, viewer None, is folded on demand)
@@ -57,9 +59,14 @@ class Catchup:
 
     def _take(self, records: Iterable[Record]) -> None:
         hidden = hidden_zones(self.state.profile)
+        kinds = option_kinds(self.state.profile)
         for rec in records:
-            self.lines[rec.seq] = _lines(rec, self.state, hidden)
+            lines, unsure = _lines(rec, self.state, hidden, kinds)
+            before = fork(self.state) if unsure else None  # (kept only while a line may name a card it reveals)
             evolve(self.state, rec.seq, rec.event, rec.decision)
+            if before is not None:
+                lines = _settled(lines, unsure, rec, before, self.state, hidden, kinds)
+            self.lines[rec.seq] = lines
             self.seq = rec.seq
         for old in [s for s in self.lines if s <= self.seq - KEPT]:
             del self.lines[old]
@@ -81,22 +88,80 @@ def judged(store: EventStore, match_id: str, start: int, stop: int) -> list[dict
     return out
 
 
-def _lines(rec: Record, state: GameState, hidden: frozenset[str]) -> tuple[dict[str, Any] | None, ...]:
-    """Record ``rec`` as each of ``VIEWERS`` may see it; viewers who see the same event share its line (most
-    records hide nothing: one line in the game's words, not one per viewer)."""
+Lines = tuple[dict[str, Any] | None, ...]
+
+
+def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping[str, str]
+           ) -> tuple[Lines, dict[int, ev.Event]]:
+    """Record ``rec`` as each of ``VIEWERS`` may see it, read against ``state`` (the state before it) with the
+    cards hidden from that viewer unnamed — and the viewers (by index) whose line read a card hidden from them
+    before the record, with the event as they see it: the record may show it to them (a card drawn into their own
+    hand is named), which only the state after it tells (``_settled``). Viewers who see the same event and read
+    no hidden card share its line (most records hide nothing: one line in the game's words, not one per viewer)."""
     lines: list[dict[str, Any] | None] = []
     made: list[tuple[ev.Event, dict[str, Any]]] = []
-    for viewer in VIEWERS:
-        seen = _seen(rec, viewer, state, hidden)
+    unsure: dict[int, ev.Event] = {}
+    for i, viewer in enumerate(VIEWERS):
+        seen = _seen(rec, viewer, state, hidden, kinds)
         if seen is None:
             lines.append(None)
             continue
         line = next((made_line for event, made_line in made if event is seen or event == seen), None)
         if line is None:
-            line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
-            made.append((seen, line))
+            cards = Unnamed(state.cards, partial(_hidden_from, (state,), viewer, hidden=hidden))
+            line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(state, cards=cards), seen, None)}
+            if cards.read:
+                unsure[i] = seen
+            else:
+                made.append((seen, line))
         lines.append(line)
-    return tuple(lines)
+    return tuple(lines), unsure
+
+
+def _settled(lines: Lines, unsure: dict[int, ev.Event], rec: Record, before: GameState, after: GameState,
+             hidden: frozenset[str], kinds: Mapping[str, str]) -> Lines:
+    """The lines of the viewers in ``unsure`` with the cards hidden from them both before and after ``rec``
+    unnamed, as ``kifu replay --player`` reads them (``tools.travel.trace.seen_line``): a card the record shows
+    the viewer is named in it, one it keeps from them is not."""
+    out = list(lines)
+    for i, seen in unsure.items():
+        viewer = VIEWERS[i]
+        cards = Unnamed(before.cards, partial(_hidden_from, (before, after), viewer, hidden=hidden))
+        out[i] = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(before, cards=cards), seen, None)}
+    return tuple(out)
+
+
+class Unnamed(Mapping[int, CardFacts]):
+    """A state's cards as a viewer may read them: a card ``unseen`` says is hidden from them reads as a hidden
+    card (no name, no definition); ``read`` holds the cards so read."""
+
+    def __init__(self, cards: Mapping[int, CardFacts], unseen: Callable[[int], bool]) -> None:
+        self._cards, self._unseen = cards, unseen
+        self.read: set[int] = set()
+        self._seen: set[int] = set()  # (asked once each: a line reads a card's facts several times)
+
+    def __getitem__(self, card: int) -> CardFacts:
+        facts = self._cards[card]
+        if card in self._seen:
+            return facts
+        if card in self.read or self._unseen(card):
+            self.read.add(card)
+            return CardFacts(HIDDEN, facts.owner, MASK)
+        self._seen.add(card)
+        return facts
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+
+def _hidden_from(states: tuple[GameState, ...], viewer: int, card: int, *, hidden: frozenset[str]) -> bool:
+    """Whether ``viewer`` may not see card ``card`` in any of ``states`` (in each, as ``hidden_cards`` says: an
+    object of it is where the viewer may not see it)."""
+    return all(any(o.card == card and not can_see(state, viewer, o.id, hidden=hidden)
+                   for o in state.objects.values()) for state in states)
 
 
 def _line(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> dict[str, Any] | None:
@@ -105,9 +170,10 @@ def _line(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[s
     return None if seen is None else {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
 
 
-def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> ev.Event | None:
+def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str],
+          kinds: Mapping[str, str] | None = None) -> ev.Event | None:
     if viewer is None:
         return rec.event
     if isinstance(rec.event, ev.GameStarted):  # the seed would let a seat recompute every hidden card
         return msgspec.structs.replace(rec.event, seed=0)
-    return redact_event(rec.event, viewer, state, hidden=hidden)
+    return redact_event(rec.event, viewer, state, hidden=hidden, option_kinds=kinds)
