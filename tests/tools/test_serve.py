@@ -288,6 +288,61 @@ def test_a_spectator_sees_neither_hand(server: TestClient) -> None:
         assert "spectator" in until(ws, "error")["message"]
 
 
+def test_a_judges_view_spectator_sees_every_card_the_delay_behind_and_never_the_seed(server: TestClient) -> None:
+    delay = 5
+    created = server.post("/api/matches", json={**sample("shadowverse"), "spectator_view": "judge",
+                                                "spectator_delay": delay})
+    assert created.status_code == 200, created.text
+    match = created.json()["match"]
+    assert server.get(f"/api/matches/{match}").json()["spectators"] == {"view": "judge", "delay": delay}
+    creds = [server.post(f"/api/matches/{match}/seats/{s}", json={"nonce": secrets.token_hex(32)}).json()["credential"]
+             for s in (0, 1)]
+    rng = random.Random(3)
+    connect = server.websocket_connect
+    with (connect(f"/ws/matches/{match}") as ws0, connect(f"/ws/matches/{match}") as ws1,
+          connect(f"/ws/matches/{match}") as watcher):
+        seats = [ws0, ws1]
+        for seat, ws in enumerate(seats):
+            ws.send_json({"credential": creds[seat], "since": 0})
+            assert until(ws, "hello")["seat"] == seat
+        watcher.send_json({"spectate": True, "since": 0})
+        assert until(watcher, "hello")["seat"] is None
+        states = [until(ws, "state") for ws in seats]
+        for _ in range(12):  # a few decisions, each seen by both seats before the next
+            mover = states[0]["to_act"]
+            seats[mover].send_json({"decide": answer(states[mover], rng)[0]})
+            head = until(seats[mover], "ack")["head"]
+            for s in (0, 1):
+                while (m := seats[s].receive_json())["type"] != "state" or m["head"] != head:
+                    pass
+                states[s] = m
+        watched: list[dict[str, Any]] = []
+        while not watched or watched[-1]["type"] != "state" or watched[-1]["head"] != head - delay:
+            watched.append(watcher.receive_json())
+        watcher.send_json({"decide": {"head": head, "choice": 0}})
+        assert "spectator" in until(watcher, "error")["message"]
+    judge = server.service.view(match, None, at=head - delay)  # type: ignore[attr-defined]
+    board = watched[-1]
+    assert board["viewer"] is None and board["legal"] == [] and board["pick"] is None
+    for zone in ("0.hand", "1.hand"):  # both hands by name, as the judge sees them that many records ago
+        assert isinstance(board["zones"][zone], list) and board["zones"][zone] == judge["zones"][zone], zone
+    records = [r for m in watched if m["type"] == "records" for r in m["records"]]
+    assert [r["seq"] for r in records] == list(range(1, head - delay + 1))  # every record, none past the delay
+    assert all(m["head"] <= head - delay for m in watched if m["type"] == "state")
+    seed = server.service.engine(match).state.seed  # type: ignore[attr-defined]
+    assert not any(str(seed) in json.dumps(m) for m in watched)
+
+
+def test_a_judges_view_needs_a_delay_and_a_view_is_public_or_the_judges(server: TestClient) -> None:
+    for body, named in (({"spectator_view": "judge"}, "spectator_delay"),
+                        ({"spectator_view": "judge", "spectator_delay": 0}, "spectator_delay"),
+                        ({"spectator_view": "everything", "spectator_delay": 3}, "spectator_view")):
+        refused = server.post("/api/matches", json={**sample("shadowverse"), **body})
+        assert refused.status_code == 400 and named in refused.json()["error"], refused.text
+    public = server.post("/api/matches", json=sample("shadowverse")).json()["match"]
+    assert server.get(f"/api/matches/{public}").json()["spectators"] == {"view": "public", "delay": 0}
+
+
 W_BREAKER_BOARD = """
 id = "serve-pick"
 game = "duel_masters"

@@ -42,7 +42,7 @@ from tools.errors import BAD_INPUT_ERRORS, BadInput, describe
 from tools.serve.bounds import BoundedBodies
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.push import encode, update
-from tools.serve.service import SPECTATOR, Refused, Service, Stale
+from tools.serve.service import JUDGE, SPECTATOR, SPECTATORS, Refused, Service, Stale
 from tools.serve.shards import Shards
 
 STATIC: Final = Path(__file__).with_name("static")
@@ -66,9 +66,9 @@ class Hub:
     def watch(self, match_id: str, viewer: int) -> asyncio.Queue[int]:
         """A queue telling of the match's appends; refused when the viewer has its most connections already (a
         flood of spectators never keeps a seat out)."""
-        most = MAX_SPECTATORS if viewer == SPECTATOR else MAX_SEAT_CONNECTIONS
+        most = MAX_SPECTATORS if viewer in SPECTATORS else MAX_SEAT_CONNECTIONS
         if self.connected[match_id, viewer] >= most:
-            who = "spectators" if viewer == SPECTATOR else f"seat {viewer}"
+            who = "spectators" if viewer in SPECTATORS else f"seat {viewer}"
             raise BadInput(f"match {match_id} has {most} connections of {who} already")
         self.connected[match_id, viewer] += 1
         q: asyncio.Queue[int] = asyncio.Queue(maxsize=64)
@@ -158,7 +158,8 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
         try:
             parsed = msgspec.convert(spec, MatchSpec, strict=True)
         except msgspec.ValidationError as exc:
-            raise BadInput(f"a match is game, players, decks, and optionally rules, options, spectator_delay: "
+            raise BadInput(f"a match is game, players, decks, and optionally rules, options, spectator_delay, "
+                           f"spectator_view: "
                            f"{exc}") from None
         validator = shards.services[0]  # (creating touches the lobby and the rules' deck checks, not the store)
         match = await shards.lobby_call(lambda _: validator.create(parsed))
@@ -181,7 +182,9 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
         def read(service: Service) -> dict[str, Any]:
             m = service.lobby.get(match_id)
             out: dict[str, Any] = {"match": m.id, "game": m.spec.game, "players": m.spec.players,
-                                   "commitment": m.commitment, "joined": list(m.joined)}
+                                   "commitment": m.commitment, "joined": list(m.joined),
+                                   # (a seat reads what spectators will see before it joins)
+                                   "spectators": {"view": m.spec.spectator_view, "delay": m.spec.spectator_delay}}
             if service.started(match_id):
                 st = service.engine(match_id).state
                 out.update(head=st.seq, ended=st.ended, winner=st.winner)
@@ -229,7 +232,7 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
         except BadInput as exc:
             await ws.close(code=TRY_AGAIN_LATER, reason=str(exc)[:120])
             return
-        await ws.send_json({"type": "hello", "match": match_id, "seat": None if viewer == SPECTATOR else viewer})
+        await ws.send_json({"type": "hello", "match": match_id, "seat": None if viewer in SPECTATORS else viewer})
         sent = since
 
         async def push() -> None:
@@ -259,7 +262,7 @@ def create_app(shards: Shards, listen_to: str | None = None) -> ASGIApp:
                 if message.get("sync") is True:  # the client wants the state again (after a stale decision)
                     _tell(queue, SYNC)
                     continue
-                if viewer == SPECTATOR:
+                if viewer in SPECTATORS:
                     await ws.send_json({"type": "error", "message": "a spectator cannot decide"})
                     continue
                 await _decide(ws, shards, hub, match_id, viewer, message)
@@ -304,7 +307,7 @@ def _authenticate(lobby: Lobby, match_id: str, first: dict[str, Any]) -> tuple[i
     if first.get("spectate") is True:
         if match.spec.spectator_delay < 0:
             raise BadInput(f"match {match_id} takes no spectators")
-        return SPECTATOR, since, match.spec.spectator_delay
+        return JUDGE if match.spec.spectator_view == "judge" else SPECTATOR, since, match.spec.spectator_delay
     credential = first.get("credential")
     if not isinstance(credential, str) or len(credential) > 200:
         raise BadInput("the first message names the seat's credential (or spectate: true)")

@@ -28,7 +28,9 @@ from statemachine.games import hidden_zones, option_kinds
 from tools.travel.trace import MASK, render
 
 SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
-VIEWERS: Final = (0, 1, SPECTATOR)  # whose lines are kept (the judge's, viewer None, is folded on demand)
+JUDGE: Final = 3  # a spectator of a match that shows the judge's view, delayed: every card, but not the seed
+SPECTATORS: Final = (SPECTATOR, JUDGE)
+VIEWERS: Final = (0, 1, SPECTATOR, JUDGE)  # whose lines are kept (the judge's, viewer None, is folded on demand)
 KEPT: Final = 1_024  # records whose lines are kept per match, the newest
 
 
@@ -107,7 +109,10 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
             lines.append(None)
             continue
         line = next((made_line for event, made_line in made if event is seen or event == seen), None)
-        if line is None:
+        if line is None and viewer == JUDGE:  # (every card is the judge's to see)
+            line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
+            made.append((seen, line))
+        elif line is None:
             cards = Unnamed(state.cards, partial(_hidden_from, (state,), viewer, hidden=hidden))
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(state, cards=cards), seen, None)}
             if cards.read:
@@ -172,8 +177,8 @@ def _line(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[s
 
 def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str],
           kinds: Mapping[str, str] | None = None) -> ev.Event | None:
-    if viewer is None:
-        return rec.event
-    if isinstance(rec.event, ev.GameStarted):  # the seed would let a seat recompute every hidden card
+    if isinstance(rec.event, ev.GameStarted) and viewer is not None:  # the seed would tell every hidden card
         return msgspec.structs.replace(rec.event, seed=0)
+    if viewer is None or viewer == JUDGE:
+        return rec.event
     return redact_event(rec.event, viewer, state, hidden=hidden, option_kinds=kinds)

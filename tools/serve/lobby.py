@@ -50,6 +50,7 @@ class MatchSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rules: str = ""  # empty: the newest installed release
     options: dict[str, str] = {}
     spectator_delay: int = 0  # records a spectator's view lags behind (0: none; -1: no spectators)
+    spectator_view: str = "public"  # "public": what neither seat holds; "judge": everything (delayed, see Service)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from tools.serve.catchup import SPECTATOR
+from tools.serve.catchup import SPECTATORS
 from tools.serve.service import MAX_RECORDS, Service
 
 _encoder = msgspec.json.Encoder()
@@ -41,7 +41,7 @@ def update(service: Service, match_id: str, viewer: int, sent: int, told: int, d
     ``forced``). ``told`` is a head the match is known to be at least at; a spectator sees ``delay`` records
     behind."""
     head = service.head(match_id, told)
-    shown = head - delay if viewer == SPECTATOR else head
+    shown = head - delay if viewer in SPECTATORS else head
     out = Update(sent, stated)
     if shown > sent:
         stop = min(shown, sent + MAX_RECORDS)
@@ -54,7 +54,7 @@ def update(service: Service, match_id: str, viewer: int, sent: int, told: int, d
             out.more = True
             return out
     if head and (forced or shown != stated):  # (this worker's append is also notified: once)
-        at = shown if viewer == SPECTATOR else None
+        at = shown if viewer in SPECTATORS else None
         out.messages.append(_frame(service, (match_id, "state", viewer, shown), lambda: encode(
             {"type": "state", **service.view(match_id, viewer, at)})))
         out.stated = shown

@@ -30,7 +30,7 @@ from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
 from statemachine.rederive import LOG_DISAGREES
 from tools.errors import BadInput
-from tools.serve.catchup import SPECTATOR, Catchup, judged
+from tools.serve.catchup import JUDGE, SPECTATOR, SPECTATORS, Catchup, judged
 from tools.serve.lobby import Lobby, Match, MatchSpec
 from tools.travel.board import board_data
 from tools.travel.trace import names
@@ -41,6 +41,7 @@ MAX_RECORDS: Final = 500  # records sent in one catch-up message at most (a clie
 # store when it is next asked for.
 MAX_CACHED_MATCHES: Final = 256
 MAX_HEARD: Final = 16_384  # heads heard from the store's notifications kept at most (then checked again)
+SPECTATOR_VIEWS: Final = ("public", "judge")  # what a match's spectators see: what neither seat holds, or every card
 
 
 class Refused(BadInput):
@@ -123,6 +124,12 @@ class Service:
             raise BadInput("each player needs a name of their own")
         if not -1 <= spec.spectator_delay <= 10_000:
             raise BadInput("spectator_delay is -1 (no spectators) or 0 to 10000 records")
+        if spec.spectator_view not in SPECTATOR_VIEWS:
+            raise BadInput("spectator_view is 'public' (what neither seat holds) or 'judge' (every card, "
+                           "spectator_delay records behind)")
+        if spec.spectator_view == "judge" and spec.spectator_delay < 1:
+            raise BadInput("spectator_view 'judge' shows both seats' hands: it needs a spectator_delay of at least "
+                           "1 record (a seat reading it live would see the other's hand)")
         _check_decks(profile, spec)
         return self.lobby.create(spec)
 
@@ -306,8 +313,9 @@ class Service:
             state: GameState = engine.state
         else:
             state = Timeline(self.store, match_id).state_at(max(0, at))
-        data = board_data(state, viewer, publics=self._publics(match_id, engine) if state is engine.state else None)
-        data["viewer"] = viewer
+        seer = None if viewer == JUDGE else viewer  # (None: the judge, who may see every card)
+        data = board_data(state, seer, publics=self._publics(match_id, engine) if state is engine.state else None)
+        data["viewer"] = seer
         legal = self.legal(match_id) if state is engine.state else None
         data["to_act"] = None if legal is None else legal.player
         if legal is not None and viewer is not None and legal.player == viewer:
@@ -397,4 +405,4 @@ def _check_decks(profile: Any, spec: MatchSpec) -> None:
                 raise BadInput(f"seat {seat}'s deck breaks {spec.game}'s deck rules: {problems}")
 
 
-__all__ = ["SPECTATOR", "KifuError", "Outcome", "Refused", "Service", "Stale"]
+__all__ = ["JUDGE", "SPECTATOR", "SPECTATORS", "KifuError", "Outcome", "Refused", "Service", "Stale"]
