@@ -117,7 +117,7 @@ class DuelMasters(RulesProfile):
         "choose": "`[option, ...]`: answer any other request",
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"cast": ("object", "value"), "resolve": ("effect",)}
-    option_kinds: ClassVar[dict[str, str]] = {"resolve_next": "effect", "icons": "value"}
+    option_kinds: ClassVar[dict[str, str]] = {"resolve_next": "effect", "icons": "value", "blind": "value"}
     request_words: ClassVar[dict[str, str]] = {"resolve_next": "which pending ability resolves next"}
 
     def opening(self, engine: Engine) -> None:

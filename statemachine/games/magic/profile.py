@@ -172,7 +172,8 @@ class Magic(RulesProfile):
         "choose": "`[option, ...]`: answer any other request",
     }
     action_args: ClassVar[dict[str, tuple[str, ...]]] = {"activate": ("object", "value"), "mana": ("object", "value")}
-    option_kinds: ClassVar[dict[str, str]] = {"stack_order": "effect", "x": "value", "mana_color": "value"}
+    option_kinds: ClassVar[dict[str, str]] = {"stack_order": "effect", "x": "value", "mana_color": "value",
+                                              "mode": "value"}
     request_words: ClassVar[dict[str, str]] = {
         "stack_order": "which triggered ability goes on the stack next", "x": "a value for X",
         "mana_color": "a mana color", "pay_mana": "how to pay mana", "discard_cost": "a card to discard as a cost",
