@@ -56,9 +56,11 @@ bots' client (one Python process, on uvloop as the server is) shares the machine
 workers and PostgreSQL, and so does everyone else's work on this machine (the load average, 1 minute, at the end of
 each run is in the table): the figures vary run to run by up to a half. Latency follows from the rate: a match has
 one decision in flight at a time and the bots answer at once, so the time from one submission of a match to its
-next averages K divided by the rate (Little's law; 64 / 169 ≈ 0.38 s at K = 64), the acknowledgement a third of
-it and the next board's delivery the rest. p99 ≤ 50 ms at K = 64 would need that cycle near 0.15 s, some 430
-decisions/s or more: about the ceiling of one interpreter above, with nothing left for the network. A run cut at
+next averages K divided by the rate (Little's law; 64 / 169 ≈ 0.38 s at K = 64); the table gives two parts of it,
+from a submission to its acknowledgement and to the board after it (what a player waits for to see the result).
+p99 ≤ 50 ms at K = 64 would need that cycle near 0.15 s, some 430 decisions/s or more: about the ceiling of one
+interpreter above, with nothing left for the network. Answering decisions before boards on the match threads
+was tried: it halved the acknowledgement's p50 and moved the time to the board, not shortened it. A run cut at
 the limit counts the decisions acknowledged within it; the clock starts after the client has loaded the game's
 sample decks, and each worker has created one match (and so loaded the card pool) before it. The in-process rate
 is the store alone (bench.concurrent: synthetic 14-event decisions, no rules, no signing, no views, no network; on

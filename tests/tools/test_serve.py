@@ -18,6 +18,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
@@ -36,6 +37,7 @@ from statemachine.scenario.setup import Board
 from tools.cli import main
 from tools.logs.stores import open_store
 from tools.serve import app as serve_app
+from tools.serve import messages
 from tools.serve.app import create_app, shards_for
 from tools.serve.bots import answer
 from tools.serve.lobby import Lobby, MatchSpec
@@ -74,9 +76,11 @@ def start(client: TestClient, game: str) -> tuple[str, str, list[str]]:
 
 
 def until(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of ``kind``; any answer of another kind to a decision fails the test at once."""
+    """The next message of ``kind``; any answer of another kind to a decision fails the test at once. Each message
+    read is one ``kifu schema messages`` names, no field unknown (``tools.serve.messages``)."""
     while True:
         m = ws.receive_json()
+        msgspec.convert(m, messages.Sent, strict=True)
         if m["type"] == kind:
             return m  # type: ignore[no-any-return]
         assert m["type"] in ("records", "state", "hello"), m
@@ -121,6 +125,8 @@ def test_a_whole_match_is_fair_signed_and_audits_clean(server: TestClient, game:
     started = decode(next(iter(exchange.read(log)))).event
     assert isinstance(started, ev.GameStarted) and started.seed == shares["seed"]
     assert not any(f'"seed": {started.seed}' in m or str(started.seed) in m for m in received)
+    for m in received:  # every message of a whole match of each game is one the schema names
+        msgspec.json.decode(m, type=messages.Sent, strict=True)
     audit = CliRunner().invoke(main, ["audit", str(log), "--key", f"{server.key}.pub"])  # type: ignore[attr-defined]
     assert audit.exit_code == 0, audit.output
 
