@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 import secrets
 from pathlib import Path
 
 import pytest
 
+from projections.state import GameState
+from projections.timeline import Timeline
 from statemachine.games import PROFILES
 from tools.errors import BadInput
 from tools.logs.stores import open_store
@@ -18,6 +21,7 @@ from tools.serve import push, service
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.push import update
 from tools.serve.service import Service
+from tools.travel.board import board_data
 
 
 def started(tmp_path: Path, game: str) -> tuple[Service, str]:
@@ -168,3 +172,31 @@ def test_a_service_keeps_a_bounded_number_of_matches_and_loads_a_dropped_one_aga
     svc.heard("d", 9)
     assert svc._epoch == epoch + 1 and svc._heard == {"d": 9}
     assert svc._fresh(first, 0) is None  # (checked against the store again before it is trusted)
+
+
+def test_a_delayed_spectators_boards_are_folded_on_from_the_last(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, match = started(tmp_path, "shadowverse")
+    rng = random.Random(5)
+    for _ in range(12):
+        legal = svc.legal(match)
+        assert legal.player is not None
+        d = rng.choice(legal.decisions)
+        svc.decide(match, legal.player, svc.head(match), d.action, list(d.args), "test")
+    head = svc.head(match)
+    fresh = Timeline.state_at
+    folds: list[int | None] = []
+
+    def counted(timeline: Timeline, n: int | None = None) -> GameState:
+        folds.append(n)
+        return fresh(timeline, n)
+
+    monkeypatch.setattr(Timeline, "state_at", counted)
+    for at in range(head - 30, head):  # a spectator 1 to 30 records behind, one board a record
+        board = svc.view(match, service.SPECTATOR, at=at)
+        alone = board_data(fresh(Timeline(svc.store, match), at), service.SPECTATOR)
+        assert {k: board[k] for k in alone} == alone, at
+        assert board["head"] == at and board["legal"] == []
+    assert folds == [head - 30]  # the first folded from the store's start, each after it moved on
+    assert svc.view(match, service.SPECTATOR, at=head - 40)["head"] == head - 40  # (back: folded afresh)
+    assert folds == [head - 30, head - 40]

@@ -22,7 +22,7 @@ from eventsource import signing
 from eventsource.errors import ConcurrencyConflict, KifuError
 from eventsource.records import Record
 from eventsource.store import EventStore
-from projections.state import GameState
+from projections.state import GameState, evolve
 from projections.timeline import Timeline
 from statemachine.decisions import Decision, IllegalDecision, Legal, Request
 from statemachine.engine import Engine
@@ -85,6 +85,9 @@ class Service:
         # decision: quadratic in the game's length).
         self._catchups: dict[str, Catchup] = {}
         self._specs: dict[str, MatchSpec] = {}  # (a match's spec never changes: read from the lobby once)
+        # Per match, the state a delayed spectator's board was last drawn at: the next, a few records on, is folded
+        # on from it (from the first record each time, on a store that keeps no snapshots, it grew with the game).
+        self._behind: dict[str, GameState] = {}
         self._recent: OrderedDict[str, None] = OrderedDict()  # the matches cached, the least recently used first
         # Per match, kind and audience, the last frame sent and what it was made of (``tools.serve.push``).
         self.frames: dict[tuple[Any, ...], tuple[tuple[Any, ...], str]] = {}
@@ -107,6 +110,7 @@ class Service:
         self._legal.clear()
         self._shown.clear()
         self._catchups.clear()
+        self._behind.clear()
         self.frames.clear()
         if store is not None:
             with contextlib.suppress(Exception):  # (a broken connection may fail to close: it is dropped anyway)
@@ -226,7 +230,8 @@ class Service:
             self._forget(self._recent.popitem(last=False)[0])
 
     def _forget(self, match_id: str) -> None:
-        for kept in (self._engines, self._legal, self._shown, self._catchups, self._specs, self._checked):
+        for kept in (self._engines, self._legal, self._shown, self._catchups, self._specs, self._checked,
+                     self._behind):
             kept.pop(match_id, None)
         for key in [k for k in self.frames if k[0] == match_id]:
             del self.frames[key]
@@ -312,7 +317,7 @@ class Service:
         if at is None or at >= engine.state.seq:
             state: GameState = engine.state
         else:
-            state = Timeline(self.store, match_id).state_at(max(0, at))
+            state = self._state_at(match_id, max(0, at))
         seer = None if viewer == JUDGE else viewer  # (None: the judge, who may see every card)
         data = board_data(state, seer, publics=self._publics(match_id, engine) if state is engine.state else None)
         data["viewer"] = seer
@@ -329,6 +334,18 @@ class Service:
             and legal.request.maximum > 1) else None
         data["head"] = state.seq
         return data
+
+    def _state_at(self, match_id: str, at: int) -> GameState:
+        """The state after record ``at`` (below the head), moved on from the last one asked for of the match — every
+        delayed spectator of a match is the same number of records behind, so each asks a few records past the
+        last. The state is the service's: read it before the next call."""
+        kept = self._behind.get(match_id)
+        if kept is None or kept.seq > at:
+            kept = self._behind[match_id] = Timeline(self.store, match_id).state_at(at)
+        elif kept.seq < at:
+            for rec in self.store.read(match_id, kept.seq + 1, at):
+                evolve(kept, rec.seq, rec.event, rec.decision)
+        return kept
 
     def chosen(self, match_id: str, seat: int, choice: Any) -> tuple[str, list[Any]]:
         """The decision ``{"choice": I}`` names: the I-th of the legal decisions ``view`` lists for ``seat``."""
