@@ -67,7 +67,7 @@ class Catchup:
             before = fork(self.state) if unsure else None  # (kept only while a line may name a card it reveals)
             evolve(self.state, rec.seq, rec.event, rec.decision)
             if before is not None:
-                lines = _settled(lines, unsure, rec, before, self.state, hidden, kinds)
+                lines = _settled(lines, unsure, rec, before, self.state, hidden)
             self.lines[rec.seq] = lines
             self.seq = rec.seq
         for old in [s for s in self.lines if s <= self.seq - KEPT]:
@@ -103,6 +103,7 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
     lines: list[dict[str, Any] | None] = []
     made: list[tuple[ev.Event, dict[str, Any]]] = []
     unsure: dict[int, ev.Event] = {}
+    sight: Sight | None = None  # (made once a line reads a card)
     for i, viewer in enumerate(VIEWERS):
         seen = _seen(rec, viewer, state, hidden, kinds)
         if seen is None:
@@ -113,7 +114,8 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
             made.append((seen, line))
         elif line is None:
-            cards = Unnamed(state.cards, partial(_hidden_from, (state,), viewer, hidden=hidden))
+            sight = sight or Sight(state, hidden)
+            cards = Unnamed(state.cards, partial(sight.hides, viewer))
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(state, cards=cards), seen, None)}
             if cards.read:
                 unsure[i] = seen
@@ -124,14 +126,15 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
 
 
 def _settled(lines: Lines, unsure: dict[int, ev.Event], rec: Record, before: GameState, after: GameState,
-             hidden: frozenset[str], kinds: Mapping[str, str]) -> Lines:
+             hidden: frozenset[str]) -> Lines:
     """The lines of the viewers in ``unsure`` with the cards hidden from them both before and after ``rec``
     unnamed, as ``kifu replay --player`` reads them (``tools.travel.trace.seen_line``): a card the record shows
     the viewer is named in it, one it keeps from them is not."""
     out = list(lines)
+    sights = Sight(before, hidden), Sight(after, hidden)
     for i, seen in unsure.items():
         viewer = VIEWERS[i]
-        cards = Unnamed(before.cards, partial(_hidden_from, (before, after), viewer, hidden=hidden))
+        cards = Unnamed(before.cards, partial(_hidden_in_both, sights, viewer))
         out[i] = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(before, cards=cards), seen, None)}
     return tuple(out)
 
@@ -162,11 +165,24 @@ class Unnamed(Mapping[int, CardFacts]):
         return len(self._cards)
 
 
-def _hidden_from(states: tuple[GameState, ...], viewer: int, card: int, *, hidden: frozenset[str]) -> bool:
-    """Whether ``viewer`` may not see card ``card`` in any of ``states`` (in each, as ``hidden_cards`` says: an
-    object of it is where the viewer may not see it)."""
-    return all(any(o.card == card and not can_see(state, viewer, o.id, hidden=hidden)
-                   for o in state.objects.values()) for state in states)
+class Sight:
+    """Which cards a viewer may not see in a state (as ``hidden_cards`` says: an object of the card is where the
+    viewer may not see it), the state's objects found by card once, on the first question."""
+
+    def __init__(self, state: GameState, hidden: frozenset[str]) -> None:
+        self.state, self.hidden = state, hidden
+        self._of: dict[int, list[int]] | None = None
+
+    def hides(self, viewer: int, card: int) -> bool:
+        if self._of is None:
+            self._of = {}
+            for o in self.state.objects.values():
+                self._of.setdefault(o.card, []).append(o.id)
+        return any(not can_see(self.state, viewer, oid, hidden=self.hidden) for oid in self._of.get(card, ()))
+
+
+def _hidden_in_both(sights: tuple[Sight, Sight], viewer: int, card: int) -> bool:
+    return sights[0].hides(viewer, card) and sights[1].hides(viewer, card)
 
 
 def _line(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> dict[str, Any] | None:
