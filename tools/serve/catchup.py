@@ -39,6 +39,9 @@ class Catchup:
     seq: int
     state: GameState
     lines: dict[int, tuple[dict[str, Any] | None, ...]] = field(default_factory=dict)  # seq: a line per VIEWERS
+    # The state's objects by card (which cards a viewer may not see asks it), kept while no object is made or ends:
+    # made again per record, it was a third of the fold's time.
+    _by_card: tuple[tuple[int, int], dict[int, list[int]]] | None = None
 
     @classmethod
     def at(cls, store: EventStore, match_id: str, seq: int) -> Catchup:
@@ -63,15 +66,26 @@ class Catchup:
         hidden = hidden_zones(self.state.profile)
         kinds = option_kinds(self.state.profile)
         for rec in records:
-            lines, unsure = _lines(rec, self.state, hidden, kinds)
+            lines, unsure = _lines(rec, self.state, hidden, kinds, self.objects_by_card)
             before = fork(self.state) if unsure else None  # (kept only while a line may name a card it reveals)
             evolve(self.state, rec.seq, rec.event, rec.decision)
             if before is not None:
-                lines = _settled(lines, unsure, rec, before, self.state, hidden)
+                lines = _settled(lines, unsure, rec, before, self.state, hidden, self.objects_by_card)
             self.lines[rec.seq] = lines
             self.seq = rec.seq
         for old in [s for s in self.lines if s <= self.seq - KEPT]:
             del self.lines[old]
+
+    def objects_by_card(self, state: GameState) -> dict[int, list[int]]:
+        """``state``'s object ids by card: the same while no object is made (object ids are never used twice)
+        and none ends."""
+        key = (state.next_object, len(state.objects))
+        if self._by_card is None or self._by_card[0] != key:
+            of: dict[int, list[int]] = {}
+            for o in state.objects.values():
+                of.setdefault(o.card, []).append(o.id)
+            self._by_card = (key, of)
+        return self._by_card[1]
 
     def seen(self, viewer: int, start: int, stop: int) -> list[dict[str, Any]]:
         which = VIEWERS.index(viewer)
@@ -91,9 +105,10 @@ def judged(store: EventStore, match_id: str, start: int, stop: int) -> list[dict
 
 
 Lines = tuple[dict[str, Any] | None, ...]
+ByCard = Callable[[GameState], dict[int, list[int]]]
 
 
-def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping[str, str]
+def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping[str, str], by_card: ByCard
            ) -> tuple[Lines, dict[int, ev.Event]]:
     """Record ``rec`` as each of ``VIEWERS`` may see it, read against ``state`` (the state before it) with the
     cards hidden from that viewer unnamed — and the viewers (by index) whose line read a card hidden from them
@@ -114,7 +129,7 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
             made.append((seen, line))
         elif line is None:
-            sight = sight or Sight(state, hidden)
+            sight = sight or Sight(state, hidden, by_card)
             cards = Unnamed(state.cards, partial(sight.hides, viewer))
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(state, cards=cards), seen, None)}
             if cards.read:
@@ -126,12 +141,12 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
 
 
 def _settled(lines: Lines, unsure: dict[int, ev.Event], rec: Record, before: GameState, after: GameState,
-             hidden: frozenset[str]) -> Lines:
+             hidden: frozenset[str], by_card: ByCard) -> Lines:
     """The lines of the viewers in ``unsure`` with the cards hidden from them both before and after ``rec``
     unnamed, as ``kifu replay --player`` reads them (``tools.travel.trace.seen_line``): a card the record shows
     the viewer is named in it, one it keeps from them is not."""
     out = list(lines)
-    sights = Sight(before, hidden), Sight(after, hidden)
+    sights = Sight(before, hidden, by_card), Sight(after, hidden, by_card)
     for i, seen in unsure.items():
         viewer = VIEWERS[i]
         cards = Unnamed(before.cards, partial(_hidden_in_both, sights, viewer))
@@ -167,17 +182,15 @@ class Unnamed(Mapping[int, CardFacts]):
 
 class Sight:
     """Which cards a viewer may not see in a state (as ``hidden_cards`` says: an object of the card is where the
-    viewer may not see it), the state's objects found by card once, on the first question."""
+    viewer may not see it), the state's object ids by card asked of ``by_card`` on the first question."""
 
-    def __init__(self, state: GameState, hidden: frozenset[str]) -> None:
-        self.state, self.hidden = state, hidden
+    def __init__(self, state: GameState, hidden: frozenset[str], by_card: ByCard) -> None:
+        self.state, self.hidden, self._by_card = state, hidden, by_card
         self._of: dict[int, list[int]] | None = None
 
     def hides(self, viewer: int, card: int) -> bool:
         if self._of is None:
-            self._of = {}
-            for o in self.state.objects.values():
-                self._of.setdefault(o.card, []).append(o.id)
+            self._of = self._by_card(self.state)
         return any(not can_see(self.state, viewer, oid, hidden=self.hidden) for oid in self._of.get(card, ()))
 
 
