@@ -349,6 +349,19 @@ def test_a_judges_view_needs_a_delay_and_a_view_is_public_or_the_judges(server: 
     assert server.get(f"/api/matches/{public}").json()["spectators"] == {"view": "public", "delay": 0}
 
 
+def test_a_matchs_options_are_checked_when_it_is_created(server: TestClient) -> None:
+    for options, named in (({"bogus": "1"}, "option 'bogus'"), ({"mulligan": "maybe"}, "mulligan")):
+        refused = server.post("/api/matches", json={**sample("shadowverse"), "options": options})
+        assert refused.status_code == 400 and named in refused.json()["error"], refused.text
+    created = server.post("/api/matches", json={**sample("shadowverse"), "options": {"mulligan": "off"}})
+    assert created.status_code == 200, created.text
+    match = created.json()["match"]
+    for seat in (0, 1):  # (the second join deals the game with the options given)
+        joined = server.post(f"/api/matches/{match}/seats/{seat}", json={"nonce": secrets.token_hex(32)})
+        assert joined.status_code == 200, joined.text
+    assert server.get(f"/api/matches/{match}").json()["head"] > 0
+
+
 W_BREAKER_BOARD = """
 id = "serve-pick"
 game = "duel_masters"

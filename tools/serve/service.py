@@ -135,6 +135,7 @@ class Service:
             raise BadInput("spectator_view 'judge' shows both seats' hands: it needs a spectator_delay of at least "
                            "1 record (a seat reading it live would see the other's hand)")
         _check_decks(profile, spec)
+        profile.parse_options(sorted(spec.options.items()))  # (refused here, not when the second seat deals)
         return self.lobby.create(spec)
 
     def join(self, match_id: str, seat: int, nonce: bytes) -> str:
