@@ -23,7 +23,7 @@ from msgspec import Struct
 
 from projections.characteristics import view
 from projections.state import Pending
-from statemachine.context import EffectContext
+from statemachine.context import EffectContext, context_of
 from statemachine.decisions import Request
 from statemachine.engine import Engine
 from statemachine.games.vision import board
@@ -53,11 +53,8 @@ def pay_union(engine: Engine, pend: Pending, names: tuple[str, ...]) -> Generato
     me, src = pend.controller, pend.source
     chosen: list[int] = []
     able = all(candidates(engine, me, n, []) for n in names)
-    agree = False
-    if able:
-        answer = yield Request(me, "may", "【連結】: remove a card of each name from the game?", ("yes", "no"),
-                               effect=pend.effect, rule="VOP-GAME-UNION")
-        agree = bool(answer) and answer[0] == "yes"
+    agree = able and (yield from context_of(engine, pend).agrees(
+        me, "【連結】: remove a card of each name from the game?", rule="VOP-GAME-UNION"))
     for name in names if agree else ():
         options = candidates(engine, me, name, chosen)
         if not options:  # the cards of one name were taken by another: it cannot be paid
