@@ -239,3 +239,31 @@ def test_two_seats_play_in_the_page_and_a_spectator_sees_neither_hand(pages: Pag
         print(f"{game}: {clicks} decisions through the page, {info['head']} records, winner {info['winner']}, "
               f"{time.monotonic() - began:.0f} s ({spent / (clicks - IN_THE_SUITE) * 1000:.0f} ms a decision)")
     assert pages.errors == [], (game, pages.errors)
+
+
+def test_a_match_made_for_the_judges_view_shows_its_spectator_both_hands_ten_records_behind(
+        pages: Pages, served: Serve) -> None:
+    pages.errors.clear()
+    first, second, watcher = pages.first, pages.second, pages.watcher
+    load(first, served.url + "/")
+    first.select_option("#game", "shadowverse")
+    first.select_option("#spectators", "judge")
+    first.click("#create")
+    first.wait_for_function("location.hash.startsWith('#match=m-')")
+    match = first.input_value("#match")
+    first.select_option("#seat", "0")
+    first.click("#join")
+    first.wait_for_selector("#status:has-text('seat 0')")
+    load(second, f"{served.url}/#match={match}&seat=1")
+    second.wait_for_selector("#status:has-text('seat 1')")
+    load(watcher, f"{served.url}/#match={match}&seat=spectate")
+    watcher.wait_for_selector("#status:has-text(\"spectating (the judge's view, 10 records behind)\")")
+    for page in (first, second):
+        page.evaluate(SHOWN, [1])
+    play([first, second], IN_THE_SUITE)
+    head = int(where(first)["head"])
+    watcher.wait_for_selector(f"#where[data-head='{head - 10}']")
+    rows = hand_rows(watcher)  # both hands by name, as the judge saw them ten records ago
+    assert len(rows) == 2 and all(r["cards"] > 0 and not HIDDEN.search(r["text"]) for r in rows), rows
+    assert watcher.locator("#legal button").count() == 0
+    assert pages.errors == [], pages.errors

@@ -38,13 +38,21 @@ function connect(match, first) {
   ws.onclose = (e) => { $("status").textContent = `disconnected (${e.code})`; };
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
-    if (m.type === "hello") $("status").textContent = m.seat === null ? "spectating" : `seat ${m.seat}`;
+    if (m.type === "hello") { $("status").textContent = m.seat === null ? "spectating" : `seat ${m.seat}`; if (m.seat === null) spectating(match); }
     else if (m.type === "records") m.records.forEach((r) => { $("log").append(el("li", `${r.seq}: ${r.line}`)); lastSeq = r.seq; });
     else if (m.type === "state") render(m);
     else if (m.type === "refused") say(`refused: ${m.reason} [${m.rule}]`);
     else if (m.type === "stale" || m.type === "error") say(m.message);
     else if (m.type === "ack") say("");
   };
+}
+
+// What this match shows its spectators, said beside "spectating".
+async function spectating(match) {
+  const res = await fetch(`/api/matches/${match}`);
+  if (!res.ok) return;
+  const s = (await res.json()).spectators;
+  $("status").textContent = s.view === "judge" ? `spectating (the judge's view, ${s.delay} records behind)` : `spectating (neither hand${s.delay ? `, ${s.delay} records behind` : ""})`;
 }
 
 function render(d) {
@@ -91,7 +99,8 @@ $("create").onclick = async () => {
   try {
     const game = $("game").value;
     const sample = await (await fetch(`/api/samples/${game}`)).json();
-    const m = await post("/api/matches", { game, players: sample.players, decks: sample.decks, spectator_delay: 0 });
+    const judge = $("spectators").value === "judge";  // (a judge's view is shown only some records behind)
+    const m = await post("/api/matches", { game, players: sample.players, decks: sample.decks, spectator_view: judge ? "judge" : "public", spectator_delay: judge ? 10 : 0 });
     $("match").value = m.match;
     location.hash = `match=${m.match}`;  // (share this address: the other seat and spectators open it)
     say(`created ${m.match} (commitment ${m.commitment.slice(0, 16)}…): join a seat; open this address again for the other`);
