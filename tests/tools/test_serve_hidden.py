@@ -24,15 +24,18 @@ import pytest
 from eventsource import events as ev
 from eventsource.memory import MemoryStore
 from eventsource.records import NewEvent, Record
+from projections.state import GameState, copy, evolve
 from statemachine.decisions import Decision, IllegalDecision
 from statemachine.engine import Engine
 from statemachine.games import PROFILES
 from tests.hardening.test_hidden_information import GAMES, never_seen, played
 from tools.logs.stores import open_store
-from tools.serve.catchup import SPECTATOR
+from tools.serve import catchup
+from tools.serve.catchup import SPECTATOR, Catchup
 from tools.serve.lobby import Lobby, MatchSpec
 from tools.serve.push import update
 from tools.serve.service import Service
+from tools.travel.trace import Memory, hidden_cards, seen_line
 
 SEED = 1
 VIEWERS = (0, 1, SPECTATOR)
@@ -121,3 +124,28 @@ def test_what_a_viewer_has_not_seen_changes_no_message_it_is_sent(game: str, tmp
             if varied == VARIED:
                 break
         assert varied, f"{game}: no two cards viewer {viewer} never saw could trade places and the game be the same"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_viewers_line_is_the_line_replay_player_prints_for_them(game: str) -> None:
+    """Each line the server keeps for a seat or a public spectator is, record by record, the line ``kifu replay
+    --player`` reads for that viewer (``seen_line``: the cards hidden from them before and after the record
+    unnamed) — also where two viewers see the same event and one may not see a card it names."""
+    records = played(game, SEED)
+    fold = Catchup(0, GameState())
+    fold.extend(records)
+    state = GameState()
+    hidden: dict[int, set[int]] = {viewer: set() for viewer in VIEWERS}
+    compared = 0
+    for r in records:
+        before, was_hidden = copy(state), dict(hidden)
+        evolve(state, r.seq, r.event, r.decision)
+        for viewer in VIEWERS:
+            hidden[viewer] = hidden_cards(state, viewer)
+            if isinstance(r.event, ev.GameStarted):
+                continue
+            expected = seen_line(before, was_hidden[viewer], hidden[viewer], r.event, viewer, Memory())
+            got = fold.lines[r.seq][catchup.VIEWERS.index(viewer)]
+            assert (None if got is None else got["line"]) == expected, (game, r.seq, viewer)
+            compared += 1
+    assert compared > 3 * 400

@@ -63,9 +63,11 @@ class Catchup:
             self._take(records)
 
     def _take(self, records: Iterable[Record]) -> None:
-        hidden = hidden_zones(self.state.profile)
-        kinds = option_kinds(self.state.profile)
+        game, hidden, kinds = "", hidden_zones(""), option_kinds("")
         for rec in records:
+            if self.state.profile != game:  # (the game is known once its first record is folded)
+                game = self.state.profile
+                hidden, kinds = hidden_zones(game), option_kinds(game)
             lines, unsure = _lines(rec, self.state, hidden, kinds, self.objects_by_card)
             before = fork(self.state) if unsure else None  # (kept only while a line may name a card it reveals)
             evolve(self.state, rec.seq, rec.event, rec.decision)
@@ -116,26 +118,27 @@ def _lines(rec: Record, state: GameState, hidden: frozenset[str], kinds: Mapping
     hand is named), which only the state after it tells (``_settled``). Viewers who see the same event and read
     no hidden card share its line (most records hide nothing: one line in the game's words, not one per viewer)."""
     lines: list[dict[str, Any] | None] = []
-    made: list[tuple[ev.Event, dict[str, Any]]] = []
+    made: list[tuple[ev.Event, dict[str, Any], frozenset[int]]] = []  # an event, its line, the cards it names
     unsure: dict[int, ev.Event] = {}
-    sight: Sight | None = None  # (made once a line reads a card)
+    sight = Sight(state, hidden, by_card)
     for i, viewer in enumerate(VIEWERS):
         seen = _seen(rec, viewer, state, hidden, kinds)
         if seen is None:
             lines.append(None)
             continue
-        line = next((made_line for event, made_line in made if event is seen or event == seen), None)
+        if isinstance(rec.event, ev.Shuffled):  # (its line prints the count, which is public, not the order)
+            seen = rec.event
+        line = next((made_line for event, made_line, named in made if (event is seen or event == seen) and (
+            viewer == JUDGE or not any(sight.hides(viewer, card) for card in named))), None)
         if line is None and viewer == JUDGE:  # (every card is the judge's to see)
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
-            made.append((seen, line))
         elif line is None:
-            sight = sight or Sight(state, hidden, by_card)
             cards = Unnamed(state.cards, partial(sight.hides, viewer))
             line = {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(replace(state, cards=cards), seen, None)}
             if cards.read:
                 unsure[i] = seen
-            else:
-                made.append((seen, line))
+            else:  # (shared with a viewer who sees the same event and every card it names)
+                made.append((seen, line, frozenset(cards.named)))
         lines.append(line)
     return tuple(lines), unsure
 
@@ -156,21 +159,21 @@ def _settled(lines: Lines, unsure: dict[int, ev.Event], rec: Record, before: Gam
 
 class Unnamed(Mapping[int, CardFacts]):
     """A state's cards as a viewer may read them: a card ``unseen`` says is hidden from them reads as a hidden
-    card (no name, no definition); ``read`` holds the cards so read."""
+    card (no name, no definition); ``read`` holds the cards so read, ``named`` those read by name."""
 
     def __init__(self, cards: Mapping[int, CardFacts], unseen: Callable[[int], bool]) -> None:
         self._cards, self._unseen = cards, unseen
         self.read: set[int] = set()
-        self._seen: set[int] = set()  # (asked once each: a line reads a card's facts several times)
+        self.named: set[int] = set()  # the cards read by name (asked once each: a line reads a card several times)
 
     def __getitem__(self, card: int) -> CardFacts:
         facts = self._cards[card]
-        if card in self._seen:
+        if card in self.named:
             return facts
         if card in self.read or self._unseen(card):
             self.read.add(card)
             return CardFacts(HIDDEN, facts.owner, MASK)
-        self._seen.add(card)
+        self.named.add(card)
         return facts
 
     def __iter__(self) -> Iterator[int]:
