@@ -2,8 +2,9 @@
 
 After a decision every watcher of the match — both seats, any spectators — reads the same new records. A
 :class:`Catchup` keeps one fold of the match (the state after record ``seq``, moved forward in place) and, for
-the records it folded lately, the line each viewer may see of each: the second seat's read, and a spectator's,
-cost a lookup, not a fold (copying the state to share it cost more than folding). A read from further back than
+the records it folded lately, the line each viewer may see of each — as ``kifu replay --player`` reads it for
+them, the cards hidden from them unnamed: the second seat's read, and a spectator's, cost a lookup, not a fold
+(copying the state to share it cost more than folding). A read from further back than
 the lines kept (a client reconnecting after a long while, a spectator's delay) folds from the store's snapshots
 on its own, leaving the match's fold where it is.
 """
@@ -30,7 +31,7 @@ from tools.travel.trace import MASK, render
 SPECTATOR: Final = 2  # the view of neither seat: a player index that is no seat, so it sees only what is public
 JUDGE: Final = 3  # a spectator of a match that shows the judge's view, delayed: every card, but not the seed
 SPECTATORS: Final = (SPECTATOR, JUDGE)
-VIEWERS: Final = (0, 1, SPECTATOR, JUDGE)  # whose lines are kept (the judge's, viewer None, is folded on demand)
+VIEWERS: Final = (0, 1, SPECTATOR, JUDGE)  # whose lines are kept
 KEPT: Final = 1_024  # records whose lines are kept per match, the newest
 
 
@@ -94,18 +95,6 @@ class Catchup:
         return [line for seq in range(start, stop + 1) if (line := self.lines[seq][which]) is not None]
 
 
-def judged(store: EventStore, match_id: str, start: int, stop: int) -> list[dict[str, Any]]:
-    """Every record from ``start`` to ``stop`` as the judge sees it (viewer None: nothing hidden)."""
-    state = Timeline(store, match_id).state_at(start - 1)
-    out = []
-    for rec in store.read(match_id, start, stop):
-        line = _line(rec, None, state, frozenset())
-        if line is not None:
-            out.append(line)
-        evolve(state, rec.seq, rec.event, rec.decision)
-    return out
-
-
 Lines = tuple[dict[str, Any] | None, ...]
 ByCard = Callable[[GameState], dict[int, list[int]]]
 
@@ -158,8 +147,10 @@ def _settled(lines: Lines, unsure: dict[int, ev.Event], rec: Record, before: Gam
 
 
 class Unnamed(Mapping[int, CardFacts]):
-    """A state's cards as a viewer may read them: a card ``unseen`` says is hidden from them reads as a hidden
-    card (no name, no definition); ``read`` holds the cards so read, ``named`` those read by name."""
+    """A state's cards as a viewer may read them — ``tools.travel.trace``'s masked state, asked card by card (the
+    whole set of cards hidden from a viewer cost ~200 µs a record to find): a card ``unseen`` says is hidden from
+    them reads as a hidden card (no name, no definition); ``read`` holds the cards so read, ``named`` those read by
+    name."""
 
     def __init__(self, cards: Mapping[int, CardFacts], unseen: Callable[[int], bool]) -> None:
         self._cards, self._unseen = cards, unseen
@@ -201,16 +192,10 @@ def _hidden_in_both(sights: tuple[Sight, Sight], viewer: int, card: int) -> bool
     return sights[0].hides(viewer, card) and sights[1].hides(viewer, card)
 
 
-def _line(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str]) -> dict[str, Any] | None:
-    """Record ``rec`` as ``viewer`` may see it, in the game's words (None: they did not see it)."""
-    seen = _seen(rec, viewer, state, hidden)
-    return None if seen is None else {"seq": rec.seq, "kind": ev.kind_of(seen), "line": render(state, seen, None)}
-
-
-def _seen(rec: Record, viewer: int | None, state: GameState, hidden: frozenset[str],
-          kinds: Mapping[str, str] | None = None) -> ev.Event | None:
-    if isinstance(rec.event, ev.GameStarted) and viewer is not None:  # the seed would tell every hidden card
+def _seen(rec: Record, viewer: int, state: GameState, hidden: frozenset[str], kinds: Mapping[str, str]
+          ) -> ev.Event | None:
+    if isinstance(rec.event, ev.GameStarted):  # the seed would tell every hidden card, the judge's spectator too
         return msgspec.structs.replace(rec.event, seed=0)
-    if viewer is None or viewer == JUDGE:
+    if viewer == JUDGE:
         return rec.event
     return redact_event(rec.event, viewer, state, hidden=hidden, option_kinds=kinds)

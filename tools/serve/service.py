@@ -30,7 +30,7 @@ from statemachine.games import PROFILES
 from statemachine.games import profile as load_profile
 from statemachine.rederive import LOG_DISAGREES
 from tools.errors import BadInput
-from tools.serve.catchup import JUDGE, SPECTATOR, SPECTATORS, Catchup, judged
+from tools.serve.catchup import JUDGE, SPECTATOR, SPECTATORS, Catchup
 from tools.serve.lobby import Lobby, Match, MatchSpec
 from tools.travel.board import board_data
 from tools.travel.trace import names
@@ -271,7 +271,7 @@ class Service:
 
     # -- what a seat receives -----------------------------------------------------------------------------
 
-    def records(self, match_id: str, viewer: int | None, since: int, until: int | None = None) -> list[dict[str, Any]]:
+    def records(self, match_id: str, viewer: int, since: int, until: int | None = None) -> list[dict[str, Any]]:
         """Records after ``since`` (up to ``until``), each as ``viewer`` may see it: a line in the game's words,
         or nothing for a record they did not see. The seed is never shown to a seat (``GameStarted`` is
         redacted)."""
@@ -281,8 +281,6 @@ class Service:
         stop = min(last, since + MAX_RECORDS)
         if start > stop:
             return []
-        if viewer is None:
-            return judged(self.store, match_id, start, stop)
         kept = self._catchups.get(match_id)
         if kept is not None and kept.covers(start):
             fold = kept
