@@ -59,7 +59,8 @@ def served(tmp_path: Path, game: str, records: list[Record]) -> dict[int, list[s
         head = batch[-1].seq
         for viewer in VIEWERS:
             while True:  # (a long catch-up goes out in pieces, as the server sends it)
-                step = update(service, match, viewer, *sent[viewer][:1], head, 0, sent[viewer][1], False)
+                last_record, last_board = sent[viewer]
+                step = update(service, match, viewer, last_record, head, 0, last_board, False)
                 out[viewer] += [message.replace(match, "MATCH") for message in step.messages]
                 sent[viewer] = (step.sent, step.stated)
                 if not step.more:
